@@ -1,0 +1,147 @@
+/* split.h - the slabcast split library: stable split, multisplit, segmented split, split index,
+ * gather / scatter and SplitSort on NVIDIA GPUs, each with a plain-C reference (*_ref).
+ *
+ * Conventions (CUB-like):
+ *  - Device pointers in, device pointers out; the stream is the last argument. Every call is
+ *    asynchronous on that stream: no allocation, no synchronisation, safe inside CUDA graph capture.
+ *  - Two-phase temporary storage: call once with temp == NULL to get *temp_bytes, allocate, call
+ *    again with the same descriptor. Calls that need no temporary storage take none.
+ *  - Descriptors are plain structs whose zero fields mean "default" (initialise with {0}).
+ *  - Errors: an sc_status return; details in sc_last_error() (sc_status.h). Bad arguments are found
+ *    before anything is launched, so on failure nothing is written.
+ *  - The *_ref functions take the same descriptors with HOST pointers, run on the calling thread,
+ *    and produce bit-identical results (same permutation, same offsets) for the stable variants.
+ *
+ * Header holds no CUDA types except cudaStream_t (declared here as the CUDA runtime declares it). */
+#ifndef SPLIT_H
+#define SPLIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sc_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct CUstream_st *cudaStream_t;
+
+enum { SPLIT_MAX_BUCKETS = 2048 }; /* buckets in one pass */
+
+typedef enum split_key_type {
+    SPLIT_KEY_U32 = 0, /* uint32_t keys */
+    SPLIT_KEY_U64      /* uint64_t keys */
+} split_key_type;
+
+typedef enum split_bucket_rule {
+    /* bucket = (key >> start_bit) & (2^bit_count - 1); num_buckets defaults to 2^bit_count. */
+    SPLIT_BUCKETS_BITS = 0,
+    /* bucket = bucket_ids[i], a caller's device array of n values, each < num_buckets. */
+    SPLIT_BUCKETS_IDS,
+    /* bucket = min((key - range_base) / range_delta, num_buckets - 1), and 0 for key < range_base
+     * (keys compared as unsigned integers of the key type): delta-stepping style buckets. */
+    SPLIT_BUCKETS_RANGE,
+    /* bucket = number of entries of boundaries[0 .. num_buckets-2] that are <= key, where boundaries
+     * is a sorted (ascending) device array of num_buckets - 1 keys of the key type. */
+    SPLIT_BUCKETS_BOUNDARIES
+} split_bucket_rule;
+
+typedef struct split_buckets {
+    split_bucket_rule rule;
+    uint32_t num_buckets;       /* B, 1 .. SPLIT_MAX_BUCKETS; 0 with BITS means 2^bit_count */
+    uint32_t start_bit;         /* BITS: lowest bit of the field */
+    uint32_t bit_count;         /* BITS: width of the field, 0 .. 11 */
+    const uint32_t *bucket_ids; /* IDS: n entries */
+    uint64_t range_base;        /* RANGE */
+    uint64_t range_delta;       /* RANGE: > 0 */
+    const void *boundaries;     /* BOUNDARIES: num_buckets - 1 sorted keys of the key type */
+} split_buckets;
+
+/* One descriptor for split, multisplit, segmented split and split index. */
+typedef struct split_desc {
+    split_key_type key_type;
+    size_t n;                    /* records, < 2^32 */
+    const void *keys_in;         /* n keys; may be NULL only with the IDS rule and no keys_out */
+    void *keys_out;              /* n keys, grouped by bucket; NULL: keys are not moved */
+    const uint32_t *values_in;   /* optional n values moved with the keys */
+    uint32_t *values_out;        /* required when values_in is set */
+    split_buckets buckets;
+    uint32_t *bucket_offsets;    /* optional out: (segments * B) + 1 entries; entry s*B+b is where
+                                    bucket b of segment s starts, the last entry is n */
+    uint32_t *gather_index;      /* optional out: out[i] = in[gather_index[i]] */
+    uint32_t *scatter_index;     /* optional out: out[scatter_index[i]] = in[i] */
+    int unstable;                /* nonzero: order inside a bucket is unspecified (faster) */
+    /* Segmented split only: segment s is [segment_offsets[s], segment_offsets[s+1]); entry 0 is 0
+     * and entry num_segments is n. Buckets never cross segments. */
+    const uint32_t *segment_offsets;
+    size_t num_segments;
+} split_desc;
+
+/* Split / multisplit: groups the n records into B contiguous buckets, bucket 0 first; within a
+ * bucket the input order is kept unless desc->unstable. Any of keys_out, gather_index,
+ * scatter_index and bucket_offsets may be requested; at least one must be. segment_* ignored. */
+sc_status split_multisplit(void *temp, size_t *temp_bytes, const split_desc *desc, cudaStream_t stream);
+
+/* Split index: the same permutation, returned as gather_index and/or scatter_index instead of moving
+ * records (keys_out / values_out must be NULL). A thin, named entry to split_multisplit. */
+sc_status split_index(void *temp, size_t *temp_bytes, const split_desc *desc, cudaStream_t stream);
+
+/* Segmented split: a stable split inside each of num_segments segments (S up to millions, segments
+ * empty to huge). bucket_offsets, when given, has num_segments * B + 1 entries. */
+sc_status split_segmented(void *temp, size_t *temp_bytes, const split_desc *desc, cudaStream_t stream);
+
+/* Gather / scatter of records of record_bytes (4 .. any, a multiple of 4) bytes:
+ *   gather:  dst[i] = src[index[i]]       scatter: dst[index[i]] = src[i]      for i < n.
+ * Several threads move one record so consecutive threads touch consecutive words. The index must
+ * be a permutation for scatter (a repeated index is a race). num_passes > 1 selects the multi-pass
+ * variant: pass p reads (gather) or writes (scatter) only records whose source/destination position
+ * lies in window p of num_passes equal windows, keeping the traffic of each pass local.
+ * src/dst must be aligned to 4 bytes (16 bytes for the widest path). */
+typedef struct split_move_desc {
+    const void *src;
+    void *dst;
+    size_t record_bytes;
+    const uint32_t *index;
+    size_t n;
+    uint32_t num_passes;         /* 0 or 1: single pass */
+} split_move_desc;
+
+sc_status split_gather(const split_move_desc *desc, cudaStream_t stream);
+sc_status split_scatter(const split_move_desc *desc, cudaStream_t stream);
+
+/* SplitSort: LSD radix sort by repeated stable 8-bit splits (ascending, unsigned keys).
+ * key_bits: 32 (uint32_t keys), 64 (uint64_t keys) or 96 (three uint32_t words per key, word 0 least
+ * significant). Optionally moves 32-bit values, or records of record_bytes each (sorted by
+ * (key, index) then one gather at the end). key_bits_used limits the sort to the low bits
+ * (0 = all). Stable: equal keys keep input order. keys_in is not modified. */
+typedef struct split_sort_desc {
+    uint32_t key_bits;           /* 32, 64 or 96; 0 means 32 */
+    uint32_t key_bits_used;      /* 0 = key_bits */
+    size_t n;
+    const void *keys_in;
+    void *keys_out;
+    const uint32_t *values_in;   /* optional */
+    uint32_t *values_out;
+    const void *records_in;      /* optional, record_bytes each */
+    void *records_out;
+    size_t record_bytes;
+} split_sort_desc;
+
+sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *desc, cudaStream_t stream);
+
+/* ---- Plain-C references: same descriptors, host pointers, single-threaded. ---- */
+sc_status split_multisplit_ref(const split_desc *desc);
+sc_status split_index_ref(const split_desc *desc);
+sc_status split_segmented_ref(const split_desc *desc);
+sc_status split_gather_ref(const split_move_desc *desc);
+sc_status split_scatter_ref(const split_move_desc *desc);
+sc_status split_sort_ref(const split_sort_desc *desc);
+
+/* The bucket of key/record i under a rule (host). Exposed for tests and the CPU backend. */
+uint32_t split_bucket_of_ref(const split_desc *desc, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SPLIT_H */
