@@ -1,0 +1,171 @@
+/* display_gl.c - pixel buffer, texture and the full-screen display pass. */
+#include <glad/gl.h>
+#include <stdlib.h>
+
+#include "display_internal.h"
+#include "sc_gl.h"
+#include "sc_report.h"
+
+extern const char sc_shader_display_vert[];
+extern const char sc_shader_display_frag[];
+
+static sc_status compile_shader(GLenum type, const char *source, const char *name, GLuint *out)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &source, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = "";
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        glDeleteShader(s);
+        return SC_FAIL(SC_ERROR_GL, "compiling shader %s failed: %s", name, log);
+    }
+    *out = s;
+    return SC_OK;
+}
+
+static sc_status build_program(sc_display *d)
+{
+    GLuint vs = 0, fs = 0;
+    SC_TRY(compile_shader(GL_VERTEX_SHADER, sc_shader_display_vert, "shaders/display.vert", &vs));
+    sc_status st = compile_shader(GL_FRAGMENT_SHADER, sc_shader_display_frag, "shaders/display.frag", &fs);
+    if (st != SC_OK) { glDeleteShader(vs); return st; }
+    GLuint p = glCreateProgram();
+    glAttachShader(p, vs);
+    glAttachShader(p, fs);
+    glLinkProgram(p);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = "";
+        glGetProgramInfoLog(p, sizeof log, NULL, log);
+        glDeleteProgram(p);
+        return SC_FAIL(SC_ERROR_GL, "linking the display program failed: %s", log);
+    }
+    d->program = p;
+    d->loc_image_size = glGetUniformLocation(p, "u_image_size");
+    d->loc_viewport_size = glGetUniformLocation(p, "u_viewport_size");
+    SC_GL(glUseProgram(p));
+    SC_GL(glUniform1i(glGetUniformLocation(p, "u_image"), 0));
+    SC_GL(glUseProgram(0));
+    return SC_OK;
+}
+
+static sc_status allocate_images(sc_display *d)
+{
+    SC_GL(glGenBuffers(1, &d->pbo));
+    SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
+    SC_GL(glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)d->width * d->height * 4, NULL, GL_STREAM_DRAW));
+    SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    SC_GL(glGenTextures(1, &d->texture));
+    SC_GL(glBindTexture(GL_TEXTURE_2D, d->texture));
+    SC_GL(glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, d->width, d->height));
+    SC_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR));
+    SC_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST));
+    SC_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
+    SC_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE));
+    SC_GL(glBindTexture(GL_TEXTURE_2D, 0));
+    if (d->cuda_interop) SC_TRY(sc_display_cuda_register(d));
+    return SC_OK;
+}
+
+static void release_images(sc_display *d)
+{
+    sc_display_cuda_unregister(d);
+    if (d->texture) glDeleteTextures(1, &d->texture);
+    if (d->pbo) glDeleteBuffers(1, &d->pbo);
+    d->texture = d->pbo = 0;
+}
+
+sc_status sc_display_create(const sc_display_desc *desc, sc_display **out)
+{
+    if (!out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_create: out_display is NULL");
+    *out = NULL;
+    if (!desc || desc->width <= 0 || desc->height <= 0)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_create: image size %dx%d is not positive",
+                       desc ? desc->width : 0, desc ? desc->height : 0);
+    if (!glCreateShader) return SC_FAIL(SC_ERROR_GL, "sc_display_create: no current OpenGL context with GL loaded");
+    sc_display *d = calloc(1, sizeof *d);
+    if (!d) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_display_create: out of host memory");
+    d->width = desc->width;
+    d->height = desc->height;
+    d->cuda_interop = desc->cuda_interop;
+    sc_status st = build_program(d);
+    if (st == SC_OK) {
+        glGenVertexArrays(1, &d->vao);
+        st = sc_gl_check("glGenVertexArrays", __FILE__, __LINE__);
+    }
+    if (st == SC_OK) st = allocate_images(d);
+    if (st != SC_OK) { sc_display_destroy(d); return st; }
+    *out = d;
+    return SC_OK;
+}
+
+void sc_display_destroy(sc_display *d)
+{
+    if (!d) return;
+    release_images(d);
+    if (d->vao) glDeleteVertexArrays(1, &d->vao);
+    if (d->program) glDeleteProgram(d->program);
+    free(d);
+}
+
+sc_status sc_display_resize(sc_display *d, int width, int height)
+{
+    if (!d || width <= 0 || height <= 0)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_resize: bad display or size %dx%d", width, height);
+    if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_resize: buffer is mapped for CUDA");
+    if (width == d->width && height == d->height) return SC_OK;
+    release_images(d);
+    d->width = width;
+    d->height = height;
+    return allocate_images(d);
+}
+
+void sc_display_size(const sc_display *d, int *width, int *height)
+{
+    if (width) *width = d ? d->width : 0;
+    if (height) *height = d ? d->height : 0;
+}
+
+unsigned sc_display_pixel_buffer(const sc_display *d) { return d ? d->pbo : 0; }
+
+sc_status sc_display_upload(sc_display *d, const void *rgba)
+{
+    if (!d || !rgba) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_upload: display or image is NULL");
+    if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_upload: buffer is mapped for CUDA");
+    SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
+    SC_GL(glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)d->width * d->height * 4, rgba));
+    SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    return SC_OK;
+}
+
+sc_status sc_display_draw(sc_display *d, int viewport_width, int viewport_height)
+{
+    if (!d || viewport_width <= 0 || viewport_height <= 0)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_draw: bad display or viewport %dx%d", viewport_width,
+                       viewport_height);
+    if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_draw: buffer is still mapped for CUDA");
+    SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
+    SC_GL(glBindTexture(GL_TEXTURE_2D, d->texture));
+    SC_GL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4));
+    SC_GL(glPixelStorei(GL_UNPACK_ROW_LENGTH, 0));
+    SC_GL(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, d->width, d->height, GL_RGBA, GL_UNSIGNED_BYTE, (const void *)0));
+    SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    SC_GL(glViewport(0, 0, viewport_width, viewport_height));
+    SC_GL(glDisable(GL_DEPTH_TEST));
+    SC_GL(glDisable(GL_BLEND));
+    SC_GL(glUseProgram(d->program));
+    SC_GL(glUniform2i(d->loc_image_size, d->width, d->height));
+    SC_GL(glUniform2i(d->loc_viewport_size, viewport_width, viewport_height));
+    SC_GL(glActiveTexture(GL_TEXTURE0));
+    SC_GL(glBindVertexArray(d->vao));
+    SC_GL(glDrawArrays(GL_TRIANGLES, 0, 3));
+    SC_GL(glBindVertexArray(0));
+    SC_GL(glUseProgram(0));
+    return SC_OK;
+}
