@@ -1,0 +1,37 @@
+/* split_tuning.h - every tuning constant of the split library, in one place (internal).
+ * Plain enums so the header is usable from C (.c host code) and CUDA (.cu kernels) alike.
+ * Each section belongs to one family of primitives; change a value here, never in a kernel. */
+#ifndef SPLIT_TUNING_H
+#define SPLIT_TUNING_H
+
+/* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
+ * A block processes a contiguous chunk of tiles; a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x
+ * SPLIT_ROUNDS_PER_WARP rounds of 32 consecutive records. Blocks count their buckets (count kernel),
+ * one exclusive scan of the column-major (bucket x block) table gives every block its global start
+ * per bucket, and the scatter kernel ranks each tile, reorders it in shared memory and writes
+ * contiguous runs. */
+enum {
+    SPLIT_WARP_LANES = 32,
+    SPLIT_BLOCK_WARPS = 8,                                 /* warps per block */
+    SPLIT_BLOCK_THREADS = SPLIT_BLOCK_WARPS * SPLIT_WARP_LANES,
+    SPLIT_ROUNDS_PER_WARP = 8,                             /* records per thread per tile */
+    SPLIT_TILE_ITEMS = SPLIT_BLOCK_THREADS * SPLIT_ROUNDS_PER_WARP, /* 2048 records per tile */
+    /* B <= this: warp path (ballots + popcounts, per-lane bucket counters, no shared atomics). */
+    SPLIT_WARP_PATH_MAX_BUCKETS = 32,
+    /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
+     * temporary storage has at most SPLIT_MAX_GRID_BLOCKS * B entries. */
+    SPLIT_MAX_GRID_BLOCKS = 1024,
+    /* Value streams moved with the keys by the internal split (public API: at most one). */
+    SPLIT_MAX_VALUE_STREAMS = 4,
+    /* Alignment of every sub-buffer carved out of the caller's temporary storage. */
+    SPLIT_TEMP_ALIGN = 256,
+    /* Dynamic shared memory above this needs cudaFuncAttributeMaxDynamicSharedMemorySize. */
+    SPLIT_DEFAULT_SMEM_BYTES = 48 * 1024,
+    /* Threads per block of element-wise helper kernels (offsets, layout conversions). */
+    SPLIT_ELEMENTWISE_THREADS = 256
+};
+
+/* SplitSort: LSD passes of this many bits (B = 256 buckets per pass). */
+enum { SPLIT_SORT_RADIX_BITS = 8 };
+
+#endif /* SPLIT_TUNING_H */
