@@ -84,7 +84,16 @@ sc_status sc_report(sc_status status, const char *file, int line, const char *fm
         const char *hit = strstr(file, k_roots[i]);
         if (hit) { short_file = hit; break; }
     }
-    snprintf(g_last_message, sizeof g_last_message, "%s at %s:%d", text, short_file, line);
+    /* Location first into its own buffer, then as much of the text as fits before it. */
+    char where[256];
+    int wn = snprintf(where, sizeof where, " at %s:%d", short_file, line);
+    size_t where_len = wn < 0 ? 0 : ((size_t)wn < sizeof where ? (size_t)wn : sizeof where - 1);
+    size_t room = sizeof g_last_message - 1 - where_len;
+    size_t text_len = strlen(text);
+    if (text_len > room) text_len = room;
+    memcpy(g_last_message, text, text_len);
+    memcpy(g_last_message + text_len, where, where_len);
+    g_last_message[text_len + where_len] = '\0';
     g_last_status = status;
     deliver(SC_LOG_ERROR, g_last_message);
     return status;
