@@ -100,6 +100,7 @@ static void test_long_messages_are_truncated_safely(void)
     big[sizeof big - 1] = '\0';
     SCT_CHECK(SC_FAIL(SC_ERROR_IO, "%s", big) == SC_ERROR_IO);
     SCT_CHECK(strlen(sc_last_error()) < 1024);
+    SCT_CHECK_MSG(strstr(sc_last_error(), " at tests/foundation/test_status.c:") != NULL, "location lost");
     sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
 }
 
