@@ -1,0 +1,159 @@
+/* split_validate.c - argument validation shared by every split entry point. */
+#include "split_validate.h"
+
+#include "sc_report.h"
+#include "split_tuning.h"
+
+/* Every message starts with the entry point's name, passed as the first format argument. */
+#define SPLIT_BAD(entry, ...) sc_report(SC_ERROR_INVALID_ARGUMENT, __FILE__, __LINE__, __VA_ARGS__)
+
+uint32_t split_resolved_buckets(const split_buckets *b)
+{
+    if (b->rule == SPLIT_BUCKETS_BITS && b->num_buckets == 0)
+        return b->bit_count <= 11 ? (uint32_t)1u << b->bit_count : 0;
+    return b->num_buckets;
+}
+
+static sc_status check_rule(const split_desc *d, uint32_t key_bits, int check_pointers, const char *entry,
+                            uint32_t *num_buckets)
+{
+    const split_buckets *b = &d->buckets;
+    switch (b->rule) {
+    case SPLIT_BUCKETS_BITS:
+        if (b->bit_count > 11)
+            return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. 11)", entry, b->bit_count);
+        if ((uint64_t)b->start_bit + b->bit_count > key_bits)
+            return SPLIT_BAD(entry, "%s: bit field [%u, %u) lies outside the %u-bit key", entry, b->start_bit,
+                             b->start_bit + b->bit_count, key_bits);
+        if (b->num_buckets != 0 && b->num_buckets < (1u << b->bit_count))
+            return SPLIT_BAD(entry, "%s: buckets.num_buckets = %u is less than 2^bit_count = %u", entry,
+                             b->num_buckets, 1u << b->bit_count);
+        break;
+    case SPLIT_BUCKETS_IDS:
+        if (check_pointers && d->n > 0 && b->bucket_ids == NULL)
+            return SPLIT_BAD(entry, "%s: buckets.bucket_ids is NULL with n = %zu (IDS rule)", entry, d->n);
+        break;
+    case SPLIT_BUCKETS_RANGE:
+        if (b->range_delta == 0) return SPLIT_BAD(entry, "%s: buckets.range_delta is 0 (RANGE rule)", entry);
+        break;
+    case SPLIT_BUCKETS_BOUNDARIES:
+        break;
+    default:
+        return SPLIT_BAD(entry, "%s: buckets.rule = %d is not a split_bucket_rule", entry, (int)b->rule);
+    }
+    uint32_t nb = split_resolved_buckets(b);
+    if (nb < 1 || nb > SPLIT_MAX_BUCKETS)
+        return SPLIT_BAD(entry, "%s: number of buckets %u is out of range (1 .. %d)", entry, nb, SPLIT_MAX_BUCKETS);
+    if (b->rule == SPLIT_BUCKETS_BOUNDARIES && check_pointers && nb > 1 && b->boundaries == NULL)
+        return SPLIT_BAD(entry, "%s: buckets.boundaries is NULL with %u buckets (BOUNDARIES rule)", entry, nb);
+    *num_buckets = nb;
+    return SC_OK;
+}
+
+sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int check_pointers, const char *entry,
+                              split_checked *out)
+{
+    if (d == NULL) return SPLIT_BAD(entry, "%s: desc is NULL", entry);
+    if (d->key_type != SPLIT_KEY_U32 && d->key_type != SPLIT_KEY_U64)
+        return SPLIT_BAD(entry, "%s: key_type = %d is not a split_key_type", entry, (int)d->key_type);
+    if ((uint64_t)d->n > UINT32_MAX)
+        return SPLIT_BAD(entry, "%s: n = %zu records; at most 2^32 - 1 are supported", entry, d->n);
+    uint32_t key_bits = d->key_type == SPLIT_KEY_U64 ? 64 : 32;
+    uint32_t nb = 0;
+    SC_TRY(check_rule(d, key_bits, check_pointers, entry, &nb));
+
+    if (kind == SPLIT_ENTRY_SEGMENTED) {
+        if (d->n > 0 && d->num_segments == 0)
+            return SPLIT_BAD(entry, "%s: num_segments is 0 with n = %zu", entry, d->n);
+        if ((uint64_t)d->num_segments > UINT32_MAX)
+            return SPLIT_BAD(entry, "%s: num_segments = %zu is too large", entry, d->num_segments);
+        if ((uint64_t)d->num_segments * nb >= UINT32_MAX)
+            return SPLIT_BAD(entry, "%s: num_segments * B = %llu bucket offsets do not fit 32-bit indices", entry,
+                             (unsigned long long)d->num_segments * nb);
+        if (check_pointers && d->num_segments > 0 && d->segment_offsets == NULL)
+            return SPLIT_BAD(entry, "%s: segment_offsets is NULL with num_segments = %zu", entry, d->num_segments);
+    }
+    if (kind == SPLIT_ENTRY_INDEX && (d->keys_out != NULL || d->values_out != NULL))
+        return SPLIT_BAD(entry, "%s: keys_out and values_out must be NULL (split index returns indices only)", entry);
+
+    if (check_pointers) {
+        int any_out = d->keys_out || d->values_out || d->gather_index || d->scatter_index || d->bucket_offsets;
+        if (kind == SPLIT_ENTRY_INDEX && !d->gather_index && !d->scatter_index)
+            return SPLIT_BAD(entry, "%s: neither gather_index nor scatter_index is requested", entry);
+        if (!any_out)
+            return SPLIT_BAD(entry, "%s: no output requested (keys_out, values_out, gather_index, scatter_index, "
+                                    "bucket_offsets are all NULL)", entry);
+        if ((d->values_in == NULL) != (d->values_out == NULL))
+            return SPLIT_BAD(entry, "%s: values_in and values_out must be both set or both NULL", entry);
+        if (d->n > 0) {
+            int keys_needed = d->buckets.rule != SPLIT_BUCKETS_IDS || d->keys_out != NULL;
+            if (keys_needed && d->keys_in == NULL)
+                return SPLIT_BAD(entry, "%s: keys_in is NULL with n = %zu", entry, d->n);
+        }
+        if (d->keys_in != NULL && d->keys_in == d->keys_out)
+            return SPLIT_BAD(entry, "%s: keys_out == keys_in (in-place split is not supported)", entry);
+        if (d->values_in != NULL && (const void *)d->values_in == (const void *)d->values_out)
+            return SPLIT_BAD(entry, "%s: values_out == values_in (in-place split is not supported)", entry);
+        if (d->gather_index != NULL && d->gather_index == d->scatter_index)
+            return SPLIT_BAD(entry, "%s: gather_index and scatter_index are the same array", entry);
+    }
+    if (out) {
+        out->n = (uint32_t)d->n;
+        out->num_buckets = nb;
+        out->key_bits = key_bits;
+        out->key_bytes = key_bits / 8;
+    }
+    return SC_OK;
+}
+
+sc_status split_validate_temp_arg(const size_t *temp_bytes, const char *entry)
+{
+    if (temp_bytes == NULL) return SPLIT_BAD(entry, "%s: temp_bytes is NULL", entry);
+    return SC_OK;
+}
+
+sc_status split_validate_temp_size(size_t given, size_t required, const char *entry)
+{
+    if (given < required)
+        return SC_FAIL(SC_ERROR_TEMP_STORAGE, "%s: temporary storage of %zu bytes is smaller than the %zu bytes needed",
+                       entry, given, required);
+    return SC_OK;
+}
+
+sc_status split_validate_sort_desc(const split_sort_desc *d, int check_pointers, const char *entry,
+                                   split_sort_checked *out)
+{
+    if (d == NULL) return SPLIT_BAD(entry, "%s: desc is NULL", entry);
+    uint32_t kb = d->key_bits ? d->key_bits : 32;
+    if (kb != 32 && kb != 64 && kb != 96)
+        return SPLIT_BAD(entry, "%s: key_bits = %u; 32, 64 or 96 are supported", entry, d->key_bits);
+    if (d->key_bits_used > kb)
+        return SPLIT_BAD(entry, "%s: key_bits_used = %u exceeds key_bits = %u", entry, d->key_bits_used, kb);
+    if ((uint64_t)d->n > UINT32_MAX)
+        return SPLIT_BAD(entry, "%s: n = %zu records; at most 2^32 - 1 are supported", entry, d->n);
+    int records = d->records_in != NULL || d->records_out != NULL || d->record_bytes != 0;
+    if (records && (d->record_bytes < 4 || d->record_bytes % 4 != 0))
+        return SPLIT_BAD(entry, "%s: record_bytes = %zu must be a multiple of 4, at least 4", entry, d->record_bytes);
+    if (check_pointers) {
+        if (d->n > 0 && (d->keys_in == NULL || d->keys_out == NULL))
+            return SPLIT_BAD(entry, "%s: keys_in or keys_out is NULL with n = %zu", entry, d->n);
+        if ((d->values_in == NULL) != (d->values_out == NULL))
+            return SPLIT_BAD(entry, "%s: values_in and values_out must be both set or both NULL", entry);
+        if (records && (d->records_in == NULL || d->records_out == NULL))
+            return SPLIT_BAD(entry, "%s: records_in and records_out must be both set with record_bytes = %zu", entry,
+                             d->record_bytes);
+        if (d->keys_in != NULL && d->keys_in == d->keys_out)
+            return SPLIT_BAD(entry, "%s: keys_out == keys_in (keys_in is never modified)", entry);
+        if (d->values_in != NULL && (const void *)d->values_in == (const void *)d->values_out)
+            return SPLIT_BAD(entry, "%s: values_out == values_in", entry);
+        if (d->records_in != NULL && d->records_in == d->records_out)
+            return SPLIT_BAD(entry, "%s: records_out == records_in", entry);
+    }
+    if (out) {
+        out->n = (uint32_t)d->n;
+        out->key_bits = kb;
+        out->key_bits_used = d->key_bits_used ? d->key_bits_used : kb;
+        out->passes = (out->key_bits_used + SPLIT_SORT_RADIX_BITS - 1) / SPLIT_SORT_RADIX_BITS;
+    }
+    return SC_OK;
+}

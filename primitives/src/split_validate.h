@@ -1,0 +1,59 @@
+/* split_validate.h - argument validation shared by every entry point of the split library (internal).
+ * Each check records a message naming the entry point and the offending field (SC_FAIL) and
+ * returns SC_ERROR_INVALID_ARGUMENT or SC_ERROR_TEMP_STORAGE; callers validate everything before
+ * launching anything, so a failed call writes nothing. Plain C, usable from .c and .cu files. */
+#ifndef SPLIT_VALIDATE_H
+#define SPLIT_VALIDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "split.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum split_entry_kind {
+    SPLIT_ENTRY_MULTISPLIT = 0, /* split_multisplit(_ref) */
+    SPLIT_ENTRY_INDEX,          /* split_index(_ref): keys_out/values_out must be NULL */
+    SPLIT_ENTRY_SEGMENTED       /* split_segmented(_ref): segment_offsets / num_segments checked */
+} split_entry_kind;
+
+/* What validation resolved from a split_desc. */
+typedef struct split_checked {
+    uint32_t n;           /* desc->n, known to fit */
+    uint32_t num_buckets; /* resolved B (BITS with num_buckets 0 -> 2^bit_count) */
+    uint32_t key_bytes;   /* 4 or 8 */
+    uint32_t key_bits;    /* 32 or 64 */
+} split_checked;
+
+/* Resolved B of a bucket rule (no checks; 0 for an unknown rule). */
+uint32_t split_resolved_buckets(const split_buckets *buckets);
+
+/* Checks a split_desc for `kind`. check_pointers = 0 for a temp-size query (data pointers are not
+ * looked at then), 1 for a real call (null pointers with n > 0, missing outputs, in == out).
+ * `entry` names the public function in the message. `out` may be NULL. */
+sc_status split_validate_desc(const split_desc *desc, split_entry_kind kind, int check_pointers,
+                              const char *entry, split_checked *out);
+
+/* temp_bytes must be non-NULL. */
+sc_status split_validate_temp_arg(const size_t *temp_bytes, const char *entry);
+/* SC_ERROR_TEMP_STORAGE when given < required. */
+sc_status split_validate_temp_size(size_t given, size_t required, const char *entry);
+
+/* What validation resolved from a split_sort_desc. */
+typedef struct split_sort_checked {
+    uint32_t n;
+    uint32_t key_bits;      /* 32, 64 or 96 */
+    uint32_t key_bits_used; /* 1 .. key_bits */
+    uint32_t passes;        /* ceil(key_bits_used / SPLIT_SORT_RADIX_BITS) */
+} split_sort_checked;
+
+sc_status split_validate_sort_desc(const split_sort_desc *desc, int check_pointers, const char *entry,
+                                   split_sort_checked *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SPLIT_VALIDATE_H */
