@@ -1,0 +1,103 @@
+/* multisplit_ref.c - plain-C references of split / multisplit / split index and the host bucket rule.
+ * A counting sort by bucket: count, exclusive scan, stable placement in input order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_report.h"
+#include "split.h"
+#include "split_validate.h"
+
+static uint64_t key_at(const split_desc *d, size_t i)
+{
+    if (d->key_type == SPLIT_KEY_U64) return ((const uint64_t *)d->keys_in)[i];
+    return ((const uint32_t *)d->keys_in)[i];
+}
+
+static uint64_t boundary_at(const split_desc *d, uint32_t j)
+{
+    if (d->key_type == SPLIT_KEY_U64) return ((const uint64_t *)d->buckets.boundaries)[j];
+    return ((const uint32_t *)d->buckets.boundaries)[j];
+}
+
+uint32_t split_bucket_of_ref(const split_desc *d, size_t i)
+{
+    const split_buckets *b = &d->buckets;
+    uint32_t nb = split_resolved_buckets(b);
+    switch (b->rule) {
+    case SPLIT_BUCKETS_BITS: {
+        uint64_t mask = ((uint64_t)1 << b->bit_count) - 1;
+        return (uint32_t)((key_at(d, i) >> b->start_bit) & mask);
+    }
+    case SPLIT_BUCKETS_IDS:
+        return b->bucket_ids[i];
+    case SPLIT_BUCKETS_RANGE: {
+        uint64_t key = key_at(d, i);
+        if (key < b->range_base) return 0;
+        uint64_t q = (key - b->range_base) / b->range_delta;
+        return q < nb - 1 ? (uint32_t)q : nb - 1;
+    }
+    case SPLIT_BUCKETS_BOUNDARIES: {
+        uint64_t key = key_at(d, i);
+        uint32_t lo = 0, hi = nb - 1; /* upper bound: entries <= key */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (boundary_at(d, mid) <= key) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+    }
+    return 0;
+}
+
+static sc_status multisplit_ref(const split_desc *d, split_entry_kind kind, const char *entry)
+{
+    split_checked c;
+    SC_TRY(split_validate_desc(d, kind, 1, entry, &c));
+    size_t n = c.n;
+    uint32_t nb = c.num_buckets;
+    uint32_t *bucket = n ? malloc(n * sizeof *bucket) : NULL;
+    uint64_t *start = calloc((size_t)nb + 1, sizeof *start);
+    if ((n && !bucket) || !start) {
+        free(bucket);
+        free(start);
+        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "%s: host allocation of %zu bucket ids failed", entry, n);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        bucket[i] = split_bucket_of_ref(d, i);
+        if (bucket[i] >= nb) {
+            uint32_t bad = bucket[i];
+            free(bucket);
+            free(start);
+            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: bucket_ids[%zu] = %u is not below num_buckets = %u", entry,
+                           i, bad, nb);
+        }
+        ++start[bucket[i] + 1];
+    }
+    for (uint32_t b = 0; b < nb; ++b) start[b + 1] += start[b];
+    if (d->bucket_offsets)
+        for (uint32_t b = 0; b <= nb; ++b) d->bucket_offsets[b] = (uint32_t)start[b];
+    for (size_t i = 0; i < n; ++i) {
+        size_t dst = (size_t)start[bucket[i]]++;
+        if (d->keys_out) {
+            if (d->key_type == SPLIT_KEY_U64) ((uint64_t *)d->keys_out)[dst] = ((const uint64_t *)d->keys_in)[i];
+            else ((uint32_t *)d->keys_out)[dst] = ((const uint32_t *)d->keys_in)[i];
+        }
+        if (d->values_out) d->values_out[dst] = d->values_in[i];
+        if (d->gather_index) d->gather_index[dst] = (uint32_t)i;
+        if (d->scatter_index) d->scatter_index[i] = (uint32_t)dst;
+    }
+    free(bucket);
+    free(start);
+    return SC_OK;
+}
+
+sc_status split_multisplit_ref(const split_desc *desc)
+{
+    return multisplit_ref(desc, SPLIT_ENTRY_MULTISPLIT, "split_multisplit_ref");
+}
+
+sc_status split_index_ref(const split_desc *desc)
+{
+    return multisplit_ref(desc, SPLIT_ENTRY_INDEX, "split_index_ref");
+}
