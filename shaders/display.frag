@@ -9,8 +9,7 @@ uniform ivec2 u_viewport_size;
 void main()
 {
     if (u_image_size == u_viewport_size) {
-        ivec2 p = ivec2(gl_FragCoord.xy);
-        o_color = texelFetch(u_image, ivec2(p.x, u_image_size.y - 1 - p.y), 0);
+        o_color = texelFetch(u_image, ivec2(gl_FragCoord.xy), 0);
     } else {
         o_color = texture(u_image, v_uv);
     }

@@ -2,7 +2,7 @@
  * through interop (or the host fills), copied into a texture and drawn by a full-screen pass
  * (shaders/display.vert, display.frag, embedded at build time).
  * Needs a current OpenGL 4.5 core context (sc_gl.h's headless one, or a GLFW window's) with GL loaded
- * by GLAD. Image row 0 is the top row. Plain C; no GL, EGL or CUDA types beyond cudaStream_t. */
+ * by GLAD. Image row 0 is the bottom row (as in slabcast.h and OpenGL). Plain C; no GL, EGL or CUDA types beyond cudaStream_t. */
 #ifndef SC_DISPLAY_H
 #define SC_DISPLAY_H
 
@@ -25,7 +25,7 @@ void sc_display_destroy(sc_display *display);
 /* Reallocates the buffer and texture (and re-registers them with CUDA). Not for the per-frame path. */
 sc_status sc_display_resize(sc_display *display, int width, int height);
 void sc_display_size(const sc_display *display, int *width, int *height);
-/* The GL name of the pixel buffer: width * height * 4 bytes, RGBA8, row 0 at the top. */
+/* The GL name of the pixel buffer: width * height * 4 bytes, RGBA8, row 0 at the bottom. */
 unsigned sc_display_pixel_buffer(const sc_display *display);
 
 /* Fills the pixel buffer from host memory (the CPU backend's path). */

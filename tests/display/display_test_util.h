@@ -20,18 +20,12 @@ static inline int offscreen_create(offscreen *o, int w, int h)
     return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
 }
 
-/* Reads the framebuffer into `rgba` with row 0 at the TOP (the renderer's convention). */
-static inline void offscreen_read_top_down(const offscreen *o, uint32_t *rgba)
+/* Reads the framebuffer into `rgba`, row 0 at the bottom (GL's and the renderer's convention). */
+static inline void offscreen_read(const offscreen *o, uint32_t *rgba)
 {
     glBindFramebuffer(GL_FRAMEBUFFER, o->fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glReadPixels(0, 0, o->w, o->h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-    for (int y = 0; y < o->h / 2; ++y)
-        for (int x = 0; x < o->w; ++x) {
-            uint32_t t = rgba[y * o->w + x];
-            rgba[y * o->w + x] = rgba[(o->h - 1 - y) * o->w + x];
-            rgba[(o->h - 1 - y) * o->w + x] = t;
-        }
 }
 
 static inline void offscreen_destroy(offscreen *o)

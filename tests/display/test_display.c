@@ -1,4 +1,4 @@
-/* test_display.c - the display pass shows a host-uploaded RGBA8 image exactly, row 0 at the top, at
+/* test_display.c - the display pass shows a host-uploaded RGBA8 image exactly, row 0 at the bottom, at
  * awkward sizes and after resizes; bad arguments are refused (gl). */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,7 @@ static void check_size(sc_display *d, int w, int h)
     SCT_REQUIRE(offscreen_create(&o, w, h));
     SCT_CHECK_OK(sc_display_draw(d, w, h));
     memset(back, 0, (size_t)w * h * 4);
-    offscreen_read_top_down(&o, back);
+    offscreen_read(&o, back);
     int bad = 0;
     for (int i = 0; i < w * h; ++i) bad += back[i] != img[i];
     SCT_CHECK_MSG(bad == 0, "%dx%d: %d of %d pixels differ", w, h, bad, w * h);
@@ -54,7 +54,7 @@ static void test_scaled_draw_fills_viewport(void)
     glClear(GL_COLOR_BUFFER_BIT);
     SCT_CHECK_OK(sc_display_draw(d, 64, 48));
     static uint32_t back[64 * 48];
-    offscreen_read_top_down(&o, back);
+    offscreen_read(&o, back);
     int bad = 0;
     for (int i = 0; i < 64 * 48; ++i) bad += back[i] != 0xff0000ffu;
     SCT_CHECK_MSG(bad == 0, "%d pixels not covered", bad);

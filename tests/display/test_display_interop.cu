@@ -31,7 +31,7 @@ static void frame_at(sc_display *d, cudaStream_t s, int w, int h, uint32_t frame
     SCT_CHECK_OK(sc_display_draw(d, w, h));
     uint32_t *back = (uint32_t *)malloc((size_t)w * h * 4);
     SCT_REQUIRE(back);
-    offscreen_read_top_down(&o, back);
+    offscreen_read(&o, back);
     int bad = 0;
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
