@@ -34,4 +34,28 @@ enum {
 /* SplitSort: LSD passes of this many bits (B = 256 buckets per pass). */
 enum { SPLIT_SORT_RADIX_BITS = 8 };
 
+/* ---- segmented split (segmented_split.cu) and gather / scatter (gather_scatter.cu); owner p2 ----
+ * Segments are classified by size on the device: up to SEG_WARP_MAX_RECORDS one warp ranks the
+ * segment by comparisons of (bucket, index) keys in shared memory; up to SEG_BLOCK_MAX_RECORDS one
+ * block counts, scans and ranks sub-tiles of SEG_SUBTILE records with a block radix sort; larger
+ * segments are cut into tiles of SEG_HUGE_TILE records spread over many blocks (count, scan per
+ * segment, rank + scatter). */
+enum {
+    SEG_WARP_MAX_RECORDS = 256,          /* must be 2^SEG_WARP_INDEX_BITS */
+    SEG_WARP_INDEX_BITS = 8,
+    SEG_WARP_KERNEL_WARPS = 8,           /* warps (segments in flight) per block of the warp kernel */
+    SEG_WARP_MAX_GRID = 65535,           /* grid-stride above this many blocks */
+    SEG_BLOCK_THREADS = 256,
+    SEG_BLOCK_ITEMS = 8,                 /* records per thread per sub-tile */
+    SEG_SUBTILE = SEG_BLOCK_THREADS * SEG_BLOCK_ITEMS, /* 2048 = 2^SEG_SUBTILE_INDEX_BITS */
+    SEG_SUBTILE_INDEX_BITS = 11,
+    SEG_BLOCK_MAX_RECORDS = 32768,       /* larger segments take the multi-block path */
+    SEG_HUGE_TILE = 16384,               /* records per block of the multi-block path */
+    SEG_MAX_GRID = 1024,                 /* grid-stride cap of the block and multi-block kernels */
+    SEG_TEMP_ALIGN = 256,
+    /* gather / scatter: threads per block; grid-stride cap in blocks. */
+    MOVE_THREADS = 256,
+    MOVE_MAX_GRID = 132 * 32
+};
+
 #endif /* SPLIT_TUNING_H */

@@ -1,0 +1,103 @@
+/* gather_scatter.cu - split_gather / split_scatter: records of any multiple of 4 bytes.
+ *
+ * The n records are viewed as n * (record_bytes / W) words of W = 16, 8 or 4 bytes (the widest
+ * that src, dst and record_bytes allow). Thread g moves word g of the contiguous side (dst for
+ * gather, src for scatter), so consecutive threads touch consecutive words there and the records of
+ * the indexed side are read / written as whole runs of words. Multi-pass: pass p moves only the
+ * records whose indexed position lies in window p = [p*n/P, (p+1)*n/P); one launch per pass. */
+#include "gather_scatter.h"
+#include "sc_report.h"
+#include "split.h"
+#include "split_tuning.h"
+
+namespace {
+
+/* Division by an invariant 32-bit divisor d >= 1 (Granlund-Montgomery): q = (hi(x*m) + x) >> s. */
+struct fast_div {
+    uint32_t m, s;
+};
+
+fast_div make_fast_div(uint32_t d)
+{
+    uint32_t s = 0;
+    while (((uint64_t)1 << s) < d) ++s;
+    fast_div f;
+    f.m = (uint32_t)((((uint64_t)1 << 32) * (((uint64_t)1 << s) - d)) / d + 1);
+    f.s = s;
+    return f;
+}
+
+__device__ __forceinline__ uint32_t div_by(fast_div f, uint32_t x)
+{
+    return (uint32_t)(((uint64_t)__umulhi(x, f.m) + x) >> f.s);
+}
+
+template <typename W, bool GATHER, bool WIDE>
+__global__ void __launch_bounds__(MOVE_THREADS) move_kernel(const W *__restrict__ src, W *__restrict__ dst,
+                                                            const uint32_t *__restrict__ index, uint64_t total,
+                                                            uint32_t wpr, fast_div fd, uint64_t win_lo, uint64_t win_hi)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; g < total; g += stride) {
+        uint32_t rec, w;
+        if (WIDE) {
+            rec = (uint32_t)(g / wpr);
+            w = (uint32_t)(g - (uint64_t)rec * wpr);
+        } else {
+            rec = div_by(fd, (uint32_t)g);
+            w = (uint32_t)g - rec * wpr;
+        }
+        const uint32_t j = __ldg(index + rec);
+        if (j < win_lo || j >= win_hi) continue;
+        const uint64_t other = (uint64_t)j * wpr + w;
+        if (GATHER) dst[g] = __ldg(src + other);
+        else dst[other] = __ldg(src + g);
+    }
+}
+
+template <typename W, bool GATHER>
+sc_status launch_passes(const split_move_desc *d, uint32_t passes, cudaStream_t stream)
+{
+    const uint32_t wpr = (uint32_t)(d->record_bytes / sizeof(W));
+    const uint64_t total = (uint64_t)d->n * wpr;
+    const uint64_t want = (total + MOVE_THREADS - 1) / MOVE_THREADS;
+    const uint32_t grid = (uint32_t)(want < (uint64_t)MOVE_MAX_GRID ? want : (uint64_t)MOVE_MAX_GRID);
+    const fast_div fd = make_fast_div(wpr);
+    const bool wide = total >= ((uint64_t)1 << 32);
+    for (uint32_t p = 0; p < passes; ++p) {
+        uint64_t lo = passes == 1 ? 0 : (uint64_t)p * d->n / passes;
+        uint64_t hi = passes == 1 ? d->n : (uint64_t)(p + 1) * d->n / passes;
+        if (lo == hi) continue;
+        if (wide)
+            move_kernel<W, GATHER, true><<<grid, MOVE_THREADS, 0, stream>>>((const W *)d->src, (W *)d->dst, d->index,
+                                                                          total, wpr, fd, lo, hi);
+        else
+            move_kernel<W, GATHER, false><<<grid, MOVE_THREADS, 0, stream>>>((const W *)d->src, (W *)d->dst, d->index,
+                                                                           total, wpr, fd, lo, hi);
+        SC_CUDA_CHECK_LAUNCH("move_kernel");
+    }
+    return SC_OK;
+}
+
+template <bool GATHER>
+sc_status move(const split_move_desc *d, cudaStream_t stream, const char *who)
+{
+    uint32_t wb = 0, passes = 0;
+    SC_TRY(split_move_check(d, who, &wb, &passes));
+    if (d->n == 0) return SC_OK;
+    if (wb == 16) return launch_passes<uint4, GATHER>(d, passes, stream);
+    if (wb == 8) return launch_passes<uint2, GATHER>(d, passes, stream);
+    return launch_passes<uint32_t, GATHER>(d, passes, stream);
+}
+
+} // namespace
+
+extern "C" sc_status split_gather(const split_move_desc *desc, cudaStream_t stream)
+{
+    return move<true>(desc, stream, "split_gather");
+}
+
+extern "C" sc_status split_scatter(const split_move_desc *desc, cudaStream_t stream)
+{
+    return move<false>(desc, stream, "split_scatter");
+}

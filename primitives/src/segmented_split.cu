@@ -1,0 +1,431 @@
+/* segmented_split.cu - split_segmented: a stable split inside each of many segments.
+ *
+ * Segments are classified by size on the device (the host never sees them):
+ *  - small (<= SEG_WARP_MAX_RECORDS): one warp per segment. Each record gets the key
+ *    (bucket << 8 | local index), unique inside the segment; its rank is the number of smaller keys
+ *    (comparisons against the segment's keys in shared memory), which is the stable order. The
+ *    sorted keys in shared memory give the moves (coalesced writes) and, by binary search, the
+ *    segment's bucket offsets. The same kernel appends the larger segments to two work lists.
+ *  - medium (<= SEG_BLOCK_MAX_RECORDS): one block per segment: histogram in shared memory, scan,
+ *    then sub-tiles of SEG_SUBTILE records ranked by a block radix sort of (bucket, index) keys and
+ *    written bucket run by bucket run.
+ *  - huge: tiles of SEG_HUGE_TILE records over many blocks: per-tile histograms, a per-segment scan
+ *    down each bucket's column of tiles, then each tile ranked like a medium segment.
+ * Work lists, counters and tile tables live in the caller's temporary storage. */
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include "sc_report.h"
+#include "split.h"
+#include "split_bucket.cuh"
+#include "split_tuning.h"
+#include "split_validate.h"
+
+static_assert(SEG_WARP_MAX_RECORDS == (1 << SEG_WARP_INDEX_BITS), "warp index bits");
+static_assert(SEG_SUBTILE == (1 << SEG_SUBTILE_INDEX_BITS), "sub-tile index bits");
+static_assert(SEG_SUBTILE_INDEX_BITS + 11 <= 32 && SPLIT_MAX_BUCKETS <= 2048, "composite keys fit 32 bits");
+static_assert(SEG_HUGE_TILE % SEG_SUBTILE == 0 && SEG_BLOCK_MAX_RECORDS >= SEG_HUGE_TILE, "tile sizes");
+static_assert(SPLIT_MAX_BUCKETS % SEG_BLOCK_THREADS == 0, "bucket scan layout");
+
+namespace {
+
+enum { BUCKETS_PER_THREAD = SPLIT_MAX_BUCKETS / SEG_BLOCK_THREADS, SCAN_BATCH = 16 };
+
+struct seg_params {
+    const void *keys_in;
+    void *keys_out;
+    const uint32_t *vals_in;
+    uint32_t *vals_out;
+    uint32_t *bucket_offsets;  /* S*B+1 or NULL */
+    uint32_t *gather;
+    uint32_t *scatter;
+    const uint32_t *off;       /* S+1 */
+    uint32_t S, n;
+    uint32_t bucket_bits;      /* >= 1, B <= 2^bucket_bits */
+    int rule;                  /* split_bucket_rule */
+    split_rule_params r;       /* split_bucket.cuh */
+    /* temporary storage */
+    uint32_t *counters;        /* [0] medium segments, [1] huge segments, [2] huge tiles */
+    uint32_t *medium_list;     /* segment ids */
+    uint32_t *huge_list;       /* 3 per huge segment: segment id, first tile, tiles */
+    uint32_t *tile_huge;       /* tile -> huge list entry */
+    uint32_t *tile_base;       /* tile * B + b: counts, then absolute start of b in the tile */
+};
+
+/* The bucket of record i under the runtime rule (the boundaries table is searched in global memory,
+ * where it stays in L1). The IDS rule never reads keys (keys_in may be NULL then). */
+template <typename K>
+__device__ __forceinline__ uint32_t bucket_of(const seg_params &p, uint32_t i)
+{
+    switch (p.rule) {
+    case SPLIT_BUCKETS_IDS: return split_bucket<K, SPLIT_BUCKETS_IDS>(p.r, K(0), i, nullptr);
+    case SPLIT_BUCKETS_BITS: return split_bucket<K, SPLIT_BUCKETS_BITS>(p.r, __ldg((const K *)p.keys_in + i), i, nullptr);
+    case SPLIT_BUCKETS_RANGE: return split_bucket<K, SPLIT_BUCKETS_RANGE>(p.r, __ldg((const K *)p.keys_in + i), i, nullptr);
+    default:
+        return split_bucket<K, SPLIT_BUCKETS_BOUNDARIES>(p.r, __ldg((const K *)p.keys_in + i), i, (const K *)p.r.boundaries);
+    }
+}
+
+template <typename K>
+__device__ __forceinline__ void move_record(const seg_params &p, uint32_t src, uint32_t dst)
+{
+    if (p.keys_out) ((K *)p.keys_out)[dst] = __ldg((const K *)p.keys_in + src);
+    if (p.vals_out) p.vals_out[dst] = __ldg(p.vals_in + src);
+    if (p.gather) p.gather[dst] = src;
+    if (p.scatter) p.scatter[src] = dst;
+}
+
+/* Number of entries of sorted[0, m) below x. */
+__device__ __forceinline__ uint32_t lower_bound(const uint32_t *sorted, uint32_t m, uint32_t x)
+{
+    uint32_t lo = 0, hi = m;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) >> 1;
+        if (sorted[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* One warp ranks the m <= 32*IT records of a segment: ck[] receives the sorted composite keys. */
+template <typename K, int IT>
+__device__ __forceinline__ void warp_rank(const seg_params &p, uint32_t lo, uint32_t m, uint32_t lane, uint32_t *ck)
+{
+    uint32_t mine[IT], rank[IT];
+#pragma unroll
+    for (int k = 0; k < IT; ++k) {
+        uint32_t i = (uint32_t)k * 32u + lane;
+        mine[k] = 0xFFFFFFFFu;
+        rank[k] = 0;
+        if (i < m) {
+            mine[k] = (bucket_of<K>(p, lo + i) << SEG_WARP_INDEX_BITS) | i;
+            ck[i] = mine[k];
+        }
+    }
+    __syncwarp();
+    for (uint32_t j = 0; j < m; ++j) {
+        uint32_t x = ck[j];
+#pragma unroll
+        for (int k = 0; k < IT; ++k) rank[k] += x < mine[k];
+    }
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < IT; ++k)
+        if ((uint32_t)k * 32u + lane < m) ck[rank[k]] = mine[k];
+    __syncwarp();
+}
+
+template <typename K>
+__global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_warp_kernel(seg_params p)
+{
+    __shared__ uint32_t keys_smem[SEG_WARP_KERNEL_WARPS][SEG_WARP_MAX_RECORDS];
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    uint32_t *ck = keys_smem[warp];
+    const uint32_t nb = p.r.num_buckets;
+    if (blockIdx.x == 0 && threadIdx.x == 0 && p.bucket_offsets) p.bucket_offsets[(size_t)p.S * nb] = p.n;
+    for (uint32_t s = blockIdx.x * SEG_WARP_KERNEL_WARPS + warp; s < p.S; s += gridDim.x * SEG_WARP_KERNEL_WARPS) {
+        const uint32_t lo = p.off[s], m = p.off[s + 1] - lo;
+        if (m > SEG_WARP_MAX_RECORDS) {
+            if (lane == 0) {
+                if (m <= SEG_BLOCK_MAX_RECORDS) {
+                    p.medium_list[atomicAdd(&p.counters[0], 1u)] = s;
+                } else {
+                    uint32_t tiles = (m + SEG_HUGE_TILE - 1) / SEG_HUGE_TILE;
+                    uint32_t h = atomicAdd(&p.counters[1], 1u);
+                    uint32_t first = atomicAdd(&p.counters[2], tiles);
+                    p.huge_list[3 * h] = s;
+                    p.huge_list[3 * h + 1] = first;
+                    p.huge_list[3 * h + 2] = tiles;
+                    for (uint32_t t = 0; t < tiles; ++t) p.tile_huge[first + t] = h;
+                }
+            }
+            continue;
+        }
+        if (m <= 32) warp_rank<K, 1>(p, lo, m, lane, ck);
+        else if (m <= 64) warp_rank<K, 2>(p, lo, m, lane, ck);
+        else if (m <= 128) warp_rank<K, 4>(p, lo, m, lane, ck);
+        else warp_rank<K, SEG_WARP_MAX_RECORDS / 32>(p, lo, m, lane, ck);
+        for (uint32_t q = lane; q < m; q += 32) {
+            uint32_t c = ck[q];
+            move_record<K>(p, lo + (c & (SEG_WARP_MAX_RECORDS - 1u)), lo + q);
+        }
+        if (p.bucket_offsets) {
+            uint32_t *bo = p.bucket_offsets + (size_t)s * nb;
+            for (uint32_t b = lane; b < nb; b += 32) bo[b] = lo + lower_bound(ck, m, b << SEG_WARP_INDEX_BITS);
+        }
+        __syncwarp();
+    }
+}
+
+typedef cub::BlockRadixSort<uint32_t, SEG_BLOCK_THREADS, SEG_BLOCK_ITEMS> block_sort;
+typedef cub::BlockScan<uint32_t, SEG_BLOCK_THREADS> block_scan;
+
+struct block_smem {
+    union {
+        typename block_sort::TempStorage sort;
+        typename block_scan::TempStorage scan;
+    } cub;
+    uint32_t sorted[SEG_SUBTILE];
+    uint32_t base[SPLIT_MAX_BUCKETS];      /* absolute output start of each bucket in this range */
+    uint32_t run[SPLIT_MAX_BUCKETS];       /* records of each bucket already written */
+    uint32_t sub_start[SPLIT_MAX_BUCKETS]; /* first sorted position of each bucket in the sub-tile */
+};
+
+/* Ranks and moves records [lo, hi) whose buckets start at sm.base[b] (run[] zeroed by the caller). */
+template <typename K>
+__device__ void block_range(const seg_params &p, block_smem &sm, uint32_t lo, uint32_t hi)
+{
+    const uint32_t tid = threadIdx.x;
+    for (uint32_t sub = lo; sub < hi; sub += SEG_SUBTILE) {
+        const uint32_t cnt = min((uint32_t)SEG_SUBTILE, hi - sub);
+        uint32_t keys[SEG_BLOCK_ITEMS];
+#pragma unroll
+        for (int k = 0; k < SEG_BLOCK_ITEMS; ++k) {
+            uint32_t i = tid * SEG_BLOCK_ITEMS + k;
+            keys[k] = i < cnt ? (bucket_of<K>(p, sub + i) << SEG_SUBTILE_INDEX_BITS) | i : 0xFFFFFFFFu;
+        }
+        block_sort(sm.cub.sort).Sort(keys, SEG_SUBTILE_INDEX_BITS, SEG_SUBTILE_INDEX_BITS + (int)p.bucket_bits);
+#pragma unroll
+        for (int k = 0; k < SEG_BLOCK_ITEMS; ++k) sm.sorted[tid * SEG_BLOCK_ITEMS + k] = keys[k];
+        __syncthreads();
+        for (uint32_t q = tid; q < cnt; q += SEG_BLOCK_THREADS) {
+            uint32_t b = sm.sorted[q] >> SEG_SUBTILE_INDEX_BITS;
+            if (q == 0 || (sm.sorted[q - 1] >> SEG_SUBTILE_INDEX_BITS) != b) sm.sub_start[b] = q;
+        }
+        __syncthreads();
+        for (uint32_t q = tid; q < cnt; q += SEG_BLOCK_THREADS) {
+            uint32_t c = sm.sorted[q], b = c >> SEG_SUBTILE_INDEX_BITS;
+            move_record<K>(p, sub + (c & (SEG_SUBTILE - 1u)), sm.base[b] + sm.run[b] + (q - sm.sub_start[b]));
+        }
+        __syncthreads();
+        for (uint32_t q = tid; q < cnt; q += SEG_BLOCK_THREADS) {
+            uint32_t b = sm.sorted[q] >> SEG_SUBTILE_INDEX_BITS;
+            if (q == cnt - 1 || (sm.sorted[q + 1] >> SEG_SUBTILE_INDEX_BITS) != b) sm.run[b] += q - sm.sub_start[b] + 1;
+        }
+        __syncthreads();
+    }
+}
+
+/* In-place exclusive scan of v[0, B) plus `start` (B <= SPLIT_MAX_BUCKETS, entries past B are 0);
+ * returns nothing, every thread sees the result after the final barrier. */
+__device__ void block_exclusive_scan(block_smem &sm, uint32_t *v, uint32_t nb, uint32_t start)
+{
+    const uint32_t tid = threadIdx.x;
+    uint32_t loc[BUCKETS_PER_THREAD], sum = 0;
+#pragma unroll
+    for (int k = 0; k < BUCKETS_PER_THREAD; ++k) {
+        uint32_t b = tid * BUCKETS_PER_THREAD + k;
+        loc[k] = b < nb ? v[b] : 0u;
+        sum += loc[k];
+    }
+    uint32_t excl;
+    block_scan(sm.cub.scan).ExclusiveSum(sum, excl);
+    excl += start;
+#pragma unroll
+    for (int k = 0; k < BUCKETS_PER_THREAD; ++k) {
+        uint32_t b = tid * BUCKETS_PER_THREAD + k;
+        if (b < nb) v[b] = excl;
+        excl += loc[k];
+    }
+    __syncthreads();
+}
+
+template <typename K>
+__global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_medium_kernel(seg_params p)
+{
+    __shared__ block_smem sm;
+    const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
+    const uint32_t count = *(volatile uint32_t *)&p.counters[0];
+    for (uint32_t w = blockIdx.x; w < count; w += gridDim.x) {
+        const uint32_t s = p.medium_list[w], lo = p.off[s], hi = p.off[s + 1];
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) sm.base[b] = 0, sm.run[b] = 0;
+        __syncthreads();
+        for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&sm.base[bucket_of<K>(p, i)], 1u);
+        __syncthreads();
+        block_exclusive_scan(sm, sm.base, nb, lo);
+        if (p.bucket_offsets)
+            for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) p.bucket_offsets[(size_t)s * nb + b] = sm.base[b];
+        block_range<K>(p, sm, lo, hi);
+    }
+}
+
+__device__ __forceinline__ void huge_tile_range(const seg_params &p, uint32_t t, uint32_t &lo, uint32_t &hi)
+{
+    const uint32_t h = p.tile_huge[t], s = p.huge_list[3 * h], first = p.huge_list[3 * h + 1];
+    const uint32_t end = p.off[s + 1];
+    lo = p.off[s] + (t - first) * (uint32_t)SEG_HUGE_TILE;
+    hi = min(end, lo + (uint32_t)SEG_HUGE_TILE);
+}
+
+template <typename K>
+__global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_count_kernel(seg_params p)
+{
+    __shared__ uint32_t hist[SPLIT_MAX_BUCKETS];
+    const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
+    const uint32_t tiles = *(volatile uint32_t *)&p.counters[2];
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        uint32_t lo, hi;
+        huge_tile_range(p, t, lo, hi);
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) hist[b] = 0;
+        __syncthreads();
+        for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&hist[bucket_of<K>(p, i)], 1u);
+        __syncthreads();
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) p.tile_base[(size_t)t * nb + b] = hist[b];
+        __syncthreads();
+    }
+}
+
+/* One block per huge segment: tile_base columns become absolute starts; bucket offsets written. */
+__global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_scan_kernel(seg_params p)
+{
+    __shared__ block_smem sm;
+    const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
+    const uint32_t count = *(volatile uint32_t *)&p.counters[1];
+    for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
+        const uint32_t s = p.huge_list[3 * h], first = p.huge_list[3 * h + 1], tiles = p.huge_list[3 * h + 2];
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) {
+            /* a serial walk down column b, loads batched so they overlap */
+            uint32_t run = 0;
+            for (uint32_t t0 = first; t0 < first + tiles; t0 += SCAN_BATCH) {
+                uint32_t c[SCAN_BATCH];
+#pragma unroll
+                for (int k = 0; k < SCAN_BATCH; ++k)
+                    c[k] = t0 + k < first + tiles ? p.tile_base[(size_t)(t0 + k) * nb + b] : 0u;
+#pragma unroll
+                for (int k = 0; k < SCAN_BATCH; ++k) {
+                    if (t0 + k < first + tiles) p.tile_base[(size_t)(t0 + k) * nb + b] = run;
+                    run += c[k];
+                }
+            }
+            sm.base[b] = run;
+        }
+        __syncthreads();
+        block_exclusive_scan(sm, sm.base, nb, p.off[s]);
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) {
+            const uint32_t start = sm.base[b];
+            if (p.bucket_offsets) p.bucket_offsets[(size_t)s * nb + b] = start;
+            for (uint32_t t = first; t < first + tiles; ++t) p.tile_base[(size_t)t * nb + b] += start;
+        }
+        __syncthreads();
+    }
+}
+
+template <typename K>
+__global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_scatter_kernel(seg_params p)
+{
+    __shared__ block_smem sm;
+    const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
+    const uint32_t tiles = *(volatile uint32_t *)&p.counters[2];
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        uint32_t lo, hi;
+        huge_tile_range(p, t, lo, hi);
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS)
+            sm.base[b] = p.tile_base[(size_t)t * nb + b], sm.run[b] = 0;
+        __syncthreads();
+        block_range<K>(p, sm, lo, hi);
+    }
+}
+
+size_t align_up(size_t x) { return (x + SEG_TEMP_ALIGN - 1) / SEG_TEMP_ALIGN * SEG_TEMP_ALIGN; }
+
+/* Capacities of the work lists, from n and S alone. */
+struct seg_layout {
+    size_t medium_cap, huge_cap, tile_cap;
+    size_t off_medium, off_huge, off_tile_huge, off_tile_base, total;
+};
+
+seg_layout make_layout(size_t n, size_t S, uint32_t nb)
+{
+    seg_layout l;
+    l.medium_cap = n / (SEG_WARP_MAX_RECORDS + 1);
+    if (l.medium_cap > S) l.medium_cap = S;
+    l.huge_cap = n / (SEG_BLOCK_MAX_RECORDS + 1);
+    if (l.huge_cap > S) l.huge_cap = S;
+    l.tile_cap = n / SEG_HUGE_TILE + l.huge_cap; /* sum of ceil(m / tile) over huge segments */
+    size_t at = align_up(4 * sizeof(uint32_t));
+    l.off_medium = at;
+    at += align_up((l.medium_cap + 1) * sizeof(uint32_t));
+    l.off_huge = at;
+    at += align_up((3 * l.huge_cap + 3) * sizeof(uint32_t));
+    l.off_tile_huge = at;
+    at += align_up((l.tile_cap + 1) * sizeof(uint32_t));
+    l.off_tile_base = at;
+    at += align_up((l.tile_cap * nb + 1) * sizeof(uint32_t));
+    l.total = at;
+    return l;
+}
+
+uint32_t grid_for(size_t work, size_t cap) { return (uint32_t)(work < cap ? (work ? work : 1) : cap); }
+
+template <typename K>
+sc_status launch_all(const seg_params &p, const seg_layout &l, cudaStream_t stream)
+{
+    size_t warp_blocks = ((size_t)p.S + SEG_WARP_KERNEL_WARPS - 1) / SEG_WARP_KERNEL_WARPS;
+    seg_warp_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
+    SC_CUDA_CHECK_LAUNCH("seg_warp_kernel");
+    if (l.medium_cap > 0) {
+        seg_medium_kernel<K><<<grid_for(l.medium_cap, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("seg_medium_kernel");
+    }
+    if (l.huge_cap > 0) {
+        uint32_t tile_grid = grid_for(l.tile_cap, SEG_MAX_GRID);
+        seg_huge_count_kernel<K><<<tile_grid, SEG_BLOCK_THREADS, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("seg_huge_count_kernel");
+        seg_huge_scan_kernel<<<grid_for(l.huge_cap, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("seg_huge_scan_kernel");
+        seg_huge_scatter_kernel<K><<<tile_grid, SEG_BLOCK_THREADS, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("seg_huge_scatter_kernel");
+    }
+    return SC_OK;
+}
+
+} // namespace
+
+extern "C" sc_status split_segmented(void *temp, size_t *temp_bytes, const split_desc *d, cudaStream_t stream)
+{
+    static const char who[] = "split_segmented";
+    SC_TRY(split_validate_temp_arg(temp_bytes, who));
+    split_checked c;
+    SC_TRY(split_validate_desc(d, SPLIT_ENTRY_SEGMENTED, temp != NULL, who, &c));
+    const uint32_t nb = c.num_buckets;
+    const seg_layout l = make_layout(d->n, d->num_segments, nb);
+    if (!temp) {
+        *temp_bytes = l.total;
+        return SC_OK;
+    }
+    SC_TRY(split_validate_temp_size(*temp_bytes, l.total, who));
+    if (d->num_segments == 0) { /* n == 0: only the last bucket offset */
+        if (d->bucket_offsets) SC_CUDA_CHECK(cudaMemsetAsync(d->bucket_offsets, 0, sizeof(uint32_t), stream));
+        return SC_OK;
+    }
+    seg_params p;
+    p.keys_in = d->keys_in;
+    p.keys_out = d->keys_out;
+    p.vals_in = d->values_in;
+    p.vals_out = d->values_out;
+    p.bucket_offsets = d->bucket_offsets;
+    p.gather = d->gather_index;
+    p.scatter = d->scatter_index;
+    p.off = d->segment_offsets;
+    p.S = (uint32_t)d->num_segments;
+    p.n = (uint32_t)d->n;
+    p.bucket_bits = 1;
+    while ((1u << p.bucket_bits) < nb) ++p.bucket_bits;
+    p.rule = (int)d->buckets.rule;
+    p.r.num_buckets = nb;
+    p.r.start_bit = d->buckets.start_bit;
+    p.r.bit_mask = ((uint64_t)1 << d->buckets.bit_count) - 1u;
+    p.r.bucket_ids = d->buckets.bucket_ids;
+    p.r.range_base = d->buckets.range_base;
+    p.r.range_delta = d->buckets.range_delta;
+    p.r.boundaries = d->buckets.boundaries;
+    char *t = (char *)temp;
+    p.counters = (uint32_t *)t;
+    p.medium_list = (uint32_t *)(t + l.off_medium);
+    p.huge_list = (uint32_t *)(t + l.off_huge);
+    p.tile_huge = (uint32_t *)(t + l.off_tile_huge);
+    p.tile_base = (uint32_t *)(t + l.off_tile_base);
+    SC_CUDA_CHECK(cudaMemsetAsync(p.counters, 0, 4 * sizeof(uint32_t), stream));
+    if (d->key_type == SPLIT_KEY_U32) return launch_all<uint32_t>(p, l, stream);
+    return launch_all<uint64_t>(p, l, stream);
+}
