@@ -87,8 +87,8 @@ static inline int mst_generate(const mst_case *c, uint64_t seed, mst_data *d)
     uint32_t nb = c->num_buckets;
     d->key_bytes = kb;
     d->keys = malloc(n * kb + 8);
-    d->values = c->with_values ? malloc(n * 4 + 4) : NULL;
-    d->ids = c->rule == SPLIT_BUCKETS_IDS ? malloc(n * 4 + 4) : NULL;
+    d->values = c->with_values ? (uint32_t *)malloc(n * 4 + 4) : NULL;
+    d->ids = c->rule == SPLIT_BUCKETS_IDS ? (uint32_t *)malloc(n * 4 + 4) : NULL;
     d->bounds = malloc((size_t)nb * kb + 8);
     if (!d->keys || (c->with_values && !d->values) || (c->rule == SPLIT_BUCKETS_IDS && !d->ids) || !d->bounds) {
         mst_free(d);
@@ -110,7 +110,7 @@ static inline int mst_generate(const mst_case *c, uint64_t seed, mst_data *d)
         b->range_delta = delta;
     }
     /* Boundaries: random gaps (0 gives a repeated boundary, an empty bucket). */
-    uint64_t *bnd = malloc((size_t)nb * sizeof *bnd);
+    uint64_t *bnd = (uint64_t *)malloc((size_t)nb * sizeof *bnd);
     if (!bnd) {
         mst_free(d);
         return 0;

@@ -1,0 +1,171 @@
+/* multisplit.cu - split_multisplit / split_index (public entry points) and the split engine that
+ * runs a job: count kernel -> exclusive scan of the (bucket x block) table (CUB, inside the
+ * caller's temporary storage) -> bucket offsets -> scatter kernel. */
+#include <cub/device/device_scan.cuh>
+
+#include "multisplit_internal.h"
+#include "sc_report.h"
+#include "split.h"
+#include "split_validate.h"
+
+static size_t align_up(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
+
+void split_grid(uint32_t n, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t *tiles_per_block)
+{
+    uint32_t tiles = (uint32_t)(((uint64_t)n + SPLIT_TILE_ITEMS - 1) / SPLIT_TILE_ITEMS);
+    uint32_t g = tiles < (uint32_t)SPLIT_MAX_GRID_BLOCKS ? tiles : (uint32_t)SPLIT_MAX_GRID_BLOCKS;
+    uint32_t tpb = g ? (tiles + g - 1) / g : 0;
+    *num_tiles = tiles;
+    *tiles_per_block = tpb;
+    *num_blocks = tpb ? (tiles + tpb - 1) / tpb : 0;
+}
+
+/* Layout: counts (G*B) | offsets (G*B) | CUB scan storage. */
+static sc_status job_layout(uint32_t n, uint32_t nb, size_t *table_bytes, size_t *cub_bytes)
+{
+    uint32_t tiles, g, tpb;
+    split_grid(n, &tiles, &g, &tpb);
+    size_t entries = (size_t)g * nb;
+    *table_bytes = align_up(entries * sizeof(uint32_t));
+    *cub_bytes = 0;
+    if (entries == 0) return SC_OK;
+    cudaError_t err = cub::DeviceScan::ExclusiveSum(NULL, *cub_bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
+                                                    (int)entries, (cudaStream_t)0);
+    if (err != cudaSuccess) return sc_cuda_report(err, "cub::DeviceScan::ExclusiveSum (size query)", __FILE__, __LINE__);
+    *cub_bytes = align_up(*cub_bytes);
+    return SC_OK;
+}
+
+sc_status split_job_temp_bytes(uint32_t n, uint32_t num_buckets, size_t *bytes)
+{
+    size_t table, cub_bytes;
+    SC_TRY(job_layout(n, num_buckets, &table, &cub_bytes));
+    *bytes = 2 * table + cub_bytes;
+    if (*bytes == 0) *bytes = SPLIT_TEMP_ALIGN; /* a valid, non-empty allocation for n = 0 */
+    return SC_OK;
+}
+
+__global__ void split_offsets_kernel(const uint32_t *table_offsets, uint32_t num_blocks, uint32_t num_buckets, uint32_t n,
+                                     uint32_t *bucket_offsets)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < num_buckets) bucket_offsets[b] = table_offsets[(size_t)b * num_blocks];
+    else if (b == num_buckets) bucket_offsets[b] = n;
+}
+
+static uint32_t ceil_log2(uint32_t v)
+{
+    uint32_t r = 0;
+    while ((1u << r) < v) ++r;
+    return r;
+}
+
+sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream)
+{
+    const uint32_t n = job->n, nb = job->rp.num_buckets;
+    if (n == 0) {
+        if (job->bucket_offsets)
+            SC_CUDA_CHECK(cudaMemsetAsync(job->bucket_offsets, 0, ((size_t)nb + 1) * sizeof(uint32_t), stream));
+        return SC_OK;
+    }
+    size_t table_bytes, cub_bytes;
+    SC_TRY(job_layout(n, nb, &table_bytes, &cub_bytes));
+    if (temp_bytes < 2 * table_bytes + cub_bytes)
+        return SC_FAIL(SC_ERROR_TEMP_STORAGE, "split: temporary storage of %zu bytes is smaller than the %zu needed",
+                       temp_bytes, 2 * table_bytes + cub_bytes);
+    split_kernel_params p;
+    memset(&p, 0, sizeof p);
+    p.rule = job->rp;
+    p.n = n;
+    split_grid(n, &p.num_tiles, &p.num_blocks, &p.tiles_per_block);
+    p.ballot_bits = ceil_log2(nb);
+    p.keys_in = job->keys_in;
+    p.keys_out = job->keys_out;
+    p.num_values = job->num_values;
+    for (uint32_t v = 0; v < job->num_values; ++v) {
+        p.values_in[v] = job->values_in[v];
+        p.values_out[v] = job->values_out[v];
+    }
+    p.gather_index = job->gather_index;
+    p.scatter_index = job->scatter_index;
+    char *t = (char *)temp;
+    p.table_counts = (uint32_t *)t;
+    uint32_t *offsets = (uint32_t *)(t + table_bytes);
+    p.table_offsets = offsets;
+    void *cub_temp = t + 2 * table_bytes;
+    const int mode = nb <= SPLIT_WARP_PATH_MAX_BUCKETS ? SPLIT_MODE_WARP
+                   : job->unstable ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
+
+    if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, mode, stream));
+    else SC_TRY(split_launch_count<uint32_t>(p, job->rule, mode, stream));
+    size_t cb = cub_bytes;
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, p.table_counts, offsets, (int)((size_t)p.num_blocks * nb),
+                                                stream));
+    if (job->bucket_offsets) {
+        const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
+        split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, p.num_blocks, nb, n, job->bucket_offsets);
+        SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");
+    }
+    if (job->keys_out || job->num_values || job->gather_index || job->scatter_index) {
+        if (job->key64) SC_TRY(split_launch_scatter<uint64_t>(p, job->rule, mode, stream));
+        else SC_TRY(split_launch_scatter<uint32_t>(p, job->rule, mode, stream));
+    }
+    return SC_OK;
+}
+
+/* Builds the job of a validated public descriptor. */
+static void job_from_desc(const split_desc *d, const split_checked *c, split_job *job)
+{
+    memset(job, 0, sizeof *job);
+    const split_buckets *b = &d->buckets;
+    job->n = c->n;
+    job->key64 = d->key_type == SPLIT_KEY_U64;
+    job->rule = b->rule;
+    job->rp.num_buckets = c->num_buckets;
+    job->rp.start_bit = b->start_bit;
+    job->rp.bit_mask = ((uint64_t)1 << b->bit_count) - 1;
+    job->rp.bucket_ids = b->bucket_ids;
+    job->rp.range_base = b->range_base;
+    job->rp.range_delta = b->range_delta;
+    job->rp.boundaries = b->boundaries;
+    /* Keys are read only when the rule needs them or they move. */
+    job->keys_in = (b->rule != SPLIT_BUCKETS_IDS || d->keys_out) ? d->keys_in : NULL;
+    job->keys_out = d->keys_out;
+    if (d->values_in) {
+        job->num_values = 1;
+        job->values_in[0] = d->values_in;
+        job->values_out[0] = d->values_out;
+    }
+    job->bucket_offsets = d->bucket_offsets;
+    job->gather_index = d->gather_index;
+    job->scatter_index = d->scatter_index;
+    job->unstable = d->unstable;
+}
+
+static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_desc *d, split_entry_kind kind,
+                                  const char *entry, cudaStream_t stream)
+{
+    SC_TRY(split_validate_temp_arg(temp_bytes, entry));
+    split_checked c;
+    SC_TRY(split_validate_desc(d, kind, temp != NULL, entry, &c));
+    size_t need;
+    SC_TRY(split_job_temp_bytes(c.n, c.num_buckets, &need));
+    if (temp == NULL) {
+        *temp_bytes = need;
+        return SC_OK;
+    }
+    SC_TRY(split_validate_temp_size(*temp_bytes, need, entry));
+    split_job job;
+    job_from_desc(d, &c, &job);
+    return split_job_run(temp, *temp_bytes, &job, stream);
+}
+
+sc_status split_multisplit(void *temp, size_t *temp_bytes, const split_desc *desc, cudaStream_t stream)
+{
+    return multisplit_entry(temp, temp_bytes, desc, SPLIT_ENTRY_MULTISPLIT, "split_multisplit", stream);
+}
+
+sc_status split_index(void *temp, size_t *temp_bytes, const split_desc *desc, cudaStream_t stream)
+{
+    return multisplit_entry(temp, temp_bytes, desc, SPLIT_ENTRY_INDEX, "split_index", stream);
+}

@@ -1,0 +1,74 @@
+/* multisplit_internal.h - the internal split engine shared by split_multisplit, split_index and
+ * split_sort (CUDA host code; internal). One call = count kernel, exclusive scan of the
+ * (bucket x block) table, bucket offsets, scatter kernel; all on one stream, nothing allocated. */
+#ifndef MULTISPLIT_INTERNAL_H
+#define MULTISPLIT_INTERNAL_H
+
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sc_status.h"
+#include "split_bucket.cuh"
+#include "split_tuning.h"
+
+/* Ranking method of a tile. */
+enum split_mode {
+    SPLIT_MODE_WARP = 0,      /* B <= 32: ballots + popcounts, stable */
+    SPLIT_MODE_BLOCK_STABLE,  /* per-warp bucket counters in shared memory, stable */
+    SPLIT_MODE_BLOCK_UNSTABLE /* warp-aggregated shared-memory atomics, order inside a bucket unspecified */
+};
+
+/* One split request, device pointers. */
+typedef struct split_job {
+    uint32_t n;
+    int key64;                  /* 0: uint32_t keys, 1: uint64_t keys */
+    int rule;                   /* split_bucket_rule */
+    split_rule_params rp;
+    const void *keys_in;        /* NULL when the rule needs no key and keys are not moved */
+    void *keys_out;
+    uint32_t num_values;        /* 0 .. SPLIT_MAX_VALUE_STREAMS value streams moved with the keys */
+    const uint32_t *values_in[SPLIT_MAX_VALUE_STREAMS];
+    uint32_t *values_out[SPLIT_MAX_VALUE_STREAMS];
+    uint32_t *bucket_offsets;   /* B + 1 entries */
+    uint32_t *gather_index;
+    uint32_t *scatter_index;
+    int unstable;
+} split_job;
+
+/* Parameters of the count and scatter kernels, passed by value. */
+typedef struct split_kernel_params {
+    split_rule_params rule;
+    uint32_t n;
+    uint32_t num_tiles;        /* ceil(n / SPLIT_TILE_ITEMS) */
+    uint32_t num_blocks;       /* G: grid of the count and scatter kernels */
+    uint32_t tiles_per_block;  /* block g owns tiles [g * tiles_per_block, ...) */
+    uint32_t ballot_bits;      /* warp path: ceil(log2 B) */
+    const void *keys_in;
+    void *keys_out;
+    uint32_t num_values;
+    const uint32_t *values_in[SPLIT_MAX_VALUE_STREAMS];
+    uint32_t *values_out[SPLIT_MAX_VALUE_STREAMS];
+    uint32_t *gather_index;
+    uint32_t *scatter_index;
+    uint32_t *table_counts;         /* B x G, column-major: entry b * G + g */
+    const uint32_t *table_offsets;  /* its exclusive scan */
+} split_kernel_params;
+
+/* Grid of a split of n records: num_tiles, num_blocks, tiles_per_block. */
+void split_grid(uint32_t n, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t *tiles_per_block);
+
+/* Temporary storage of split_job_run for n records and B buckets (host only, no CUDA call but
+ * CUB's size query). */
+sc_status split_job_temp_bytes(uint32_t n, uint32_t num_buckets, size_t *bytes);
+
+/* Runs a validated job. temp holds at least split_job_temp_bytes(n, B) bytes. */
+sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream);
+
+/* Typed launchers (multisplit_u32.cu, multisplit_u64.cu). */
+template <typename KeyT>
+sc_status split_launch_count(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
+template <typename KeyT>
+sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
+
+#endif /* MULTISPLIT_INTERNAL_H */

@@ -1,0 +1,167 @@
+/* sort.cu - SplitSort: LSD radix sort by stable SPLIT_SORT_RADIX_BITS-bit splits (split engine of
+ * multisplit.cu). 32- and 64-bit keys move as keys; a 96-bit key is split into three 32-bit word
+ * arrays, the word of the pass being the key and the other two moving as value streams. Values move
+ * as a value stream; records are sorted as (key, index) - the first pass emits the gather index,
+ * later passes carry it - then moved by one split_gather. Passes ping-pong between two buffer sets
+ * in the temporary storage; the last pass writes the caller's outputs where it can. */
+#include "multisplit_internal.h"
+#include "sc_report.h"
+#include "split.h"
+#include "split_validate.h"
+
+static size_t sort_align(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
+
+/* One ping-pong buffer set. */
+typedef struct sort_set {
+    void *keys;        /* 32/64-bit keys */
+    uint32_t *word[3]; /* 96-bit keys, one array per word */
+    uint32_t *values;
+    uint32_t *index;
+} sort_set;
+
+typedef struct sort_layout {
+    size_t job_bytes, set_bytes, total;
+    size_t keys, word, values, index; /* offsets inside a set */
+} sort_layout;
+
+static uint32_t pass_bits(const split_sort_checked *c, uint32_t pass)
+{
+    uint32_t left = c->key_bits_used - pass * SPLIT_SORT_RADIX_BITS;
+    return left < (uint32_t)SPLIT_SORT_RADIX_BITS ? left : (uint32_t)SPLIT_SORT_RADIX_BITS;
+}
+
+static sc_status sort_layout_of(const split_sort_desc *d, const split_sort_checked *c, sort_layout *L)
+{
+    size_t n = c->n, job = 0;
+    for (uint32_t pass = 0; pass < c->passes; ++pass) {
+        size_t b;
+        SC_TRY(split_job_temp_bytes(c->n, 1u << pass_bits(c, pass), &b));
+        if (b > job) job = b;
+    }
+    L->job_bytes = sort_align(job);
+    size_t o = 0;
+    L->keys = o;
+    if (c->key_bits != 96) o += sort_align(n * (c->key_bits / 8));
+    L->word = o;
+    if (c->key_bits == 96) o += 3 * sort_align(n * 4);
+    L->values = o;
+    if (d->values_in || d->values_out) o += sort_align(n * 4);
+    L->index = o;
+    if (d->record_bytes) o += sort_align(n * 4);
+    L->set_bytes = o;
+    L->total = L->job_bytes + 2 * o;
+    if (L->total == 0) L->total = SPLIT_TEMP_ALIGN;
+    return SC_OK;
+}
+
+static sort_set set_at(char *base, const sort_layout *L, size_t n)
+{
+    sort_set s;
+    s.keys = base + L->keys;
+    for (int w = 0; w < 3; ++w) s.word[w] = (uint32_t *)(base + L->word + (size_t)w * sort_align(n * 4));
+    s.values = (uint32_t *)(base + L->values);
+    s.index = (uint32_t *)(base + L->index);
+    return s;
+}
+
+__global__ void sort_deinterleave_kernel(const uint32_t *keys, uint32_t n, uint32_t *w0, uint32_t *w1, uint32_t *w2)
+{
+    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    w0[i] = keys[3 * i];
+    w1[i] = keys[3 * i + 1];
+    w2[i] = keys[3 * i + 2];
+}
+
+__global__ void sort_interleave_kernel(const uint32_t *w0, const uint32_t *w1, const uint32_t *w2, uint32_t n, uint32_t *keys)
+{
+    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    keys[3 * i] = w0[i];
+    keys[3 * i + 1] = w1[i];
+    keys[3 * i + 2] = w2[i];
+}
+
+static void add_stream(split_job *job, const uint32_t *in, uint32_t *out)
+{
+    job->values_in[job->num_values] = in;
+    job->values_out[job->num_values] = out;
+    ++job->num_values;
+}
+
+sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, cudaStream_t stream)
+{
+    const char *entry = "split_sort";
+    SC_TRY(split_validate_temp_arg(temp_bytes, entry));
+    split_sort_checked c;
+    SC_TRY(split_validate_sort_desc(d, temp != NULL, entry, &c));
+    sort_layout L;
+    SC_TRY(sort_layout_of(d, &c, &L));
+    if (temp == NULL) {
+        *temp_bytes = L.total;
+        return SC_OK;
+    }
+    SC_TRY(split_validate_temp_size(*temp_bytes, L.total, entry));
+    const uint32_t n = c.n;
+    if (n == 0) return SC_OK;
+    char *t = (char *)temp;
+    void *job_temp = t;
+    sort_set set[2] = {set_at(t + L.job_bytes, &L, n), set_at(t + L.job_bytes + L.set_bytes, &L, n)};
+    const int k96 = c.key_bits == 96, records = d->record_bytes != 0;
+    const uint32_t threads = SPLIT_ELEMENTWISE_THREADS;
+    const uint32_t blocks = (uint32_t)(((uint64_t)n + threads - 1) / threads);
+    if (k96) { /* pass 0 reads set 1 and writes set 0 */
+        sort_deinterleave_kernel<<<blocks, threads, 0, stream>>>((const uint32_t *)d->keys_in, n, set[1].word[0],
+                                                                 set[1].word[1], set[1].word[2]);
+        SC_CUDA_CHECK_LAUNCH("sort_deinterleave_kernel");
+    }
+    for (uint32_t pass = 0; pass < c.passes; ++pass) {
+        const int last = pass + 1 == c.passes;
+        const sort_set *src = &set[(pass + 1) & 1], *dst = &set[pass & 1];
+        const uint32_t bit = pass * SPLIT_SORT_RADIX_BITS, bits = pass_bits(&c, pass);
+        split_job job;
+        memset(&job, 0, sizeof job);
+        job.n = n;
+        job.rule = SPLIT_BUCKETS_BITS;
+        job.rp.num_buckets = 1u << bits;
+        job.rp.bit_mask = (1u << bits) - 1u;
+        if (k96) {
+            const uint32_t w = bit / 32;
+            job.key64 = 0;
+            job.rp.start_bit = bit % 32;
+            job.keys_in = src->word[w];
+            job.keys_out = dst->word[w];
+            for (uint32_t o = 0; o < 3; ++o)
+                if (o != w) add_stream(&job, src->word[o], dst->word[o]);
+        } else {
+            job.key64 = c.key_bits == 64;
+            job.rp.start_bit = bit;
+            job.keys_in = pass == 0 ? d->keys_in : src->keys;
+            job.keys_out = last ? d->keys_out : dst->keys;
+        }
+        if (d->values_in) add_stream(&job, pass == 0 ? d->values_in : src->values, last ? d->values_out : dst->values);
+        if (records) {
+            if (pass == 0) job.gather_index = dst->index;
+            else add_stream(&job, src->index, dst->index);
+        }
+        SC_TRY(split_job_run(job_temp, L.job_bytes, &job, stream));
+    }
+    const sort_set *fin = &set[(c.passes - 1) & 1];
+    if (k96) {
+        sort_interleave_kernel<<<blocks, threads, 0, stream>>>(fin->word[0], fin->word[1], fin->word[2], n,
+                                                               (uint32_t *)d->keys_out);
+        SC_CUDA_CHECK_LAUNCH("sort_interleave_kernel");
+    }
+    if (records) {
+        split_move_desc m;
+        memset(&m, 0, sizeof m);
+        m.src = d->records_in;
+        m.dst = d->records_out;
+        m.record_bytes = d->record_bytes;
+        m.index = fin->index;
+        m.n = n;
+        m.num_passes = 1;
+        SC_TRY(split_gather(&m, stream));
+    }
+    return SC_OK;
+}

@@ -1,0 +1,451 @@
+/* test_multisplit.cu - split_multisplit / split_index on the GPU against split_multisplit_ref (gpu).
+ * Stable cases: the exact same permutation, keys, values, indices and offsets as the reference.
+ * Unstable cases: the same offsets, the same records in every bucket (and each one belongs there),
+ * and gather/scatter indices that agree with the moved records.
+ * Every case runs twice: directly on a non-default stream and replayed from a CUDA graph captured
+ * on it; outputs are poisoned before each run and guard words after each output must survive.
+ * Size grid: the small sizes (0, 1, 31, 32, 33, 255..257, 2047..2049 = tile +-1, 4097) on every
+ * B x rule x key type, distributions and output sets cycling; 10^6+7 on every B x rule (u32 and
+ * u64 alternating, distributions cycling), every distribution at B = 32 / 256 / 2048; 2^24 on a
+ * subset (B = 2, 32, 33, 256, 2048 with BITS / BOUNDARIES / IDS / RANGE); 2^28 only when an argument
+ * contains "large" (ctest label large). "sanitize_mid" is a mid-size case for compute-sanitizer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "multisplit_testgen.h"
+#include "sctest.h"
+#include "sctest_cuda.h"
+#include "split.h"
+
+enum { GUARD = 4 };
+static const uint32_t POISON = 0xABABABABu;
+static cudaStream_t g_stream;
+
+static void quiet(sc_log_level level, const char *message, void *user) { (void)level; (void)message; (void)user; }
+
+/* Output selection of a case. */
+enum { OUT_KEYS = 1, OUT_VALUES = 2, OUT_GATHER = 4, OUT_SCATTER = 8, OUT_OFFSETS = 16, OUT_ALL = 31 };
+
+typedef struct dev_case {
+    void *keys_in, *keys_out;
+    uint32_t *values_in, *values_out, *ids, *gather, *scatter, *offsets;
+    void *bounds;
+    void *temp;
+    size_t temp_bytes;
+} dev_case;
+
+static void *dev_copy(const void *h, size_t bytes)
+{
+    void *d = NULL;
+    if (cudaMalloc(&d, bytes ? bytes : 4) != cudaSuccess) return NULL;
+    if (bytes) cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+    return d;
+}
+
+static void *dev_out(size_t bytes)
+{
+    void *d = NULL;
+    if (cudaMalloc(&d, bytes + GUARD * 4) != cudaSuccess) return NULL;
+    return d;
+}
+
+typedef struct key_tuple { uint64_t key; uint32_t value, index; } key_tuple;
+
+static int tuple_cmp(const void *a, const void *b)
+{
+    const key_tuple *x = (const key_tuple *)a, *y = (const key_tuple *)b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->value != y->value) return x->value < y->value ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static uint64_t key_of(const void *keys, size_t kb, size_t j)
+{
+    return kb == 8 ? ((const uint64_t *)keys)[j] : ((const uint32_t *)keys)[j];
+}
+
+static int guard_ok(const void *dev, size_t bytes)
+{
+    uint32_t g[GUARD];
+    cudaMemcpy(g, (const char *)dev + bytes, sizeof g, cudaMemcpyDeviceToHost);
+    for (int k = 0; k < GUARD; ++k)
+        if (g[k] != POISON) return 0;
+    return 1;
+}
+
+/* Compares one GPU result with the reference; returns the number of mismatches. */
+static size_t compare(const mst_case *c, const mst_data *d, const split_desc *ref, const split_desc *dd, int outs,
+                      int unstable, const char *how)
+{
+    size_t n = c->n, kb = d->key_bytes, nb = c->num_buckets, bad = 0;
+    void *keys = malloc(n * kb + 8);
+    uint32_t *vals = (uint32_t *)malloc(n * 4 + 4), *gat = (uint32_t *)malloc(n * 4 + 4);
+    uint32_t *sca = (uint32_t *)malloc(n * 4 + 4), *off = (uint32_t *)malloc((nb + 1) * 4);
+    if (!keys || !vals || !gat || !sca || !off) {
+        sct_fail(__FILE__, __LINE__, "host allocation failed");
+        return 1;
+    }
+    if (outs & OUT_KEYS) cudaMemcpy(keys, dd->keys_out, n * kb, cudaMemcpyDeviceToHost);
+    if (outs & OUT_VALUES) cudaMemcpy(vals, dd->values_out, n * 4, cudaMemcpyDeviceToHost);
+    if (outs & OUT_GATHER) cudaMemcpy(gat, dd->gather_index, n * 4, cudaMemcpyDeviceToHost);
+    if (outs & OUT_SCATTER) cudaMemcpy(sca, dd->scatter_index, n * 4, cudaMemcpyDeviceToHost);
+    if (outs & OUT_OFFSETS) cudaMemcpy(off, dd->bucket_offsets, (nb + 1) * 4, cudaMemcpyDeviceToHost);
+    if ((outs & OUT_KEYS) && !guard_ok(dd->keys_out, n * kb)) ++bad;
+    if ((outs & OUT_VALUES) && !guard_ok(dd->values_out, n * 4)) ++bad;
+    if ((outs & OUT_GATHER) && !guard_ok(dd->gather_index, n * 4)) ++bad;
+    if ((outs & OUT_SCATTER) && !guard_ok(dd->scatter_index, n * 4)) ++bad;
+    if ((outs & OUT_OFFSETS) && !guard_ok(dd->bucket_offsets, (nb + 1) * 4)) ++bad;
+    if (outs & OUT_OFFSETS)
+        for (size_t b = 0; b <= nb; ++b) bad += off[b] != ref->bucket_offsets[b];
+    if (!unstable) {
+        if (outs & OUT_KEYS) bad += n && memcmp(keys, ref->keys_out, n * kb) != 0;
+        if (outs & OUT_VALUES) bad += n && memcmp(vals, ref->values_out, n * 4) != 0;
+        if (outs & OUT_GATHER) bad += n && memcmp(gat, ref->gather_index, n * 4) != 0;
+        if (outs & OUT_SCATTER) bad += n && memcmp(sca, ref->scatter_index, n * 4) != 0;
+    } else {
+        /* Per bucket (reference offsets): same multiset of (key, value, index) tuples. */
+        key_tuple *g = (key_tuple *)malloc((n + 1) * sizeof *g), *r = (key_tuple *)malloc((n + 1) * sizeof *r);
+        for (size_t j = 0; j < n; ++j) {
+            g[j].key = (outs & OUT_KEYS) ? key_of(keys, kb, j) : 0;
+            g[j].value = (outs & OUT_VALUES) ? vals[j] : 0;
+            g[j].index = (outs & OUT_GATHER) ? gat[j] : 0;
+            r[j].key = (outs & OUT_KEYS) ? key_of(ref->keys_out, kb, j) : 0;
+            r[j].value = (outs & OUT_VALUES) ? ref->values_out[j] : 0;
+            r[j].index = (outs & OUT_GATHER) ? ref->gather_index[j] : 0;
+            if (outs & OUT_GATHER) { /* the records moved agree with the gather index */
+                uint32_t i = gat[j];
+                if (i >= n) { ++bad; continue; }
+                if (outs & OUT_KEYS) bad += key_of(keys, kb, j) != key_of(d->keys, kb, i);
+                if (outs & OUT_VALUES) bad += vals[j] != d->values[i];
+                if (outs & OUT_SCATTER) bad += sca[i] != j;
+            }
+        }
+        for (size_t b = 0; b < nb; ++b) {
+            size_t lo = ref->bucket_offsets[b], hi = ref->bucket_offsets[b + 1];
+            qsort(g + lo, hi - lo, sizeof *g, tuple_cmp);
+            qsort(r + lo, hi - lo, sizeof *r, tuple_cmp);
+        }
+        bad += n && memcmp(g, r, n * sizeof *g) != 0;
+        if ((outs & OUT_SCATTER) && !(outs & OUT_GATHER)) { /* scatter index: a permutation into the right bucket */
+            char *seen = (char *)calloc(n + 1, 1);
+            for (size_t i = 0; i < n; ++i) {
+                uint32_t j = sca[i];
+                if (j >= n || seen[j]) { ++bad; continue; }
+                seen[j] = 1;
+                uint32_t b = split_bucket_of_ref(ref, i);
+                bad += j < ref->bucket_offsets[b] || j >= ref->bucket_offsets[b + 1];
+            }
+            free(seen);
+        }
+        free(g);
+        free(r);
+    }
+    if (bad)
+        sct_fail(__FILE__, __LINE__, "%s: %s n=%u B=%u %s %s values=%d outs=%d unstable=%d: %zu mismatches", how,
+                 c->key_type ? "u64" : "u32", c->n, c->num_buckets, mst_rule_name[c->rule], mst_dist_name[c->dist],
+                 c->with_values, outs, unstable, bad);
+    free(keys);
+    free(vals);
+    free(gat);
+    free(sca);
+    free(off);
+    return bad;
+}
+
+static void poison_outputs(const split_desc *dd, size_t n, size_t kb, size_t nb)
+{
+    if (dd->keys_out) cudaMemsetAsync(dd->keys_out, 0xAB, n * kb + GUARD * 4, g_stream);
+    if (dd->values_out) cudaMemsetAsync(dd->values_out, 0xAB, n * 4 + GUARD * 4, g_stream);
+    if (dd->gather_index) cudaMemsetAsync(dd->gather_index, 0xAB, n * 4 + GUARD * 4, g_stream);
+    if (dd->scatter_index) cudaMemsetAsync(dd->scatter_index, 0xAB, n * 4 + GUARD * 4, g_stream);
+    if (dd->bucket_offsets) cudaMemsetAsync(dd->bucket_offsets, 0xAB, (nb + 1) * 4 + GUARD * 4, g_stream);
+}
+
+/* Runs one case (direct and graph-captured) and compares with the reference. use_index: call
+ * split_index (outs must be index outputs only). */
+static void run_case(const mst_case *c, uint64_t seed, int outs, int unstable, int use_index)
+{
+    mst_data d;
+    SCT_REQUIRE(mst_generate(c, seed, &d));
+    size_t n = c->n, kb = d.key_bytes, nb = c->num_buckets;
+    if (!d.values) outs &= ~OUT_VALUES;
+    /* Reference with every output. */
+    split_desc ref = d.desc;
+    ref.keys_out = malloc(n * kb + 8);
+    ref.values_out = d.values ? (uint32_t *)malloc(n * 4 + 4) : NULL;
+    ref.gather_index = (uint32_t *)malloc(n * 4 + 4);
+    ref.scatter_index = (uint32_t *)malloc(n * 4 + 4);
+    ref.bucket_offsets = (uint32_t *)malloc((nb + 1) * 4);
+    SCT_REQUIRE(ref.keys_out && ref.gather_index && ref.scatter_index && ref.bucket_offsets);
+    SCT_REQUIRE_OK(split_multisplit_ref(&ref));
+
+    dev_case g;
+    memset(&g, 0, sizeof g);
+    split_desc dd = d.desc;
+    int ids_only = c->rule == SPLIT_BUCKETS_IDS && !(outs & OUT_KEYS);
+    g.keys_in = ids_only && (seed & 1) ? NULL : dev_copy(d.keys, n * kb);
+    dd.keys_in = g.keys_in;
+    g.values_in = d.values ? (uint32_t *)dev_copy(d.values, n * 4) : NULL;
+    dd.values_in = (outs & OUT_VALUES) ? g.values_in : NULL;
+    g.ids = d.ids ? (uint32_t *)dev_copy(d.ids, n * 4) : NULL;
+    dd.buckets.bucket_ids = g.ids;
+    g.bounds = dev_copy(d.bounds, nb * kb);
+    dd.buckets.boundaries = c->rule == SPLIT_BUCKETS_BOUNDARIES ? g.bounds : NULL;
+    dd.keys_out = (outs & OUT_KEYS) ? dev_out(n * kb) : NULL;
+    dd.values_out = (outs & OUT_VALUES) ? (uint32_t *)dev_out(n * 4) : NULL;
+    dd.gather_index = (outs & OUT_GATHER) ? (uint32_t *)dev_out(n * 4) : NULL;
+    dd.scatter_index = (outs & OUT_SCATTER) ? (uint32_t *)dev_out(n * 4) : NULL;
+    dd.bucket_offsets = (outs & OUT_OFFSETS) ? (uint32_t *)dev_out((nb + 1) * 4) : NULL;
+    dd.unstable = unstable;
+    sc_status (*fn)(void *, size_t *, const split_desc *, cudaStream_t) = use_index ? split_index : split_multisplit;
+    SCT_CHECK_OK(fn(NULL, &g.temp_bytes, &dd, g_stream));
+    SCT_CUDA(cudaMalloc(&g.temp, g.temp_bytes));
+    /* Direct. */
+    poison_outputs(&dd, n, kb, nb);
+    SCT_CHECK_OK(fn(g.temp, &g.temp_bytes, &dd, g_stream));
+    SCT_CUDA(cudaStreamSynchronize(g_stream));
+    compare(c, &d, &ref, &dd, outs, unstable, "direct");
+    /* Graph capture. */
+    poison_outputs(&dd, n, kb, nb);
+    SCT_CUDA(cudaStreamSynchronize(g_stream));
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    SCT_CUDA(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
+    sc_status st = fn(g.temp, &g.temp_bytes, &dd, g_stream);
+    SCT_CUDA(cudaStreamEndCapture(g_stream, &graph));
+    SCT_CHECK_MSG(st == SC_OK, "captured call failed: %s", sc_last_error());
+    if (graph) {
+        SCT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+        SCT_CUDA(cudaGraphLaunch(exec, g_stream));
+        SCT_CUDA(cudaStreamSynchronize(g_stream));
+        compare(c, &d, &ref, &dd, outs, unstable, "graph");
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+    }
+    SCT_CUDA(cudaGetLastError());
+    cudaFree(g.keys_in);
+    cudaFree(g.values_in);
+    cudaFree(g.ids);
+    cudaFree(g.bounds);
+    cudaFree(g.temp);
+    cudaFree(dd.keys_out);
+    cudaFree(dd.values_out);
+    cudaFree(dd.gather_index);
+    cudaFree(dd.scatter_index);
+    cudaFree(dd.bucket_offsets);
+    free(ref.keys_out);
+    free(ref.values_out);
+    free(ref.gather_index);
+    free(ref.scatter_index);
+    free(ref.bucket_offsets);
+    mst_free(&d);
+}
+
+static const uint32_t k_buckets[] = {1, 2, 3, 31, 32, 33, 255, 256, 257, 2048};
+enum { NUM_B = sizeof k_buckets / sizeof k_buckets[0] };
+static const int k_outs[] = {OUT_ALL, OUT_KEYS | OUT_OFFSETS, OUT_KEYS | OUT_VALUES, OUT_GATHER | OUT_SCATTER,
+                             OUT_OFFSETS, OUT_KEYS | OUT_VALUES | OUT_SCATTER};
+
+static void test_small_sizes_every_bucket_count_rule_and_key_type(void)
+{
+    static const uint32_t sizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 2047, 2048, 2049, 4097};
+    uint64_t seed = sct_base_seed();
+    unsigned k = 0;
+    for (int kt = 0; kt < 2; ++kt)
+        for (int rule = 0; rule < 4; ++rule)
+            for (int bi = 0; bi < NUM_B; ++bi)
+                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si, ++k) {
+                    mst_case c = {(split_key_type)kt, sizes[si], k_buckets[bi], (split_bucket_rule)rule,
+                                  (mst_dist)(k % MST_DIST_COUNT), (int)(k % 3 != 0)};
+                    run_case(&c, ++seed, k_outs[k % 6], 0, 0);
+                    if (sct_current_failed() > 4) return;
+                }
+}
+
+static void test_million_every_bucket_count_and_rule(void)
+{
+    uint64_t seed = sct_base_seed() * 3;
+    unsigned k = 0;
+    for (int rule = 0; rule < 4; ++rule)
+        for (int bi = 0; bi < NUM_B; ++bi, ++k) {
+            mst_case c = {(split_key_type)(k & 1), 1000007, k_buckets[bi], (split_bucket_rule)rule,
+                          (mst_dist)(k % MST_DIST_COUNT), 1};
+            run_case(&c, ++seed, OUT_ALL, 0, 0);
+            if (sct_current_failed() > 4) return;
+        }
+}
+
+static void test_million_every_distribution(void)
+{
+    static const uint32_t bs[] = {32, 256, 2048};
+    uint64_t seed = sct_base_seed() * 5;
+    for (int dist = 0; dist < MST_DIST_COUNT; ++dist)
+        for (int bi = 0; bi < 3; ++bi) {
+            mst_case c = {(split_key_type)(dist & 1), 1000007, bs[bi], SPLIT_BUCKETS_BITS, (mst_dist)dist, 1};
+            run_case(&c, ++seed, OUT_ALL, 0, 0);
+        }
+}
+
+static void test_2p24_subset(void)
+{
+    static const struct { uint32_t b; int rule; int kt; int dist; } cs[] = {
+        {2, SPLIT_BUCKETS_BITS, 0, MST_UNIFORM},       {32, SPLIT_BUCKETS_BITS, 1, MST_HOCKEY},
+        {33, SPLIT_BUCKETS_RANGE, 0, MST_UNIFORM},     {256, SPLIT_BUCKETS_BITS, 0, MST_UNIFORM},
+        {256, SPLIT_BUCKETS_IDS, 0, MST_DESCENDING},   {2048, SPLIT_BUCKETS_BOUNDARIES, 1, MST_UNIFORM},
+        {2048, SPLIT_BUCKETS_BITS, 0, MST_HOCKEY}};
+    uint64_t seed = sct_base_seed() * 11;
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
+        mst_case c = {(split_key_type)cs[k].kt, 1u << 24, cs[k].b, (split_bucket_rule)cs[k].rule, (mst_dist)cs[k].dist, 1};
+        run_case(&c, ++seed, OUT_ALL, 0, 0);
+    }
+}
+
+static void test_unstable_same_buckets(void)
+{
+    static const uint32_t sizes[] = {0, 1, 33, 2049, 100003, 1000007};
+    uint64_t seed = sct_base_seed() * 17;
+    unsigned k = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
+        for (int bi = 0; bi < NUM_B; ++bi, ++k) {
+            mst_case c = {(split_key_type)(k & 1), sizes[si], k_buckets[bi], (split_bucket_rule)(k % 4),
+                          (mst_dist)(k % MST_DIST_COUNT), 1};
+            run_case(&c, ++seed, k % 2 ? OUT_ALL : (OUT_KEYS | OUT_VALUES | OUT_OFFSETS), 1, 0);
+            run_case(&c, ++seed, OUT_SCATTER | OUT_OFFSETS, 1, 0);
+            if (sct_current_failed() > 4) return;
+        }
+}
+
+static void test_split_index(void)
+{
+    static const uint32_t sizes[] = {0, 1, 257, 2049, 1000007};
+    uint64_t seed = sct_base_seed() * 19;
+    unsigned k = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
+        for (int rule = 0; rule < 4; ++rule, ++k) {
+            mst_case c = {(split_key_type)(k & 1), sizes[si], k_buckets[(k * 3) % NUM_B], (split_bucket_rule)rule,
+                          (mst_dist)(k % MST_DIST_COUNT), 0};
+            run_case(&c, ++seed, k % 3 == 0 ? OUT_GATHER : k % 3 == 1 ? OUT_SCATTER : OUT_GATHER | OUT_SCATTER, 0, 1);
+        }
+}
+
+static void test_sanitize_mid(void)
+{
+    static const uint32_t bs[] = {3, 32, 33, 257, 2048};
+    uint64_t seed = sct_base_seed() * 23;
+    for (int k = 0; k < 5; ++k) {
+        mst_case c = {(split_key_type)(k & 1), 20011, bs[k], (split_bucket_rule)(k % 4), MST_HOCKEY, 1};
+        run_case(&c, ++seed, OUT_ALL, 0, 0);
+        run_case(&c, ++seed, OUT_ALL, 1, 0);
+    }
+}
+
+static void test_large_2p28(void)
+{
+    static const struct { uint32_t b; int rule; int kt; } cs[] = {
+        {256, SPLIT_BUCKETS_BITS, 0}, {2048, SPLIT_BUCKETS_BITS, 0}, {32, SPLIT_BUCKETS_IDS, 0}};
+    uint64_t seed = sct_base_seed() * 29;
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
+        mst_case c = {(split_key_type)cs[k].kt, 1u << 28, cs[k].b, (split_bucket_rule)cs[k].rule, MST_UNIFORM, 1};
+        run_case(&c, ++seed, OUT_KEYS | OUT_VALUES | OUT_OFFSETS, 0, 0);
+    }
+}
+
+/* Bad arguments: the right status, and nothing written (poisoned outputs survive). */
+static void test_bad_arguments_write_nothing(void)
+{
+    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
+    enum { N = 1000 };
+    uint32_t *keys = NULL, *out = NULL, *offs = NULL;
+    SCT_CUDA_REQUIRE(cudaMalloc(&keys, N * 4));
+    SCT_CUDA_REQUIRE(cudaMalloc(&out, N * 4));
+    SCT_CUDA_REQUIRE(cudaMalloc(&offs, 4096 * 4));
+    SCT_CUDA(cudaMemset(keys, 0, N * 4));
+    SCT_CUDA(cudaMemset(out, 0xAB, N * 4));
+    SCT_CUDA(cudaMemset(offs, 0xAB, 4096 * 4));
+    split_desc d;
+    memset(&d, 0, sizeof d);
+    d.n = N;
+    d.keys_in = keys;
+    d.keys_out = out;
+    d.bucket_offsets = offs;
+    d.buckets.bit_count = 4;
+    size_t bytes = 0;
+    SCT_REQUIRE_OK(split_multisplit(NULL, &bytes, &d, g_stream));
+    void *temp = NULL;
+    SCT_CUDA_REQUIRE(cudaMalloc(&temp, bytes));
+    split_desc e;
+    e = d; e.buckets.bit_count = 12;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.buckets.rule = SPLIT_BUCKETS_BOUNDARIES; e.buckets.num_buckets = 2049;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.buckets.rule = SPLIT_BUCKETS_BOUNDARIES; e.buckets.num_buckets = 0;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.buckets.rule = SPLIT_BUCKETS_BOUNDARIES; e.buckets.num_buckets = 5;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT); /* boundaries NULL */
+    e = d; e.buckets.start_bit = 29;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.keys_in = NULL;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.buckets.rule = SPLIT_BUCKETS_IDS; e.buckets.num_buckets = 4;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT); /* ids NULL */
+    e = d; e.buckets.rule = SPLIT_BUCKETS_RANGE; e.buckets.num_buckets = 4;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT); /* delta 0 */
+    e = d; e.n = (size_t)1 << 32;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.key_type = (split_key_type)7;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.values_in = keys;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.keys_out = keys;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(split_index(temp, &bytes, &d, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(split_multisplit(temp, NULL, &d, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(split_multisplit(temp, &bytes, NULL, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    size_t small = bytes - 1;
+    SCT_CHECK(split_multisplit(temp, &small, &d, g_stream) == SC_ERROR_TEMP_STORAGE);
+    SCT_CHECK(strstr(sc_last_error(), "split_multisplit") != NULL);
+    split_sort_desc s;
+    memset(&s, 0, sizeof s);
+    s.n = N;
+    s.keys_in = keys;
+    s.keys_out = out;
+    split_sort_desc t = s; t.key_bits = 16;
+    SCT_CHECK(split_sort(temp, &bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    t = s; t.keys_in = NULL;
+    SCT_CHECK(split_sort(temp, &bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CUDA(cudaStreamSynchronize(g_stream));
+    uint32_t *h = (uint32_t *)malloc(4096 * 4);
+    SCT_REQUIRE(h);
+    cudaMemcpy(h, out, N * 4, cudaMemcpyDeviceToHost);
+    size_t bad = 0;
+    for (int i = 0; i < N; ++i) bad += h[i] != POISON;
+    cudaMemcpy(h, offs, 4096 * 4, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 4096; ++i) bad += h[i] != POISON;
+    SCT_CHECK_MSG(bad == 0, "%zu words written by failed calls", bad);
+    free(h);
+    cudaFree(keys);
+    cudaFree(out);
+    cudaFree(offs);
+    cudaFree(temp);
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+}
+
+int main(int argc, char **argv)
+{
+    sct_begin(argc, argv, "multisplit");
+    sct_require_cuda();
+    int large = 0;
+    for (int i = 1; i < argc; ++i) large |= strstr(argv[i], "large") != NULL;
+    if (cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking) != cudaSuccess) sct_skip_all("no stream");
+    SCT_RUN(test_bad_arguments_write_nothing);
+    SCT_RUN(test_sanitize_mid);
+    SCT_RUN(test_small_sizes_every_bucket_count_rule_and_key_type);
+    SCT_RUN(test_split_index);
+    SCT_RUN(test_unstable_same_buckets);
+    SCT_RUN(test_million_every_bucket_count_and_rule);
+    SCT_RUN(test_million_every_distribution);
+    SCT_RUN(test_2p24_subset);
+    if (large) SCT_RUN(test_large_2p28);
+    cudaStreamDestroy(g_stream);
+    return sct_end();
+}
