@@ -37,7 +37,9 @@ typedef enum split_key_type {
 typedef enum split_bucket_rule {
     /* bucket = (key >> start_bit) & (2^bit_count - 1); num_buckets defaults to 2^bit_count. */
     SPLIT_BUCKETS_BITS = 0,
-    /* bucket = bucket_ids[i], a caller's device array of n values, each < num_buckets. */
+    /* bucket = bucket_ids[i], a caller's device array of n values, each < num_buckets. The device
+     * cannot check that without synchronising: there an id >= num_buckets goes to bucket
+     * num_buckets - 1; the reference rejects it with SC_ERROR_INVALID_ARGUMENT. */
     SPLIT_BUCKETS_IDS,
     /* bucket = min((key - range_base) / range_delta, num_buckets - 1), and 0 for key < range_base
      * (keys compared as unsigned integers of the key type): delta-stepping style buckets. */
