@@ -1,0 +1,227 @@
+/* slabcast.h - the slabcast renderer: ray casting of deforming triangle meshes over a frustum grid
+ * of W/T x H/T screen tiles x S depth slabs, built every frame with the split library.
+ *
+ * Conventions:
+ *  - Opaque handle (sc_renderer), descriptor structs whose zero fields mean "default" (initialise
+ *    with {0}). Every call returns an sc_status; details in sc_last_error() (sc_status.h).
+ *  - Backends: SC_BACKEND_CPU (plain C, threads over tiles, runs anywhere, the reference) and
+ *    SC_BACKEND_CUDA (NVIDIA GPU). Buffers given to a renderer live where its backend computes:
+ *    host memory for the CPU backend, device memory for the CUDA backend.
+ *  - Image layout: row 0 is the BOTTOM row (OpenGL convention), pixels RGBA8, row pitch in bytes.
+ *    Pixel (x, y) is sampled by one ray through its centre (x + 0.5, y + 0.5).
+ *  - Depth: view depth (distance along the camera's viewing axis), the same measure for triangle
+ *    depths, slab bounds and hits. A hit counts when near <= depth <= far; equal depths go to the
+ *    lower triangle id, so every backend gives the same image.
+ *  - Plain C; no CUDA types except cudaStream_t, declared here as the CUDA runtime declares it. */
+#ifndef SLABCAST_H
+#define SLABCAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sc_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct CUstream_st *cudaStream_t;
+
+typedef struct sc_renderer sc_renderer;
+
+enum {
+    SC_NO_HIT = 0xFFFFFFFFu,     /* sc_hit.tri of a pixel whose ray hits nothing */
+    SC_MAX_TILE_SIZE = 32,       /* tile edge in pixels, 1 .. SC_MAX_TILE_SIZE */
+    SC_MAX_SLABS = 1024          /* depth slabs, 1 .. SC_MAX_SLABS */
+};
+
+typedef enum sc_backend {
+    SC_BACKEND_DEFAULT = 0,      /* the CUDA backend when built and a device is present, else CPU */
+    SC_BACKEND_CPU,
+    SC_BACKEND_CUDA
+} sc_backend;
+
+typedef struct sc_renderer_desc {
+    sc_backend backend;
+    uint32_t width, height;      /* target size in pixels, >= 1 */
+    uint32_t tile_size;          /* tile edge in pixels; 0: 8 */
+    uint32_t num_slabs;          /* depth slabs S; 0: 16 */
+    int cull_back_faces;         /* nonzero: drop triangles facing away (front = counter-clockwise) */
+    int flat_shading;            /* nonzero: face normals instead of smooth per-vertex normals */
+    uint32_t num_threads;        /* CPU backend: worker threads; 0: one per online core */
+    size_t initial_ref_capacity; /* triangle-tile references before the first grow; 0: automatic */
+    cudaStream_t stream;         /* CUDA backend: the stream of every call; NULL: default stream */
+} sc_renderer_desc;
+
+/* An indexed triangle mesh in the caller's HOST memory (the renderer copies it). Positions are
+ * vertex_count x 3 floats (x, y, z), indices triangle_count x 3 (counter-clockwise = front). */
+typedef struct sc_mesh_data {
+    const float *positions;
+    uint32_t vertex_count;
+    const uint32_t *indices;
+    uint32_t triangle_count;
+} sc_mesh_data;
+
+/* Camera: look-at + perspective (cglm conventions: right-handed, looking down -z in view space). */
+typedef struct sc_camera_desc {
+    float eye[3];
+    float target[3];             /* must differ from eye */
+    float up[3];                 /* 0,0,0: (0, 1, 0) */
+    float fovy;                  /* vertical field of view in radians, (0, pi); 0: 60 degrees */
+    float near_plane;            /* > 0; 0: 0.01 */
+    float far_plane;             /* > near; 0: 1000 */
+} sc_camera_desc;
+
+/* Deformation: every effect is a function of the rest position (and rest normal) and time, applied
+ * in the order pulse, noise (both along the rest normal), twist, bend, wave. An effect with amount 0
+ * is off. Lengths are in units
+ * of the rest mesh's bounding radius R (so defaults suit any mesh scale), centred on the rest
+ * mesh's bounding-box centre C. Frequencies are in cycles per second of the frame time. */
+typedef struct sc_twist_desc {
+    float amount;                /* twist angle in radians between C and a point R away along axis */
+    float axis[3];               /* 0: (0, 1, 0) */
+    float frequency;             /* 0: 0.25 Hz; angle = amount * sin(2 pi f t) */
+} sc_twist_desc;
+
+typedef struct sc_bend_desc {
+    float amount;                /* bend angle in radians over a length R along axis */
+    float axis[3];               /* the direction that bends; 0: (0, 1, 0) */
+    float direction[3];          /* the way it bends, made orthogonal to axis; 0: (1, 0, 0) */
+    float frequency;             /* 0: 0.2 Hz; angle = amount * sin(2 pi f t) */
+} sc_bend_desc;
+
+typedef struct sc_wave_desc {
+    float amount;                /* amplitude, in units of R */
+    float direction[3];          /* the direction the wave travels; 0: (1, 0, 0) */
+    float displacement[3];       /* the direction points move; 0: (0, 1, 0) */
+    float wavelength;            /* in units of R; 0: 0.5 */
+    float frequency;             /* 0: 0.5 Hz */
+} sc_wave_desc;
+
+typedef struct sc_pulse_desc {
+    float amount;                /* displacement along the rest normal, in units of R */
+    float frequency;             /* 0: 0.5 Hz; offset = amount * sin(2 pi f t + phase) */
+    float spatial_frequency;     /* phase = 2 pi * this * |p - C| / R; 0: 1 */
+} sc_pulse_desc;
+
+typedef struct sc_noise_desc {
+    float amount;                /* displacement along the rest normal, in units of R */
+    float scale;                 /* noise cells per R; 0: 4 */
+    float speed;                 /* noise-space drift per second, in cells; 0: 0.5 */
+    uint32_t seed;
+} sc_noise_desc;
+
+typedef struct sc_deform_desc {
+    sc_twist_desc twist;
+    sc_bend_desc bend;
+    sc_wave_desc wave;
+    sc_pulse_desc pulse;
+    sc_noise_desc noise;
+} sc_deform_desc;
+
+typedef enum sc_view_mode {
+    SC_VIEW_SHADED = 0,          /* Lambert + ambient, one directional light, background gradient */
+    SC_VIEW_TRIANGLE_ID,         /* a colour per triangle id */
+    SC_VIEW_NORMALS,             /* shading normal as (n + 1) / 2 */
+    SC_VIEW_DEPTH,               /* near (white) to far (black) over the frame's depth range */
+    SC_VIEW_TILE_HEAT,           /* triangles referenced per tile, log scale */
+    SC_VIEW_SLAB,                /* slab index of the hit triangle */
+    SC_VIEW_TESTS_HEAT,          /* ray-triangle tests of the pixel, log scale */
+    SC_VIEW_MODE_COUNT
+} sc_view_mode;
+
+typedef struct sc_shading_desc {
+    sc_view_mode mode;
+    float light_dir[3];          /* direction the light travels, world space; 0: (-0.4, -0.8, -0.45) */
+    float ambient;               /* 0: 0.15; negative: no ambient */
+    float albedo[3];             /* 0: (0.85, 0.8, 0.72) */
+    float background_bottom[3];  /* background gradient; all 0: (0.10, 0.11, 0.14) */
+    float background_top[3];     /* all 0: (0.32, 0.36, 0.45) */
+    float heat_max;              /* count shown as the hottest colour; 0: per-mode default */
+} sc_shading_desc;
+
+/* Per-pixel result of the ray cast. depth is the view depth; u and v are the barycentric weights
+ * of the triangle's second and third vertex (the first has 1 - u - v). tri == SC_NO_HIT: no hit,
+ * depth = +inf, u = v = 0. */
+typedef struct sc_hit {
+    uint32_t tri;
+    float depth;
+    float u, v;
+} sc_hit;
+
+/* One frame. */
+typedef struct sc_frame_desc {
+    float time;                  /* seconds; drives the deformation */
+    /* Optional: this frame's deformed positions (vertex_count x 3 floats, backend memory), used
+     * instead of the deformation effects. */
+    const float *positions;
+    /* Output image, backend memory (host for CPU, device for CUDA), width x height RGBA8 pixels,
+     * row 0 at the bottom. NULL: no image (the hit buffer is still computed). */
+    void *rgba;
+    size_t rgba_pitch;           /* bytes per row; 0: width * 4 */
+    /* CUDA backend: a cudaSurfaceObject_t of an RGBA8 array to write instead of rgba; 0: none. */
+    unsigned long long surface;
+} sc_frame_desc;
+
+typedef enum sc_stage {
+    SC_STAGE_DEFORM = 0,         /* deformed positions */
+    SC_STAGE_NORMALS,            /* per-vertex normals */
+    SC_STAGE_PROJECT,            /* clip, cull, bounds, tile counts, nearest depth */
+    SC_STAGE_REDUCE,             /* frame min / max depth */
+    SC_STAGE_SCAN,               /* exclusive scan of tile counts */
+    SC_STAGE_EMIT,               /* one reference per (triangle, tile) */
+    SC_STAGE_TILE_SPLIT,         /* multisplit of references by tile */
+    SC_STAGE_SLAB_SPLIT,         /* segmented split of each tile's references by slab */
+    SC_STAGE_RAYCAST,
+    SC_STAGE_SHADE,
+    SC_STAGE_COUNT
+} sc_stage;
+
+typedef struct sc_frame_stats {
+    double stage_ms[SC_STAGE_COUNT]; /* time per stage of the last frame (its last attempt) */
+    double total_ms;                 /* the whole sc_render call, grow-and-redo included */
+    uint64_t triangles;              /* triangles of the mesh */
+    uint64_t visible_triangles;      /* triangles binned to at least one tile */
+    uint64_t references;             /* (triangle, tile) references */
+    uint64_t ray_triangle_tests;
+    uint64_t tiles;                  /* tiles of the grid */
+    uint64_t tiles_exited_early;     /* tiles that stopped before a later non-empty slab */
+    uint64_t hit_pixels;
+    uint32_t capacity_grows;         /* times this frame grew a buffer and was redone */
+    float depth_min, depth_max;      /* the frame's slab range: nearest depths of visible triangles */
+} sc_frame_stats;
+
+/* Creates a renderer. Errors: INVALID_ARGUMENT (size 0, tile size or slab count out of range, grid
+ * too large for 32-bit reference keys), UNSUPPORTED (CUDA backend not built or no device),
+ * OUT_OF_MEMORY. */
+sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out);
+/* Destroys a renderer; NULL is ignored. */
+void sc_renderer_destroy(sc_renderer *r);
+/* The backend in use (never SC_BACKEND_DEFAULT). */
+sc_backend sc_renderer_backend(const sc_renderer *r);
+
+/* Copies the mesh (rest pose). Rejects out-of-range indices and non-finite positions
+ * (INVALID_ARGUMENT, naming the first bad triangle or vertex); zero-area triangles are kept (they
+ * are never hit). An empty mesh (0 triangles) is valid and renders the background. */
+sc_status sc_renderer_set_mesh(sc_renderer *r, const sc_mesh_data *mesh);
+sc_status sc_renderer_set_camera(sc_renderer *r, const sc_camera_desc *camera);
+sc_status sc_renderer_set_deform(sc_renderer *r, const sc_deform_desc *deform); /* NULL: none */
+sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading); /* NULL: defaults */
+/* Changes the target size; the grid follows. INVALID_ARGUMENT as for create. */
+sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height);
+
+/* Renders one frame. Grows internal buffers (and redoes the frame) when the references of the
+ * frame overflow them. Errors: INVALID_ARGUMENT (no mesh set, bad pitch), OUT_OF_MEMORY, CUDA. */
+sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame);
+
+/* Results of the last frame. */
+sc_status sc_renderer_stats(const sc_renderer *r, sc_frame_stats *out);
+/* Copies the hit buffer (width x height, row 0 at the bottom) to HOST memory. */
+sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out);
+/* Copies this frame's deformed positions (vertex_count x 3) to HOST memory. */
+sc_status sc_renderer_read_positions(const sc_renderer *r, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SLABCAST_H */

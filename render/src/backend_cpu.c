@@ -1,0 +1,198 @@
+/* backend_cpu.c - the CPU backend: buffers and the frame (deform, normals, project, reduce, scan,
+ * emit, tile split, slab split, ray cast, shade), each stage timed. No CUDA call anywhere here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_cpu.h"
+#include "cpu_parallel.h"
+#include "render_tuning.h"
+#include "renderer_internal.h"
+#include "sc_report.h"
+
+static void free_mesh(sc_cpu_state *st)
+{
+    free(st->rest_positions); free(st->rest_normals); free(st->positions); free(st->normals);
+    free(st->indices); free(st->tri_tiles); free(st->tri_offsets); free(st->tri_keys);
+    st->rest_positions = st->rest_normals = st->positions = st->normals = NULL;
+    st->indices = st->tri_tiles = st->tri_offsets = NULL;
+    st->tri_keys = NULL;
+}
+
+static void free_refs(sc_cpu_state *st)
+{
+    free(st->ref_keys); free(st->ref_values); free(st->ref_keys_tmp); free(st->ref_values_tmp);
+    st->ref_keys = st->ref_values = st->ref_keys_tmp = st->ref_values_tmp = NULL;
+    st->ref_capacity = 0;
+}
+
+sc_status sc_backend_cpu_create(sc_renderer *r)
+{
+    sc_cpu_state *st = calloc(1, sizeof *st);
+    if (!st) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
+    st->threads = r->desc.num_threads ? r->desc.num_threads : sc_cpu_default_threads();
+    if (st->threads > SC_CPU_MAX_THREADS) st->threads = SC_CPU_MAX_THREADS;
+    r->cpu = st;
+    sc_status s = sc_backend_cpu_resize(r);
+    if (s != SC_OK) {
+        sc_backend_cpu_destroy(r);
+        return s;
+    }
+    return SC_OK;
+}
+
+void sc_backend_cpu_destroy(sc_renderer *r)
+{
+    sc_cpu_state *st = r->cpu;
+    if (!st) return;
+    free_mesh(st);
+    free_refs(st);
+    free(st->group_offsets); free(st->tile_offsets); free(st->cell_offsets);
+    free(st->hits); free(st->tests);
+    free(st);
+    r->cpu = NULL;
+}
+
+/* Grows *buf to at least n elements of size bytes (contents not kept). */
+static int ensure(void **buf, size_t *cap, size_t n, size_t size)
+{
+    if (*cap >= n && *buf) return 1;
+    void *p = malloc(n * size > 0 ? n * size : 1);
+    if (!p) return 0;
+    free(*buf);
+    *buf = p;
+    *cap = n;
+    return 1;
+}
+
+sc_status sc_backend_cpu_resize(sc_renderer *r)
+{
+    sc_cpu_state *st = r->cpu;
+    const sc_frame_params *p = &r->params;
+    size_t pixels = (size_t)p->width * p->height;
+    size_t group_n = ((size_t)1 << (p->tile_bits - (p->tile_bits + 1) / 2)) + 1;
+    size_t tile_n = ((size_t)1 << p->tile_bits) + 1;
+    size_t cell_n = ((size_t)p->num_tiles << p->slab_bits) + 1;
+    size_t pc = st->pixel_cap, pc2 = st->pixel_cap;
+    int ok = ensure((void **)&st->hits, &pc, pixels, sizeof(sc_hit)) &&
+             ensure((void **)&st->tests, &pc2, pixels, sizeof(uint32_t)) &&
+             ensure((void **)&st->group_offsets, &st->group_cap, group_n, sizeof(uint32_t)) &&
+             ensure((void **)&st->tile_offsets, &st->tile_cap, tile_n, sizeof(uint32_t)) &&
+             ensure((void **)&st->cell_offsets, &st->cell_cap, cell_n, sizeof(uint32_t));
+    st->pixel_cap = pc < pc2 ? pc : pc2;
+    if (!ok) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for a %ux%u target",
+                            p->width, p->height);
+    /* A fresh target has no hits until the next frame. */
+    for (size_t i = 0; i < pixels; ++i) st->hits[i] = (sc_hit){SC_NO_HIT, INFINITY, 0.0f, 0.0f};
+    memset(st->tests, 0, pixels * sizeof(uint32_t));
+    return SC_OK;
+}
+
+sc_status sc_backend_cpu_reserve(sc_renderer *r, size_t cap)
+{
+    sc_cpu_state *st = r->cpu;
+    if (cap <= st->ref_capacity) return SC_OK;
+    free_refs(st);
+    st->ref_keys = malloc(cap * sizeof(uint32_t));
+    st->ref_values = malloc(cap * sizeof(uint32_t));
+    st->ref_keys_tmp = malloc(cap * sizeof(uint32_t));
+    st->ref_values_tmp = malloc(cap * sizeof(uint32_t));
+    if (!st->ref_keys || !st->ref_values || !st->ref_keys_tmp || !st->ref_values_tmp) {
+        free_refs(st);
+        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for %zu references", cap);
+    }
+    st->ref_capacity = cap;
+    r->ref_capacity = cap;
+    return SC_OK;
+}
+
+sc_status sc_backend_cpu_set_mesh(sc_renderer *r, const sc_mesh_data *m)
+{
+    sc_cpu_state *st = r->cpu;
+    free_mesh(st);
+    size_t v3 = 3 * (size_t)m->vertex_count, t3 = 3 * (size_t)m->triangle_count, nt = m->triangle_count;
+    st->rest_positions = malloc(v3 * sizeof(float) + 1);
+    st->rest_normals = malloc(v3 * sizeof(float) + 1);
+    st->positions = malloc(v3 * sizeof(float) + 1);
+    st->normals = malloc(v3 * sizeof(float) + 1);
+    st->indices = malloc(t3 * sizeof(uint32_t) + 1);
+    st->tri_tiles = malloc(nt * sizeof(uint32_t) + 1);
+    st->tri_offsets = malloc(nt * sizeof(uint32_t) + 1);
+    st->tri_keys = malloc(nt * sizeof(float) + 1);
+    if (!st->rest_positions || !st->rest_normals || !st->positions || !st->normals || !st->indices ||
+        !st->tri_tiles || !st->tri_offsets || !st->tri_keys) {
+        free_mesh(st);
+        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory for %u vertices, %u triangles",
+                       m->vertex_count, m->triangle_count);
+    }
+    memcpy(st->rest_positions, m->positions, v3 * sizeof(float));
+    memcpy(st->positions, m->positions, v3 * sizeof(float));
+    memcpy(st->indices, m->indices, t3 * sizeof(uint32_t));
+    sc_cpu_vertex_normals(st->rest_positions, m->vertex_count, st->indices, m->triangle_count, st->threads,
+                          st->rest_normals);
+    memcpy(st->normals, st->rest_normals, v3 * sizeof(float));
+    return SC_OK;
+}
+
+sc_status sc_backend_cpu_render(sc_renderer *r, const sc_frame_desc *frame, size_t *refs_needed)
+{
+    sc_cpu_state *st = r->cpu;
+    sc_frame_params *p = &r->params;
+    sc_frame_stats *stats = &r->stats;
+    double t = sc_now_ms(), t2;
+#define SC_STAGE_END(stage) (t2 = sc_now_ms(), stats->stage_ms[stage] = t2 - t, t = t2)
+
+    sc_deform_eval e;
+    sc_deform_evaluate(&r->deform, r->mesh_center, r->mesh_radius, frame->time, &e);
+    sc_cpu_deform(st, p, &e, frame->positions);
+    SC_STAGE_END(SC_STAGE_DEFORM);
+    if (!p->flat_shading)
+        sc_cpu_vertex_normals(st->positions, p->num_vertices, st->indices, p->num_triangles, st->threads, st->normals);
+    SC_STAGE_END(SC_STAGE_NORMALS);
+
+    p->depth_min = p->depth_max = 0.0f; /* unused by the projection */
+    sc_cpu_project(st, p);
+    SC_STAGE_END(SC_STAGE_PROJECT);
+    sc_cpu_reduce_depth(st, p, &p->depth_min, &p->depth_max, &stats->visible_triangles);
+    SC_STAGE_END(SC_STAGE_REDUCE);
+    uint64_t total = sc_cpu_scan(st, p);
+    SC_STAGE_END(SC_STAGE_SCAN);
+    stats->references = total;
+    if (total > st->ref_capacity) {
+        *refs_needed = (size_t)total;
+        return SC_ERROR_CAPACITY; /* internal: the caller grows and redoes the frame */
+    }
+    st->num_refs = (size_t)total;
+    sc_cpu_emit(st, p);
+    SC_STAGE_END(SC_STAGE_EMIT);
+    SC_TRY(sc_cpu_tile_split(st, p));
+    SC_STAGE_END(SC_STAGE_TILE_SPLIT);
+    SC_TRY(sc_cpu_slab_split(st, p));
+    SC_STAGE_END(SC_STAGE_SLAB_SPLIT);
+
+    sc_cpu_counters c;
+    sc_cpu_raycast(st, p, &c);
+    stats->ray_triangle_tests = c.ray_triangle_tests;
+    stats->tiles_exited_early = c.tiles_exited_early;
+    stats->hit_pixels = c.hit_pixels;
+    SC_STAGE_END(SC_STAGE_RAYCAST);
+    if (frame->rgba)
+        sc_cpu_shade(st, p, &r->shading, frame->rgba,
+                     frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)p->width);
+    SC_STAGE_END(SC_STAGE_SHADE);
+#undef SC_STAGE_END
+    stats->depth_min = p->depth_min;
+    stats->depth_max = p->depth_max;
+    return SC_OK;
+}
+
+sc_status sc_backend_cpu_read_hits(const sc_renderer *r, sc_hit *out)
+{
+    memcpy(out, r->cpu->hits, sizeof(sc_hit) * r->params.width * r->params.height);
+    return SC_OK;
+}
+
+sc_status sc_backend_cpu_read_positions(const sc_renderer *r, float *out)
+{
+    memcpy(out, r->cpu->positions, sizeof(float) * 3 * (size_t)r->params.num_vertices);
+    return SC_OK;
+}

@@ -1,0 +1,64 @@
+/* backend_cpu.h - the CPU backend's frame state and stages (internal). One stage per file:
+ * deform_cpu.c, normals_cpu.c, project_cpu.c (project + reduce), bin_cpu.c (scan, emit, tile
+ * split, slab split), raycast_cpu.c, shade_cpu.c; backend_cpu.c runs them. */
+#ifndef SC_BACKEND_CPU_H
+#define SC_BACKEND_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deform.h"
+#include "sc_frame.h"
+#include "slabcast.h"
+
+typedef struct sc_cpu_state {
+    uint32_t threads;
+    /* Mesh: rest pose, deformed pose, normals (num_vertices x 3), indices (num_triangles x 3). */
+    float *rest_positions, *rest_normals;
+    float *positions, *normals;
+    uint32_t *indices;
+    /* Per triangle: tiles overlapped (0: culled), first reference, depth key (+inf when culled). */
+    uint32_t *tri_tiles;
+    uint32_t *tri_offsets;
+    float *tri_keys;
+    /* References: key = tile | slab << tile_bits, value = triangle id. Ping-pong buffers. */
+    size_t ref_capacity;
+    uint32_t *ref_keys, *ref_values, *ref_keys_tmp, *ref_values_tmp;
+    size_t num_refs;
+    /* Offsets: high-digit groups of the two-level tile split, tiles ((1 << tile_bits) + 1 entries),
+     * cells ((num_tiles << slab_bits) + 1 entries). */
+    uint32_t *group_offsets;
+    uint32_t *tile_offsets;
+    uint32_t *cell_offsets;
+    size_t group_cap, tile_cap, cell_cap;
+    /* Per pixel. */
+    sc_hit *hits;
+    uint32_t *tests;
+    size_t pixel_cap;
+} sc_cpu_state;
+
+typedef struct sc_cpu_counters {
+    uint64_t visible_triangles;
+    uint64_t ray_triangle_tests;
+    uint64_t tiles_exited_early;
+    uint64_t hit_pixels;
+} sc_cpu_counters;
+
+/* deform_cpu.c: positions = external (if given), else the deformed (or rest) pose. */
+void sc_cpu_deform(sc_cpu_state *st, const sc_frame_params *p, const sc_deform_eval *e, const float *external);
+/* project_cpu.c: per-triangle tile counts and depth keys; then the frame's depth range. */
+void sc_cpu_project(sc_cpu_state *st, const sc_frame_params *p);
+void sc_cpu_reduce_depth(const sc_cpu_state *st, const sc_frame_params *p, float *depth_min, float *depth_max,
+                         uint64_t *visible);
+/* bin_cpu.c */
+uint64_t sc_cpu_scan(sc_cpu_state *st, const sc_frame_params *p);   /* returns the total */
+void sc_cpu_emit(sc_cpu_state *st, const sc_frame_params *p);       /* total <= capacity */
+sc_status sc_cpu_tile_split(sc_cpu_state *st, const sc_frame_params *p);
+sc_status sc_cpu_slab_split(sc_cpu_state *st, const sc_frame_params *p);
+/* raycast_cpu.c: hits and tests per pixel. */
+void sc_cpu_raycast(sc_cpu_state *st, const sc_frame_params *p, sc_cpu_counters *c);
+/* shade_cpu.c */
+void sc_cpu_shade(const sc_cpu_state *st, const sc_frame_params *p, const sc_shading_desc *s, uint8_t *rgba,
+                  size_t pitch);
+
+#endif /* SC_BACKEND_CPU_H */

@@ -1,0 +1,122 @@
+/* deform.h - the deformation of one vertex, shared by the CPU and CUDA backends (internal).
+ * The host turns an sc_deform_desc and the frame time into an sc_deform_eval (deform_eval.c);
+ * sc_deform_vertex maps a rest position and rest normal to the deformed position. Order: pulse and
+ * noise (along the rest normal), then twist, bend, wave. */
+#ifndef SC_DEFORM_H
+#define SC_DEFORM_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "sc_hd.h"
+
+enum {
+    SC_DEFORM_TWIST = 1u << 0,
+    SC_DEFORM_BEND = 1u << 1,
+    SC_DEFORM_WAVE = 1u << 2,
+    SC_DEFORM_PULSE = 1u << 3,
+    SC_DEFORM_NOISE = 1u << 4
+};
+
+typedef struct sc_deform_eval {
+    uint32_t effects;              /* SC_DEFORM_* bits; 0: positions are the rest positions */
+    float center[3];               /* rest bounding-box centre C */
+    float twist_axis[3];           /* unit */
+    float twist_rate;              /* radians per unit length along the axis */
+    float bend_axis[3];            /* unit */
+    float bend_dir[3];             /* unit, orthogonal to bend_axis */
+    float bend_curvature;          /* 1 / radius; 0: no bend */
+    float wave_dir[3];             /* unit */
+    float wave_disp[3];            /* unit */
+    float wave_k;                  /* 2 pi / wavelength */
+    float wave_phase;              /* 2 pi f t */
+    float wave_amp;
+    float pulse_amp;
+    float pulse_phase;
+    float pulse_k;                 /* radians of phase per unit distance from C */
+    float noise_amp;
+    float noise_scale;             /* noise cells per unit length */
+    float noise_offset[3];         /* noise-space drift */
+    uint32_t noise_seed;
+} sc_deform_eval;
+
+SC_HD static inline uint32_t sc_hash_u32(uint32_t x)
+{
+    x ^= x >> 16; x *= 0x7feb352dU;
+    x ^= x >> 15; x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+SC_HD static inline float sc_lattice_value(int32_t x, int32_t y, int32_t z, uint32_t seed)
+{
+    uint32_t h = sc_hash_u32((uint32_t)x ^ sc_hash_u32((uint32_t)y ^ sc_hash_u32((uint32_t)z ^ seed)));
+    return (float)(h >> 8) * (1.0f / 16777216.0f); /* [0, 1) */
+}
+
+SC_HD static inline float sc_smooth(float t) { return t * t * (3.0f - 2.0f * t); }
+SC_HD static inline float sc_lerpf(float a, float b, float t) { return a + (b - a) * t; }
+
+/* Smooth 3D value noise in [0, 1): trilinear interpolation of hashed lattice values with
+ * smoothstep weights (C1 continuous). */
+SC_HD static inline float sc_value_noise(float x, float y, float z, uint32_t seed)
+{
+    float fx = floorf(x), fy = floorf(y), fz = floorf(z);
+    int32_t ix = (int32_t)fx, iy = (int32_t)fy, iz = (int32_t)fz;
+    float tx = sc_smooth(x - fx), ty = sc_smooth(y - fy), tz = sc_smooth(z - fz);
+    float c[2][2];
+    for (int dz = 0; dz < 2; ++dz)
+        for (int dy = 0; dy < 2; ++dy)
+            c[dz][dy] = sc_lerpf(sc_lattice_value(ix, iy + dy, iz + dz, seed),
+                                 sc_lattice_value(ix + 1, iy + dy, iz + dz, seed), tx);
+    return sc_lerpf(sc_lerpf(c[0][0], c[0][1], ty), sc_lerpf(c[1][0], c[1][1], ty), tz);
+}
+
+/* Rotates q about the unit axis by angle (Rodrigues). */
+SC_HD static inline void sc_rotate_axis(float q[3], const float k[3], float angle)
+{
+    float cs = cosf(angle), sn = sinf(angle);
+    float kq = k[0] * q[0] + k[1] * q[1] + k[2] * q[2];
+    float cr[3] = {k[1] * q[2] - k[2] * q[1], k[2] * q[0] - k[0] * q[2], k[0] * q[1] - k[1] * q[0]};
+    for (int i = 0; i < 3; ++i) q[i] = q[i] * cs + cr[i] * sn + k[i] * kq * (1.0f - cs);
+}
+
+SC_HD static inline void sc_deform_vertex(const sc_deform_eval *e, const float p0[3], const float n0[3], float out[3])
+{
+    float q[3] = {p0[0] - e->center[0], p0[1] - e->center[1], p0[2] - e->center[2]};
+    if (e->effects & SC_DEFORM_PULSE) {
+        float dist = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+        float off = e->pulse_amp * sinf(e->pulse_phase + e->pulse_k * dist);
+        for (int i = 0; i < 3; ++i) q[i] += off * n0[i];
+    }
+    if (e->effects & SC_DEFORM_NOISE) {
+        float nz = sc_value_noise((p0[0] - e->center[0]) * e->noise_scale + e->noise_offset[0],
+                                  (p0[1] - e->center[1]) * e->noise_scale + e->noise_offset[1],
+                                  (p0[2] - e->center[2]) * e->noise_scale + e->noise_offset[2], e->noise_seed);
+        float off = e->noise_amp * (2.0f * nz - 1.0f);
+        for (int i = 0; i < 3; ++i) q[i] += off * n0[i];
+    }
+    if (e->effects & SC_DEFORM_TWIST) {
+        float h = q[0] * e->twist_axis[0] + q[1] * e->twist_axis[1] + q[2] * e->twist_axis[2];
+        sc_rotate_axis(q, e->twist_axis, e->twist_rate * h);
+    }
+    if ((e->effects & SC_DEFORM_BEND) && e->bend_curvature != 0.0f) {
+        /* Bend the line along bend_axis into an arc of radius 1/k curving towards bend_dir. */
+        const float *a = e->bend_axis, *d = e->bend_dir;
+        float h = q[0] * a[0] + q[1] * a[1] + q[2] * a[2];
+        float x = q[0] * d[0] + q[1] * d[1] + q[2] * d[2];
+        float r = 1.0f / e->bend_curvature;
+        float th = h * e->bend_curvature;
+        float x2 = r - (r - x) * cosf(th);
+        float h2 = (r - x) * sinf(th);
+        for (int i = 0; i < 3; ++i) q[i] += (x2 - x) * d[i] + (h2 - h) * a[i];
+    }
+    if (e->effects & SC_DEFORM_WAVE) {
+        float s = q[0] * e->wave_dir[0] + q[1] * e->wave_dir[1] + q[2] * e->wave_dir[2];
+        float off = e->wave_amp * sinf(e->wave_k * s - e->wave_phase);
+        for (int i = 0; i < 3; ++i) q[i] += off * e->wave_disp[i];
+    }
+    for (int i = 0; i < 3; ++i) out[i] = q[i] + e->center[i];
+}
+
+#endif /* SC_DEFORM_H */

@@ -1,0 +1,117 @@
+/* raycast_cpu.c - the ray cast on the CPU: one tile at a time (tiles spread over threads), one ray
+ * per pixel centre, slabs front to back. After slab k a ray is done when its nearest hit depth is
+ * below the near bound of slab k+1: every triangle of a later slab has a depth key >= that bound
+ * and no hit on it is nearer than its key, so nothing later can win (a later hit at equal depth
+ * could, by a lower id: hence strictly below). Done rays test no more triangles; the tile stops
+ * when all its rays are done. Ties on equal depth go to the lower triangle id. */
+#include <math.h>
+
+#include "backend_cpu.h"
+#include "cpu_parallel.h"
+#include "intersect.h"
+#include "render_tuning.h"
+
+typedef struct raycast_ctx {
+    sc_cpu_state *st;
+    const sc_frame_params *p;
+    uint64_t tests[SC_CPU_MAX_THREADS];
+    uint64_t exited[SC_CPU_MAX_THREADS];
+    uint64_t hits[SC_CPU_MAX_THREADS];
+} raycast_ctx;
+
+enum { TILE_PIXELS_MAX = SC_MAX_TILE_SIZE * SC_MAX_TILE_SIZE };
+
+static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
+{
+    raycast_ctx *c = arg;
+    const sc_frame_params *p = c->p;
+    sc_cpu_state *st = c->st;
+    const uint32_t tx = tile % p->tiles_x, ty = tile / p->tiles_x;
+    const uint32_t x0 = tx * p->tile_size, y0 = ty * p->tile_size;
+    const uint32_t w = (p->width - x0) < p->tile_size ? p->width - x0 : p->tile_size;
+    const uint32_t h = (p->height - y0) < p->tile_size ? p->height - y0 : p->tile_size;
+    const uint32_t npix = w * h;
+
+    sc_ray rays[TILE_PIXELS_MAX];
+    float best_t[TILE_PIXELS_MAX], best_u[TILE_PIXELS_MAX], best_v[TILE_PIXELS_MAX];
+    uint32_t best_tri[TILE_PIXELS_MAX], tests[TILE_PIXELS_MAX];
+    unsigned char done[TILE_PIXELS_MAX];
+    for (uint32_t i = 0; i < npix; ++i) {
+        float dir[3];
+        sc_pixel_ray_dir(p, x0 + i % w, y0 + i / w, dir);
+        sc_ray_setup(&rays[i], p->eye, dir);
+        best_t[i] = INFINITY;
+        best_u[i] = best_v[i] = 0.0f;
+        best_tri[i] = SC_NO_HIT;
+        tests[i] = 0;
+        done[i] = 0;
+    }
+
+    const uint32_t *cells = st->cell_offsets + ((size_t)tile << p->slab_bits);
+    uint32_t last_nonempty = 0;
+    for (uint32_t k = 0; k < p->num_slabs; ++k)
+        if (cells[k + 1] > cells[k]) last_nonempty = k;
+
+    uint32_t remaining = npix;
+    uint64_t tile_tests = 0;
+    for (uint32_t k = 0; k < p->num_slabs; ++k) {
+        if (remaining == 0) {
+            if (k <= last_nonempty && cells[last_nonempty + 1] > cells[last_nonempty]) c->exited[worker] += 1;
+            break;
+        }
+        for (uint32_t r = cells[k]; r < cells[k + 1]; ++r) {
+            const uint32_t tri = st->ref_values[r];
+            const uint32_t *f = st->indices + 3 * (size_t)tri;
+            const float *a = st->positions + 3 * (size_t)f[0];
+            const float *b = st->positions + 3 * (size_t)f[1];
+            const float *cc = st->positions + 3 * (size_t)f[2];
+            for (uint32_t i = 0; i < npix; ++i) {
+                if (done[i]) continue;
+                float t, u, v;
+                ++tests[i];
+                if (sc_intersect(&rays[i], a, b, cc, p->near_plane, p->far_plane, &t, &u, &v) &&
+                    sc_hit_better(t, tri, best_t[i], best_tri[i])) {
+                    best_t[i] = t;
+                    best_u[i] = u;
+                    best_v[i] = v;
+                    best_tri[i] = tri;
+                }
+            }
+        }
+        const float bound = sc_slab_bound(p, k + 1);
+        for (uint32_t i = 0; i < npix; ++i)
+            if (!done[i] && best_t[i] < bound) {
+                done[i] = 1;
+                --remaining;
+            }
+    }
+
+    uint64_t tile_hits = 0;
+    for (uint32_t i = 0; i < npix; ++i) {
+        size_t px = (size_t)(y0 + i / w) * p->width + (x0 + i % w);
+        sc_hit *o = &st->hits[px];
+        o->tri = best_tri[i];
+        o->depth = best_t[i];
+        o->u = best_u[i];
+        o->v = best_v[i];
+        st->tests[px] = tests[i];
+        tile_tests += tests[i];
+        tile_hits += best_tri[i] != SC_NO_HIT;
+    }
+    c->tests[worker] += tile_tests;
+    c->hits[worker] += tile_hits;
+}
+
+void sc_cpu_raycast(sc_cpu_state *st, const sc_frame_params *p, sc_cpu_counters *out)
+{
+    raycast_ctx c = {.st = st, .p = p};
+    sc_cpu_parallel_for(st->threads, p->num_tiles, raycast_tile, &c);
+    out->ray_triangle_tests = 0;
+    out->tiles_exited_early = 0;
+    out->hit_pixels = 0;
+    for (int i = 0; i < SC_CPU_MAX_THREADS; ++i) {
+        out->ray_triangle_tests += c.tests[i];
+        out->tiles_exited_early += c.exited[i];
+        out->hit_pixels += c.hits[i];
+    }
+}
