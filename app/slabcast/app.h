@@ -1,0 +1,39 @@
+/* app.h - the slabcast program's shared state: the loaded mesh, the renderer, the camera. */
+#ifndef SLABCAST_APP_H
+#define SLABCAST_APP_H
+
+#include "options.h"
+#include "orbit.h"
+#include "sc_mesh.h"
+#include "slabcast.h"
+
+typedef struct app_scene {
+    sc_mesh mesh;
+    char mesh_name[256];
+    app_orbit orbit;
+    sc_renderer *renderer;
+    sc_backend backend;
+    unsigned deform_mask;
+    sc_view_mode mode;
+} app_scene;
+
+/* image.c: an RGBA8 image in the backend's memory (device for CUDA, host for CPU). */
+typedef struct app_image {
+    void *pixels;
+    unsigned width, height;
+    int on_device;
+} app_image;
+
+int app_image_alloc(app_image *img, sc_backend backend, unsigned width, unsigned height);
+void app_image_free(app_image *img);
+/* Copies to host memory (w*h*4 bytes). 0 or -1 with a message on stderr. */
+int app_image_to_host(const app_image *img, void *host);
+/* Writes host RGBA8 pixels (row 0 at the bottom) as a PNG (top row first). 0 or -1. */
+int app_write_png(const char *path, const void *rgba, unsigned width, unsigned height);
+
+int app_run_headless(const app_options *o, app_scene *scene);
+/* Returns 0, 1 on error, or 2 when no window could be opened (the caller may fall back). */
+int app_run_viewer(const app_options *o, app_scene *scene);
+int app_viewer_available(void);
+
+#endif

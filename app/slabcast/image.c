@@ -1,0 +1,76 @@
+/* image.c - RGBA8 images in host or device memory, PNG output. */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#endif
+#include <stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+int app_image_alloc(app_image *img, sc_backend backend, unsigned width, unsigned height)
+{
+    size_t bytes = (size_t)width * height * 4;
+    img->width = width;
+    img->height = height;
+    img->on_device = backend == SC_BACKEND_CUDA;
+    img->pixels = NULL;
+    if (img->on_device) {
+        cudaError_t e = cudaMalloc(&img->pixels, bytes);
+        if (e != cudaSuccess) {
+            fprintf(stderr, "slabcast: cudaMalloc of a %ux%u image failed: %s\n", width, height, cudaGetErrorString(e));
+            img->pixels = NULL;
+            return -1;
+        }
+    } else {
+        img->pixels = malloc(bytes);
+        if (!img->pixels) {
+            fprintf(stderr, "slabcast: out of memory for a %ux%u image\n", width, height);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void app_image_free(app_image *img)
+{
+    if (!img->pixels) return;
+    if (img->on_device) cudaFree(img->pixels);
+    else free(img->pixels);
+    img->pixels = NULL;
+}
+
+int app_image_to_host(const app_image *img, void *host)
+{
+    size_t bytes = (size_t)img->width * img->height * 4;
+    if (!img->on_device) {
+        for (size_t i = 0; i < bytes; ++i) ((unsigned char *)host)[i] = ((const unsigned char *)img->pixels)[i];
+        return 0;
+    }
+    cudaError_t e = cudaMemcpy(host, img->pixels, bytes, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "slabcast: cudaMemcpy of the image to the host failed: %s\n", cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
+int app_write_png(const char *path, const void *rgba, unsigned width, unsigned height)
+{
+    stbi_flip_vertically_on_write(1); /* row 0 is the bottom row */
+    if (!stbi_write_png(path, (int)width, (int)height, 4, rgba, (int)width * 4)) {
+        fprintf(stderr, "slabcast: writing %s failed\n", path);
+        return -1;
+    }
+    return 0;
+}
