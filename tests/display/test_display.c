@@ -7,6 +7,7 @@
 #include "sc_display.h"
 #include "sc_gl.h"
 #include "sctest.h"
+#include "sctest_gl.h"
 
 static void check_size(sc_display *d, int w, int h)
 {
@@ -62,11 +63,9 @@ static void test_scaled_draw_fills_viewport(void)
     sc_display_destroy(d);
 }
 
-static void quiet(sc_log_level l, const char *m, void *u) { (void)l; (void)m; (void)u; }
-
 static void test_bad_arguments_are_refused(void)
 {
-    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
+    sc_set_log_callback(sct_quiet_log, NULL, SC_LOG_ERROR);
     sc_display *d = (sc_display *)1;
     SCT_CHECK(sc_display_create(&(sc_display_desc){.width = 0, .height = 5}, &d) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK(d == NULL);
@@ -84,16 +83,7 @@ static void test_bad_arguments_are_refused(void)
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "display");
-    sc_gl_context *ctx = NULL;
-    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
-    sc_status s = sc_gl_context_create(NULL, &ctx);
-    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
-    if (s != SC_OK) {
-        char why[1200];
-        snprintf(why, sizeof why, "no OpenGL context: %s", sc_last_error());
-        sct_skip_all(why);
-    }
-    printf("      context: %s\n", sc_gl_context_description(ctx));
+    sc_gl_context *ctx = sct_require_gl(0);
     SCT_RUN(test_display_is_exact_at_awkward_sizes);
     SCT_RUN(test_scaled_draw_fills_viewport);
     SCT_RUN(test_bad_arguments_are_refused);

@@ -7,6 +7,7 @@
 #include "sc_display.h"
 #include "sc_gl.h"
 #include "sctest.h"
+#include "sctest_gl.h"
 #include "sctest_cuda.h"
 
 __global__ void write_pattern(uint32_t *rgba, int w, int h, uint32_t frame)
@@ -61,24 +62,11 @@ static void test_cuda_writes_displayed_image(void)
     sc_display_destroy(d);
 }
 
-static void quiet(sc_log_level l, const char *m, void *u) { (void)l; (void)m; (void)u; }
-
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "display_interop");
     sct_require_cuda();
-    sc_gl_context *ctx = NULL;
-    sc_gl_context_desc gd = {};
-    gd.require_nvidia = 1;
-    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
-    sc_status s = sc_gl_context_create(&gd, &ctx);
-    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
-    if (s != SC_OK) {
-        char why[1200];
-        snprintf(why, sizeof why, "no NVIDIA OpenGL context: %s", sc_last_error());
-        sct_skip_all(why);
-    }
-    printf("      context: %s\n", sc_gl_context_description(ctx));
+    sc_gl_context *ctx = sct_require_gl(1);
     SCT_RUN(test_cuda_writes_displayed_image);
     sc_gl_context_destroy(ctx);
     return sct_end();

@@ -5,6 +5,7 @@
 
 #include "sc_gl.h"
 #include "sctest.h"
+#include "sctest_gl.h"
 
 static sc_gl_context *g_ctx;
 
@@ -73,8 +74,6 @@ static void test_fullscreen_pass_reads_back(void)
     glDeleteTextures(1, &tex);
 }
 
-static void quiet(sc_log_level level, const char *message, void *user) { (void)level; (void)message; (void)user; }
-
 static sc_status bad_gl_call(void)
 {
     SC_GL(glBindBuffer(0x1234, 1)); /* invalid target */
@@ -83,7 +82,7 @@ static sc_status bad_gl_call(void)
 
 static void test_gl_errors_name_the_call(void)
 {
-    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
+    sc_set_log_callback(sct_quiet_log, NULL, SC_LOG_ERROR);
     SCT_CHECK(bad_gl_call() == SC_ERROR_GL);
     SCT_CHECK_MSG(strstr(sc_last_error(), "glBindBuffer(0x1234, 1) failed: GL_INVALID_ENUM") != NULL, "%s",
                   sc_last_error());
@@ -94,15 +93,7 @@ static void test_gl_errors_name_the_call(void)
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "gl_context");
-    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
-    sc_status s = sc_gl_context_create(&(sc_gl_context_desc){.debug = 0}, &g_ctx);
-    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
-    if (s != SC_OK) {
-        char why[1200];
-        snprintf(why, sizeof why, "no OpenGL context: %s", sc_last_error());
-        sct_skip_all(why);
-    }
-    printf("      context: %s\n", sc_gl_context_description(g_ctx));
+    g_ctx = sct_require_gl(0);
     SCT_RUN(test_fullscreen_pass_reads_back);
     SCT_RUN(test_gl_errors_name_the_call);
     sc_gl_context_destroy(g_ctx);

@@ -7,6 +7,7 @@
 
 #include "sc_gl.h"
 #include "sctest.h"
+#include "sctest_gl.h"
 #include "sctest_cuda.h"
 
 __device__ unsigned pattern(unsigned i) { return i * 2654435761u ^ 0x9e3779b9u; }
@@ -78,24 +79,11 @@ static void test_kernel_writes_gl_buffer(void)
     free(back);
 }
 
-static void quiet(sc_log_level level, const char *message, void *user) { (void)level; (void)message; (void)user; }
-
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "gl_interop");
     sct_require_cuda();
-    sc_gl_context *ctx = NULL;
-    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
-    sc_gl_context_desc desc = {};
-    desc.require_nvidia = 1;
-    sc_status s = sc_gl_context_create(&desc, &ctx);
-    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
-    if (s != SC_OK) {
-        char why[1200];
-        snprintf(why, sizeof why, "no NVIDIA OpenGL context: %s", sc_last_error());
-        sct_skip_all(why);
-    }
-    printf("      context: %s\n", sc_gl_context_description(ctx));
+    sc_gl_context *ctx = sct_require_gl(1);
     SCT_RUN(test_kernel_writes_gl_buffer);
     sc_gl_context_destroy(ctx);
     return sct_end();
