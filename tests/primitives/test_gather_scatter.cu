@@ -49,6 +49,7 @@ static void run_case(size_t n, size_t rb, uint32_t passes, int gather, size_t sh
     split_move_desc d = {dsrc + shift_words, ddst + shift_words, rb, didx, n, passes};
     for (int mode = 0; mode < 2 && !sct_current_failed(); ++mode) {
         SCT_CUDA(cudaMemset(ddst, 0xAB, bytes + pad));
+        SCT_CUDA(cudaDeviceSynchronize()); /* legacy-stream poison vs the non-blocking stream */
         if (mode == 0) {
             SCT_CHECK_OK(gather ? split_gather(&d, stream) : split_scatter(&d, stream));
         } else {

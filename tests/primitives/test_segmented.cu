@@ -1,7 +1,8 @@
 /* test_segmented.cu - split_segmented on the GPU against split_segmented_ref, exactly: permutation,
  * keys, values, gather / scatter index and bucket offsets, on seeded random inputs over segment
  * layouts, bucket counts, bucket distributions, rules and key types; every case run directly and
- * again from a captured CUDA graph (gpu). Pass "large" to also run the 2^28-record case. */
+ * again from a captured CUDA graph (gpu). Pass "large" to also run the 2^28-record case;
+ * SEG_VERBOSE=1 prints every case before it runs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,7 @@ static double run_case(const seg_case *c, int timing_reps)
              c->B, dist_name[c->dist], (int)c->rule, c->key_type == SPLIT_KEY_U64 ? "u64" : "u32",
              c->values ? " values" : "", c->keys_out ? " keys" : "", c->indices ? " index" : "",
              c->offsets ? " offsets" : "");
+    if (getenv("SEG_VERBOSE")) printf("      case %s\n", label);
     sct_rng rng;
     sct_rng_seed(&rng, sct_base_seed() ^ (c->n * 1315423911u) ^ ((uint64_t)c->B << 40) ^ ((uint64_t)c->layout << 56) ^
                            ((uint64_t)c->dist << 52) ^ ((uint64_t)c->rule << 48));
@@ -250,6 +252,8 @@ static double run_case(const seg_case *c, int timing_reps)
             SCT_CUDA(cudaMemset(ds, 0xAB, n * 4 + 4));
             SCT_CUDA(cudaMemset(dofs, 0xAB, nofs * 4 + 4));
             SCT_CUDA(cudaMemset(temp, 0xCD, tb));
+            /* the poison runs on the legacy stream, which a non-blocking stream does not wait for */
+            SCT_CUDA(cudaDeviceSynchronize());
             if (mode == 0) {
                 SCT_CHECK_OK(split_segmented(temp, &tb, &g, stream));
             } else {
@@ -278,7 +282,9 @@ static double run_case(const seg_case *c, int timing_reps)
                 cudaGraphExecDestroy(exec);
                 cudaGraphDestroy(graph);
             }
-            SCT_CUDA(cudaStreamSynchronize(stream));
+            cudaError_t sync_err = cudaStreamSynchronize(stream);
+            SCT_CHECK_MSG(sync_err == cudaSuccess, "%s [%s]: %s", label, mode ? "graph" : "direct",
+                          cudaGetErrorString(sync_err));
             const char *m = mode ? "graph" : "direct";
             char lab[300];
             snprintf(lab, sizeof lab, "%s [%s]", label, m);
