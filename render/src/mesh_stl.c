@@ -1,6 +1,7 @@
 /* mesh_stl.c - STL, ASCII ("solid ... facet normal ... outer loop / vertex x y z x3 / endloop /
  * endfacet ... endsolid") and binary (80-byte header, uint32 count, 50 bytes per facet). A file is
- * binary when its size is exactly 84 + 50 * count, else ASCII when it starts with "solid". Facet
+ * binary when its size is exactly 84 + 50 * count, else ASCII when it starts with "solid" and has no
+ * NUL byte in its first 84 (else: a truncated binary file). Facet
  * normals are ignored; vertices with identical coordinates are welded so smooth shading works. */
 #include <errno.h>
 #include <stdlib.h>
@@ -160,7 +161,7 @@ sc_status sc_mesh_parse_stl(const char *data, size_t size, const char *name, sc_
     uint32_t n = size >= 84 ? ((uint32_t)d[80] | (uint32_t)d[81] << 8 | (uint32_t)d[82] << 16 | (uint32_t)d[83] << 24) : 0;
     if (size >= 84 && (uint64_t)size == 84 + 50 * (uint64_t)n) {
         s = parse_binary(d, size, n, name, &t);
-    } else if (size >= 5 && memcmp(data, "solid", 5) == 0) {
+    } else if (size >= 5 && memcmp(data, "solid", 5) == 0 && (size < 84 || !memchr(data, 0, 84))) {
         s = parse_ascii(data, size, name, &t);
     } else if (size >= 84) {
         s = SC_FAIL(SC_ERROR_PARSE, "%s: byte 80: binary STL header says %u facets (%llu bytes) but the file has %zu bytes",
