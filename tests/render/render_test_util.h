@@ -23,7 +23,7 @@ typedef struct test_mesh {
     uint32_t vcap, tcap;
 } test_mesh;
 
-static uint32_t tm_vertex(test_mesh *t, float x, float y, float z)
+static inline uint32_t tm_vertex(test_mesh *t, float x, float y, float z)
 {
     if (t->m.vertex_count == t->vcap) {
         t->vcap = t->vcap ? 2 * t->vcap : 64;
@@ -34,7 +34,7 @@ static uint32_t tm_vertex(test_mesh *t, float x, float y, float z)
     return t->m.vertex_count++;
 }
 
-static void tm_triangle(test_mesh *t, uint32_t a, uint32_t b, uint32_t c)
+static inline void tm_triangle(test_mesh *t, uint32_t a, uint32_t b, uint32_t c)
 {
     if (t->m.triangle_count == t->tcap) {
         t->tcap = t->tcap ? 2 * t->tcap : 64;
@@ -44,7 +44,7 @@ static void tm_triangle(test_mesh *t, uint32_t a, uint32_t b, uint32_t c)
     f[0] = a; f[1] = b; f[2] = c;
 }
 
-static void tm_tri3(test_mesh *t, const float a[3], const float b[3], const float c[3])
+static inline void tm_tri3(test_mesh *t, const float a[3], const float b[3], const float c[3])
 {
     uint32_t i = tm_vertex(t, a[0], a[1], a[2]);
     uint32_t j = tm_vertex(t, b[0], b[1], b[2]);
@@ -52,11 +52,11 @@ static void tm_tri3(test_mesh *t, const float a[3], const float b[3], const floa
     tm_triangle(t, i, j, k);
 }
 
-static float rng_range(sct_rng *r, float lo, float hi) { return lo + (hi - lo) * (float)sct_rng_unit(r); }
+static inline float rng_range(sct_rng *r, float lo, float hi) { return lo + (hi - lo) * (float)sct_rng_unit(r); }
 
 /* A closed UV sphere (convex: all vertices on the sphere), rotated by a seeded random rotation,
  * counter-clockwise faces outwards. stacks >= 2, slices >= 3. */
-static void tm_sphere(test_mesh *t, const float c[3], float radius, uint32_t stacks, uint32_t slices, uint64_t seed)
+static inline void tm_sphere(test_mesh *t, const float c[3], float radius, uint32_t stacks, uint32_t slices, uint64_t seed)
 {
     sct_rng rng;
     sct_rng_seed(&rng, seed);
@@ -94,7 +94,7 @@ static void tm_sphere(test_mesh *t, const float c[3], float radius, uint32_t sta
 #undef SPH
 }
 
-static sc_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t tile, uint32_t slabs, int cull)
+static inline sc_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t tile, uint32_t slabs, int cull)
 {
     sc_renderer_desc d;
     memset(&d, 0, sizeof d);
@@ -112,7 +112,7 @@ static sc_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t tile, uint32_
     return r;
 }
 
-static void look(sc_renderer *r, float ex, float ey, float ez, float tx, float ty, float tz, float near_plane,
+static inline void look(sc_renderer *r, float ex, float ey, float ez, float tx, float ty, float tz, float near_plane,
                  float far_plane)
 {
     sc_camera_desc c;
@@ -127,7 +127,7 @@ static void look(sc_renderer *r, float ex, float ey, float ez, float tx, float t
 /* Renders one frame at `time` and compares every pixel with the brute force over the frame's
  * (deformed) positions: triangle id exactly, depth to 1e-6 relative. Returns mismatches (-1 on
  * error). Optionally returns the hits (caller frees). */
-static long compare_with_brute_force(sc_renderer *r, const sc_mesh *m, float time, const char *what, sc_hit **hits_out)
+static inline long compare_with_brute_force(sc_renderer *r, const sc_mesh *m, float time, const char *what, sc_hit **hits_out)
 {
     const sc_frame_params *p = &r->params;
     size_t npix = (size_t)p->width * p->height;
