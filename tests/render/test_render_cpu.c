@@ -398,6 +398,54 @@ static void test_grow_and_redo(void)
     sc_mesh_free(&t.m);
 }
 
+/* Degenerate geometry at frame time: zero-area triangles, and caller positions with NaN and Inf
+ * coordinates. Such triangles are dropped (never hit), nothing crashes, the rest renders. */
+static void test_degenerate_frame_input(void)
+{
+    sct_rng rng;
+    sct_rng_seed(&rng, sct_base_seed() + 9);
+    test_mesh t = {0};
+    random_soup(&t, &rng, 60, 0.5f, -6, -1);
+    float a[3] = {-1, -1, -3}, b[3] = {1, 1, -3}, c[3] = {0, 0, -3}, d[3] = {2, 2, -3};
+    tm_tri3(&t, a, b, c); /* collinear */
+    tm_tri3(&t, a, a, d); /* repeated vertex */
+    uint32_t v = tm_vertex(&t, 0.3f, 0.2f, -2);
+    tm_triangle(&t, v, v, v); /* a point */
+    const uint32_t nv = t.m.vertex_count;
+    float *pos = malloc(sizeof(float) * 3 * nv);
+    memcpy(pos, t.m.positions, sizeof(float) * 3 * nv);
+    pos[3 * 5 + 0] = NAN;
+    pos[3 * 11 + 2] = INFINITY;
+    pos[3 * 17 + 1] = -INFINITY;
+    sc_renderer *r = make_renderer(120, 90, 0, 0, 0);
+    SCT_REQUIRE(r);
+    sc_mesh_data md = sc_mesh_view(&t.m);
+    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
+    look(r, 0, 0, 0, 0, 0, -1, 0.1f, 100);
+    sc_frame_desc f = {0};
+    f.positions = pos;
+    SCT_CHECK_OK(sc_renderer_render(r, &f));
+    sc_hit *got = malloc(120 * 90 * sizeof *got), *want = malloc(120 * 90 * sizeof *want);
+    SCT_CHECK_OK(sc_renderer_read_hits(r, got));
+    sc_brute_force(&r->params, pos, t.m.indices, t.m.triangle_count, 2, want);
+    size_t bad = 0, hit = 0;
+    for (size_t i = 0; i < 120 * 90; ++i) {
+        bad += got[i].tri != want[i].tri || (got[i].tri != SC_NO_HIT && got[i].depth != want[i].depth);
+        hit += got[i].tri != SC_NO_HIT;
+        if (got[i].tri != SC_NO_HIT) SCT_CHECK(got[i].tri < 60 && isfinite(got[i].depth));
+    }
+    SCT_CHECK_EQ_U64(bad, 0);
+    SCT_CHECK(hit > 0);
+    sc_frame_stats s;
+    SCT_CHECK_OK(sc_renderer_stats(r, &s));
+    SCT_CHECK(s.visible_triangles <= 60);
+    free(got);
+    free(want);
+    free(pos);
+    sc_renderer_destroy(r);
+    sc_mesh_free(&t.m);
+}
+
 /* Counters agree with the hit buffer and the grid. */
 static void test_stats(void)
 {
@@ -446,6 +494,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_everything_in_one_tile);
     SCT_RUN(test_knot_deformed);
     SCT_RUN(test_grow_and_redo);
+    SCT_RUN(test_degenerate_frame_input);
     SCT_RUN(test_stats);
     return sct_end();
 }
