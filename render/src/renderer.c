@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend_cuda.h"
 #include "render_tuning.h"
 #include "renderer_internal.h"
 #include "sc_report.h"
@@ -151,23 +152,24 @@ sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out)
     else if (r->desc.num_slabs > SC_MAX_SLABS)
         s = SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_create: slab count %u is not in 1..%d", r->desc.num_slabs,
                     SC_MAX_SLABS);
-    else if (r->desc.backend == SC_BACKEND_CUDA)
-        s = SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_create: the CUDA backend is not part of this build");
-    else if (r->desc.backend != SC_BACKEND_DEFAULT && r->desc.backend != SC_BACKEND_CPU)
+    else if (r->desc.backend != SC_BACKEND_DEFAULT && r->desc.backend != SC_BACKEND_CPU &&
+             r->desc.backend != SC_BACKEND_CUDA)
         s = SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_create: unknown backend %d", (int)r->desc.backend);
     if (s == SC_OK) s = set_grid(r, desc->width, desc->height, "sc_renderer_create");
     if (s != SC_OK) {
         free(r);
         return s;
     }
-    r->backend = SC_BACKEND_CPU;
+    r->backend = (r->desc.backend == SC_BACKEND_CUDA ||
+                  (r->desc.backend == SC_BACKEND_DEFAULT && sc_backend_cuda_available()))
+                   ? SC_BACKEND_CUDA : SC_BACKEND_CPU;
     r->params.cull_back_faces = desc->cull_back_faces ? 1u : 0u;
     r->params.flat_shading = desc->flat_shading ? 1u : 0u;
     r->mesh_radius = 1.0f;
     resolve_shading(NULL, &r->shading);
     default_camera(r);
     set_camera_params(r);
-    s = sc_backend_cpu_create(r);
+    s = r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_create(r) : sc_backend_cpu_create(r);
     if (s != SC_OK) {
         free(r);
         return s;
@@ -180,6 +182,7 @@ void sc_renderer_destroy(sc_renderer *r)
 {
     if (!r) return;
     sc_backend_cpu_destroy(r);
+    sc_backend_cuda_destroy(r);
     free(r);
 }
 
@@ -220,7 +223,7 @@ sc_status sc_renderer_set_mesh(sc_renderer *r, const sc_mesh_data *m)
     }
     r->mesh_radius = radius > 0.0f ? radius : 1.0f;
     r->has_mesh = 0;
-    SC_TRY(sc_backend_cpu_set_mesh(r, m));
+    SC_TRY(r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_set_mesh(r, m) : sc_backend_cpu_set_mesh(r, m));
     r->params.num_vertices = m->vertex_count;
     r->params.num_triangles = m->triangle_count;
     r->has_mesh = 1;
@@ -228,7 +231,7 @@ sc_status sc_renderer_set_mesh(sc_renderer *r, const sc_mesh_data *m)
         double want = SC_REF_CAPACITY_PER_TRIANGLE * (double)m->triangle_count;
         size_t cap = r->desc.initial_ref_capacity ? r->desc.initial_ref_capacity
                    : (want > SC_MIN_REF_CAPACITY ? (size_t)want : SC_MIN_REF_CAPACITY);
-        SC_TRY(sc_backend_cpu_reserve(r, cap));
+        SC_TRY(r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_reserve(r, cap) : sc_backend_cpu_reserve(r, cap));
     }
     if (!r->camera_set) {
         default_camera(r);
@@ -268,7 +271,7 @@ sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height)
     if (!r) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_resize: NULL renderer");
     sc_frame_params saved = r->params;
     SC_TRY(set_grid(r, width, height, "sc_renderer_resize"));
-    sc_status s = sc_backend_cpu_resize(r);
+    sc_status s = r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_resize(r) : sc_backend_cpu_resize(r);
     if (s != SC_OK) {
         r->params = saved;
         r->desc.width = saved.width;
@@ -286,7 +289,7 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
     if (frame->rgba && frame->rgba_pitch && frame->rgba_pitch < 4 * (size_t)r->params.width)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_render: pitch %zu is less than 4 x width %u",
                        frame->rgba_pitch, r->params.width);
-    if (frame->surface)
+    if (frame->surface && r->backend != SC_BACKEND_CUDA)
         return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_render: the CPU backend cannot write a CUDA surface");
     if (!isfinite(frame->time))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_render: time is not finite");
@@ -297,13 +300,14 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
     st->tiles = r->params.num_tiles;
     for (;;) {
         size_t needed = 0;
-        sc_status s = sc_backend_cpu_render(r, frame, &needed);
+        sc_status s = r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_render(r, frame, &needed)
+                                                    : sc_backend_cpu_render(r, frame, &needed);
         if (s == SC_ERROR_CAPACITY) {
             if (needed > UINT32_MAX - 1)
                 return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_render: %zu references exceed 2^32 - 1", needed);
             double grown = SC_REF_CAPACITY_GROWTH * (double)needed;
             size_t cap = grown > (double)(UINT32_MAX - 1) ? (size_t)(UINT32_MAX - 1) : (size_t)grown;
-            SC_TRY(sc_backend_cpu_reserve(r, cap));
+            SC_TRY(r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_reserve(r, cap) : sc_backend_cpu_reserve(r, cap));
             st->capacity_grows += 1;
             continue;
         }
@@ -324,7 +328,7 @@ sc_status sc_renderer_stats(const sc_renderer *r, sc_frame_stats *out)
 sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out)
 {
     if (!r || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_read_hits: NULL argument");
-    return sc_backend_cpu_read_hits(r, out);
+    return r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_read_hits(r, out) : sc_backend_cpu_read_hits(r, out);
 }
 
 sc_status sc_renderer_read_positions(const sc_renderer *r, float *out)
@@ -332,5 +336,6 @@ sc_status sc_renderer_read_positions(const sc_renderer *r, float *out)
     if (!r || (!out && r->params.num_vertices))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_read_positions: NULL argument");
     if (!r->has_mesh) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_read_positions: no mesh set");
-    return sc_backend_cpu_read_positions(r, out);
+    return r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_read_positions(r, out)
+                                         : sc_backend_cpu_read_positions(r, out);
 }

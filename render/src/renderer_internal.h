@@ -10,6 +10,7 @@
 #include "slabcast.h"
 
 struct sc_cpu_state;
+struct sc_cuda_state;
 
 struct sc_renderer {
     sc_backend backend;
@@ -25,6 +26,7 @@ struct sc_renderer {
     size_t ref_capacity;           /* current reference buffer size */
     sc_frame_stats stats;
     struct sc_cpu_state *cpu;
+    struct sc_cuda_state *cuda;
 };
 
 /* Host: the deformation of this frame as per-vertex constants (deform_eval.c). */

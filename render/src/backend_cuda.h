@@ -1,0 +1,160 @@
+/* backend_cuda.h - the CUDA backend of the renderer (internal): the sc_backend_cuda_* interface that
+ * renderer.c dispatches to (mirroring sc_backend_cpu_*), the backend's device state, and the stage
+ * launchers of its .cu files (one stage per file: deform_cuda.cu, project_cuda.cu, bin_cuda.cu,
+ * raycast_cuda.cu, shade_cuda.cu; backend_cuda.cu runs them).
+ *
+ * A frame is enqueued on the renderer's stream with no host wait and no allocation: deform,
+ * normals, project, reduce, scan (+ frame totals), emit (+ padding), tile split, slab split, ray
+ * cast, shade. Sizes that only the device knows (the depth range, the number of references) stay in
+ * device memory (sc_cuda_globals) and are read by the kernels that need them. The splits run over the
+ * whole reference buffer (capacity records): entries past the frame's references are padding keys
+ * that fall behind every real tile and form one extra segment of the slab split.
+ *
+ * Capacity: the finalize kernel sets globals.overflow when the references exceed the buffer; then
+ * emit, ray cast and shade do nothing. At the end of the frame one async copy brings the globals
+ * (counters, depth range, overflow) into pinned host memory and an event is recorded; the host waits
+ * on that one event after the whole frame has been enqueued, and only then decides: overflow means
+ * SC_ERROR_CAPACITY with the needed size, renderer.c grows the buffer (the only allocation) and
+ * redoes the frame. The same wait makes the per-stage event times readable. */
+#ifndef SC_BACKEND_CUDA_H
+#define SC_BACKEND_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sc_frame.h"
+#include "sc_status.h"
+#include "slabcast.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sc_renderer;
+
+/* Nonzero when the CUDA runtime finds at least one device. */
+int sc_backend_cuda_available(void);
+sc_status sc_backend_cuda_create(struct sc_renderer *r);
+void sc_backend_cuda_destroy(struct sc_renderer *r);
+sc_status sc_backend_cuda_set_mesh(struct sc_renderer *r, const sc_mesh_data *mesh);
+sc_status sc_backend_cuda_resize(struct sc_renderer *r);          /* after r->params changed size */
+/* One attempt at a frame: SC_ERROR_CAPACITY (not reported) when the references overflowed, with
+ * *refs_needed set; the caller grows with sc_backend_cuda_reserve and retries. */
+sc_status sc_backend_cuda_render(struct sc_renderer *r, const sc_frame_desc *frame, size_t *refs_needed);
+sc_status sc_backend_cuda_reserve(struct sc_renderer *r, size_t ref_capacity);
+sc_status sc_backend_cuda_read_hits(const struct sc_renderer *r, sc_hit *out);
+sc_status sc_backend_cuda_read_positions(const struct sc_renderer *r, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Launch shapes of the CUDA stages (threads per block; the ray cast uses one block of
+ * tile_size^2 threads per tile). */
+enum {
+    SC_CUDA_DEFORM_THREADS = 256,
+    SC_CUDA_NORMALS_THREADS = 256,
+    SC_CUDA_PROJECT_THREADS = 128,
+    SC_CUDA_REDUCE_THREADS = 256,
+    SC_CUDA_REDUCE_MAX_BLOCKS = 1024,
+    SC_CUDA_EMIT_THREADS = 128,
+    SC_CUDA_PAD_THREADS = 256,
+    SC_CUDA_PAD_MAX_BLOCKS = 1024,
+    SC_CUDA_SHADE_BLOCK_X = 32,
+    SC_CUDA_SHADE_BLOCK_Y = 4
+};
+
+/* Frame values known only on the device, one struct in device memory, zeroed at the start of every
+ * frame and copied back to the host at its end. */
+typedef struct sc_cuda_globals {
+    uint32_t depth_min_inv;        /* reduce: atomic max of ~bits(key) (keys are positive floats) */
+    uint32_t depth_max_bits;       /* reduce: atomic max of bits(key) */
+    float depth_min, depth_max;    /* finalize: the frame's slab range (near plane when empty) */
+    uint32_t overflow;             /* finalize: 1 when references > capacity (frame to be redone) */
+    uint32_t unused;
+    unsigned long long visible;    /* triangles binned to at least one tile */
+    unsigned long long references; /* (triangle, tile) references */
+    unsigned long long tests;      /* ray-triangle tests */
+    unsigned long long exited;     /* tiles that stopped before a later non-empty slab */
+    unsigned long long hit_pixels;
+} sc_cuda_globals;
+
+/* One triangle as the ray cast loads it into shared memory. */
+typedef struct sc_cuda_tri {
+    float a[3], b[3], c[3];
+    uint32_t id;
+} sc_cuda_tri;
+
+/* Shading inputs resolved on the host. */
+typedef struct sc_cuda_shade_params {
+    int mode;                      /* sc_view_mode */
+    float light[3];                /* unit vector towards the light */
+    float ambient;
+    float albedo[3];
+    float bg_bottom[3], bg_top[3];
+    float heat_max_tile, heat_max_tests;
+    uint8_t *rgba;                 /* NULL: write surface (when nonzero) */
+    size_t pitch;
+    unsigned long long surface;
+} sc_cuda_shade_params;
+
+typedef struct sc_cuda_state {
+    cudaStream_t stream;
+    /* Mesh (device): rest and deformed positions and normals (V x 3), indices (T x 3), and the
+     * vertex -> triangle adjacency in triangle order (V + 1 offsets, 3T triangle ids). */
+    float *rest_positions, *rest_normals, *positions, *normals;
+    uint32_t *indices;
+    uint32_t *adj_offsets, *adj_tris;
+    uint32_t num_vertices, num_triangles;
+    /* Per triangle: tiles overlapped (0: culled), depth key, first reference (64-bit scan). */
+    uint32_t *tri_tiles;
+    float *tri_keys;
+    unsigned long long *tri_offsets;
+    unsigned char *scan_temp;
+    size_t scan_temp_bytes;
+    /* References (key = tile | slab << tile_bits, value = triangle id), two ping-pong pairs. */
+    size_t ref_capacity;
+    uint32_t *ref_keys[2], *ref_values[2];
+    unsigned char *split_temp;
+    size_t split_temp_bytes;
+    /* Offsets: high-digit groups of the two-level tile split (2^hi + 1); tiles (2^tile_bits + 2:
+     * entry num_tiles is patched to the frame's references and num_tiles + 1 to the capacity, the
+     * padding segment); cells ((num_tiles + 1) << slab_bits) + 1. */
+    uint32_t *group_offsets, *tile_offsets, *cell_offsets;
+    size_t group_cap, tile_cap, cell_cap;
+    /* Per pixel. */
+    sc_hit *hits;
+    uint32_t *tests;
+    size_t pixel_cap;
+    /* Frame values: device struct and its pinned host copy. */
+    sc_cuda_globals *globals, *host_globals;
+    /* Events: stage boundaries (SC_STAGE_COUNT + 1) and the end of the frame. */
+    struct CUevent_st *events[SC_STAGE_COUNT + 1];
+    struct CUevent_st *done;
+    uint32_t final_refs;           /* which ref pair holds the slab-ordered references */
+} sc_cuda_state;
+
+#ifdef __cplusplus
+#include "deform.h"
+
+/* deform_cuda.cu */
+sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s);
+sc_status sc_cuda_normals(const sc_cuda_state *st, cudaStream_t s);
+/* project_cuda.cu: classification, depth reduction, scan and frame totals. */
+sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+sc_status sc_cuda_reduce(const sc_cuda_state *st, cudaStream_t s);
+sc_status sc_cuda_scan_temp_bytes(uint32_t num_triangles, size_t *bytes);
+sc_status sc_cuda_scan(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* bin_cuda.cu: emit + padding, tile split, slab split; split temp size for the current grid. */
+sc_status sc_cuda_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+sc_status sc_cuda_split_temp_bytes(sc_cuda_state *st, const sc_frame_params *p, size_t *bytes);
+sc_status sc_cuda_tile_split(sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+sc_status sc_cuda_slab_split(sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* raycast_cuda.cu */
+sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* shade_cuda.cu */
+sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, const sc_cuda_shade_params *sp,
+                        cudaStream_t s);
+#endif
+
+#endif /* SC_BACKEND_CUDA_H */
