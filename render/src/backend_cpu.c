@@ -124,9 +124,11 @@ sc_status sc_backend_cpu_set_mesh(sc_renderer *r, const sc_mesh_data *m)
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory for %u vertices, %u triangles",
                        m->vertex_count, m->triangle_count);
     }
-    memcpy(st->rest_positions, m->positions, v3 * sizeof(float));
-    memcpy(st->positions, m->positions, v3 * sizeof(float));
-    memcpy(st->indices, m->indices, t3 * sizeof(uint32_t));
+    if (v3) {
+        memcpy(st->rest_positions, m->positions, v3 * sizeof(float));
+        memcpy(st->positions, m->positions, v3 * sizeof(float));
+    }
+    if (t3) memcpy(st->indices, m->indices, t3 * sizeof(uint32_t));
     sc_cpu_vertex_normals(st->rest_positions, m->vertex_count, st->indices, m->triangle_count, st->threads,
                           st->rest_normals);
     memcpy(st->normals, st->rest_normals, v3 * sizeof(float));
@@ -193,6 +195,6 @@ sc_status sc_backend_cpu_read_hits(const sc_renderer *r, sc_hit *out)
 
 sc_status sc_backend_cpu_read_positions(const sc_renderer *r, float *out)
 {
-    memcpy(out, r->cpu->positions, sizeof(float) * 3 * (size_t)r->params.num_vertices);
+    if (r->params.num_vertices) memcpy(out, r->cpu->positions, sizeof(float) * 3 * (size_t)r->params.num_vertices);
     return SC_OK;
 }

@@ -1,7 +1,10 @@
 /* deform.h - the deformation of one vertex, shared by the CPU and CUDA backends (internal).
  * The host turns an sc_deform_desc and the frame time into an sc_deform_eval (deform_eval.c);
  * sc_deform_vertex maps a rest position and rest normal to the deformed position. Order: pulse and
- * noise (along the rest normal), then twist, bend, wave. */
+ * noise (along the rest normal), then twist, bend, wave.
+ * Unlike projection and intersection, deformation is not bit-identical across backends (sinf, cosf
+ * and contracted multiply-adds differ in the last bits on a GPU): tests that compare backends pixel
+ * by pixel give both the same positions (sc_renderer_read_positions, then sc_frame_desc.positions). */
 #ifndef SC_DEFORM_H
 #define SC_DEFORM_H
 

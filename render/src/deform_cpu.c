@@ -27,7 +27,9 @@ static void deform_chunk(void *arg, uint32_t item, uint32_t worker)
 void sc_cpu_deform(sc_cpu_state *st, const sc_frame_params *p, const sc_deform_eval *e, const float *external)
 {
     size_t bytes = sizeof(float) * 3 * (size_t)p->num_vertices;
-    if (external) {
+    if (bytes == 0) {
+        return;
+    } else if (external) {
         memcpy(st->positions, external, bytes);
     } else if (e->effects == 0) {
         memcpy(st->positions, st->rest_positions, bytes);
