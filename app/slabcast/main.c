@@ -77,6 +77,17 @@ int main(int argc, char **argv)
         if (sc_mesh_default(o.resolution, &s.mesh) != SC_OK) return 1;
         snprintf(s.mesh_name, sizeof s.mesh_name, "built-in torus knot");
     }
+    if (o.subdivide) {
+        sc_mesh fine;
+        if (sc_mesh_subdivide_midpoint(&s.mesh, o.subdivide, &fine) != SC_OK) {
+            sc_mesh_free(&s.mesh);
+            return 1;
+        }
+        sc_mesh_free(&s.mesh);
+        s.mesh = fine;
+        size_t len = strlen(s.mesh_name);
+        snprintf(s.mesh_name + len, sizeof s.mesh_name - len, " /%u", o.subdivide);
+    }
     float lo[3], hi[3];
     app_bounds(s.mesh.positions, s.mesh.vertex_count, lo, hi);
     app_orbit_frame(lo, hi, &s.orbit);

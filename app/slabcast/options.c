@@ -29,6 +29,7 @@ void app_print_usage(FILE *f)
           "frames, prints per-stage times and counters, and writes the last frame as a PNG.\n\n"
           "  --mesh FILE         OBJ, PLY or STL file, optionally .xz-compressed (default: built-in mesh)\n"
           "  --resolution N      built-in torus knot: 4*N^2 triangles (default 512: 1M triangles)\n"
+          "  --subdivide N       midpoint-subdivide the mesh N times (4^N times the triangles)\n"
           "  --size WxH          image size in pixels (default 1024x1024)\n"
           "  --backend B         auto, cuda or cpu (default auto: cuda when a GPU is present)\n"
           "  --tile N            tile edge in pixels (default 8)\n"
@@ -108,6 +109,7 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
             return -1;
         } else if (strcmp(a, "--mesh") == 0) o->mesh_path = v;
         else if (strcmp(a, "--resolution") == 0) bad = parse_u32(v, 3, 16384, &o->resolution);
+        else if (strcmp(a, "--subdivide") == 0) bad = parse_u32(v, 0, 6, &o->subdivide);
         else if (strcmp(a, "--size") == 0) {
             unsigned w = 0, h = 0;
             char tail = 0;

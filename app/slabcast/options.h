@@ -20,6 +20,7 @@ enum {
 typedef struct app_options {
     const char *mesh_path;       /* NULL: built-in mesh */
     uint32_t resolution;         /* built-in mesh resolution; 0: library default (1M triangles) */
+    uint32_t subdivide;          /* midpoint subdivision levels applied after loading (x4 triangles each) */
     uint32_t width, height;
     sc_backend backend;
     uint32_t tile_size, num_slabs;

@@ -60,6 +60,11 @@ sc_status sc_mesh_default(uint32_t resolution, sc_mesh *out);
 /* Drops degenerate triangles in place (counts added to report) and removes nothing else. */
 void sc_mesh_clean(sc_mesh *mesh, sc_mesh_report *report);
 
+/* Midpoint subdivision, `levels` times: each triangle becomes four with the same winding; the
+ * midpoint of an edge is one vertex shared by both sides, so closed meshes stay closed. *out is a new
+ * mesh (levels 0: a copy). INVALID_ARGUMENT on bad indices or when 32-bit indices would overflow. */
+sc_status sc_mesh_subdivide_midpoint(const sc_mesh *in, uint32_t levels, sc_mesh *out);
+
 /* A view of the mesh for sc_renderer_set_mesh. */
 sc_mesh_data sc_mesh_view(const sc_mesh *mesh);
 

@@ -9,10 +9,10 @@
 
 static int parse(app_options *o, const char *line)
 {
-    char buf[512], *argv[32];
+    char buf[1024], *argv[64];
     int argc = 0;
     snprintf(buf, sizeof buf, "slabcast %s", line);
-    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && argc < 32; t = strtok_r(NULL, " ", &save))
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t && argc < 64; t = strtok_r(NULL, " ", &save))
         argv[argc++] = t;
     FILE *sink = fopen("/dev/null", "w");
     int rc = app_parse_options(argc, argv, o, sink ? sink : stderr);
@@ -35,10 +35,10 @@ static void test_defaults(void)
 static void test_every_option(void)
 {
     app_options o;
-    SCT_REQUIRE(parse(&o, "--mesh m.obj --resolution 64 --size 1000x777 --backend cpu --tile 16 --slabs 32 "
+    SCT_REQUIRE(parse(&o, "--mesh m.obj --resolution 64 --subdivide 2 --size 1000x777 --backend cpu --tile 16 --slabs 32 "
                           "--cull --flat --deform bend,noise --mode tests --frames 9 --time 1.5 --dt 0.25 "
                           "--out x.png --stats-json s.json --headless --threads 3") == 0);
-    SCT_CHECK(strcmp(o.mesh_path, "m.obj") == 0 && o.resolution == 64);
+    SCT_CHECK(strcmp(o.mesh_path, "m.obj") == 0 && o.resolution == 64 && o.subdivide == 2);
     SCT_CHECK(o.width == 1000 && o.height == 777 && o.backend == SC_BACKEND_CPU);
     SCT_CHECK(o.tile_size == 16 && o.num_slabs == 32 && o.cull_back_faces && o.flat_shading);
     SCT_CHECK(o.deform_mask == (APP_DEFORM_BEND | APP_DEFORM_NOISE));
@@ -55,7 +55,7 @@ static void test_bad_values_are_refused(void)
     app_options o;
     const char *bad[] = {"--size 100", "--size 0x5", "--size 10x10x", "--tile 0", "--tile 33", "--slabs 0",
                          "--backend vulkan", "--deform twist,spin", "--mode fancy", "--frames -1", "--frames 0",
-                         "--resolution 2", "--bogus", "--mesh", "--time abc"};
+                         "--resolution 2", "--subdivide 7", "--bogus", "--mesh", "--time abc"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) SCT_CHECK_MSG(parse(&o, bad[i]) != 0, "accepted: %s", bad[i]);
 }
 
