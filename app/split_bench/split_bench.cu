@@ -1,0 +1,183 @@
+/* split_bench.cu - the benchmark of the split library (driver).
+ *
+ *   split_bench [--quick] [--n-log2 K] [--large] [--json PATH]
+ *
+ * Sections: split (BITS rule, stable / unstable, keys / pairs, B in {2, 32, 256, 2048}, six
+ * distributions, beside CUB), multisplit RANGE / BOUNDARIES rules, split_sort vs CUB (32- and 64-bit
+ * keys), segmented split (renderer-like and 1M small segments), gather / scatter, and sorting 2^24
+ * 128-byte records. Each of our results is verified once; times are medians of CUDA-event-timed
+ * runs after a warm-up, rotating input sets so that L2 does not serve the inputs. Bandwidth is a
+ * fraction of the device-to-device copy bandwidth measured at the start of the same run.
+ * Exit status: 0 all verified, 1 a verification failed or a call returned an error, 2 bad usage,
+ * 77 no CUDA device. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#ifndef SPLIT_BENCH_GIT_COMMIT
+#define SPLIT_BENCH_GIT_COMMIT "unknown"
+#endif
+
+void bench_section_split(const bench_env *env, int n_log2);
+void bench_section_rules(const bench_env *env, int n_log2);
+void bench_section_sort(const bench_env *env, int n_log2);
+void bench_section_segmented(const bench_env *env);
+void bench_section_move(const bench_env *env);
+void bench_section_records(const bench_env *env);
+
+static int g_failures;
+
+void bench_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL: ");
+    vprintf(fmt, ap);
+    printf("\n");
+    fflush(stdout);
+    va_end(ap);
+    ++g_failures;
+}
+
+int bench_failures(void) { return g_failures; }
+
+void bench_cuda_fatal(cudaError_t err, const char *what, const char *file, int line)
+{
+    fflush(stdout);
+    fprintf(stderr, "split_bench: %s failed: %s (%s) at %s:%d\n", what, cudaGetErrorString(err), cudaGetErrorName(err),
+            file, line);
+    exit(1);
+}
+
+void *bench_alloc(size_t bytes)
+{
+    void *p = NULL;
+    cudaError_t err = cudaMalloc(&p, bytes ? bytes : 4);
+    if (err != cudaSuccess) {
+        fflush(stdout);
+        fprintf(stderr, "split_bench: cudaMalloc of %zu bytes failed: %s\n", bytes, cudaGetErrorString(err));
+        exit(1);
+    }
+    return p;
+}
+
+void bench_free(void *p)
+{
+    if (p) BENCH_CUDA(cudaFree(p));
+}
+
+int bench_sizes(const bench_env *env, int out[4])
+{
+    int k = 0;
+    if (env->n_log2) out[k++] = env->n_log2;
+    else if (env->quick) out[k++] = 24;
+    else {
+        out[k++] = 24;
+        out[k++] = 26;
+    }
+    if (env->large && out[k - 1] != 28) out[k++] = 28;
+    return k;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--json PATH]\n"
+               "  --quick      2^24 only, fewer repetitions (a smoke run)\n"
+               "  --n-log2 K   split and sort sections at 2^K keys only (10 <= K <= 30)\n"
+               "  --large      adds 2^28\n"
+               "  --json PATH  JSON report (default split_bench.json)\n");
+}
+
+int main(int argc, char **argv)
+{
+    bench_env env;
+    memset(&env, 0, sizeof env);
+    env.json_path = "split_bench.json";
+    char options[256] = "";
+    for (int i = 1; i < argc; ++i) {
+        if (strlen(options) + strlen(argv[i]) + 2 < sizeof options) {
+            if (options[0]) strcat(options, " ");
+            strcat(options, argv[i]);
+        }
+        if (!strcmp(argv[i], "--quick")) env.quick = 1;
+        else if (!strcmp(argv[i], "--large")) env.large = 1;
+        else if (!strcmp(argv[i], "--n-log2") && i + 1 < argc) {
+            env.n_log2 = atoi(argv[++i]);
+            if (env.n_log2 < 10 || env.n_log2 > 30) {
+                usage(stderr);
+                return 2;
+            }
+            if (strlen(options) + strlen(argv[i]) + 2 < sizeof options) {
+                strcat(options, " ");
+                strcat(options, argv[i]);
+            }
+        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+            env.json_path = argv[++i];
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    env.warmup = env.quick ? 2 : 3;
+    env.reps = env.quick ? 7 : 25;
+
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        printf("split_bench: no CUDA device (%s)\n", err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        return 77;
+    }
+    cudaDeviceProp prop;
+    BENCH_CUDA(cudaGetDeviceProperties(&prop, 0));
+    int driver = 0, runtime = 0;
+    BENCH_CUDA(cudaDriverGetVersion(&driver));
+    BENCH_CUDA(cudaRuntimeGetVersion(&runtime));
+    snprintf(env.gpu_name, sizeof env.gpu_name, "%s", prop.name);
+    env.sm_count = prop.multiProcessorCount;
+    env.l2_bytes = (size_t)prop.l2CacheSize;
+    size_t total = 0;
+    BENCH_CUDA(cudaMemGetInfo(&env.free_bytes, &total));
+    BENCH_CUDA(cudaStreamCreateWithFlags(&env.stream, cudaStreamNonBlocking));
+    const char *commit = getenv("SPLIT_BENCH_GIT_COMMIT");
+    if (!commit || !commit[0]) commit = SPLIT_BENCH_GIT_COMMIT;
+
+    env.copy_gbs = bench_copy_gbs(&env, (size_t)1 << 30);
+    printf("split_bench: %s, %d SMs, %zu MB L2, %.1f GB; driver %d, runtime %d; commit %s; options \"%s\"\n",
+           env.gpu_name, env.sm_count, env.l2_bytes >> 20, (double)total / 1e9, driver, runtime, commit, options);
+    printf("copy bandwidth (cudaMemcpyAsync D2D of 1 GiB, read + written): %.0f GB/s\n", env.copy_gbs);
+    printf("byte models: split 12 B/key (count reads 4, scatter reads 4 + writes 4), 20 B/pair (4 + 8 + 8);\n"
+           "             gather/scatter n * (2 * record + 4); %% = model bytes / time / copy bandwidth\n");
+    printf("timing: median of %d CUDA-event-timed runs after %d warm-up runs; G = 1e9 items/s\n", env.reps, env.warmup);
+    report_set_header(env.gpu_name, env.sm_count, driver, runtime, env.l2_bytes, commit, env.copy_gbs, options);
+
+    int sizes[4];
+    const int nsizes = bench_sizes(&env, sizes);
+    for (int i = 0; i < nsizes; ++i) bench_section_split(&env, sizes[i]);
+    for (int i = 0; i < nsizes; ++i) bench_section_rules(&env, sizes[i]);
+    for (int i = 0; i < nsizes; ++i) bench_section_sort(&env, sizes[i]);
+    bench_section_segmented(&env);
+    bench_section_move(&env);
+    bench_section_records(&env);
+    BENCH_CUDA(cudaStreamSynchronize(env.stream));
+    BENCH_CUDA(cudaGetLastError());
+
+    if (report_write_json(env.json_path) != 0) {
+        fprintf(stderr, "split_bench: cannot write %s\n", env.json_path);
+        ++g_failures;
+    } else {
+        printf("\nJSON: %s\n", env.json_path);
+    }
+    BENCH_CUDA(cudaStreamDestroy(env.stream));
+    if (g_failures) {
+        printf("split_bench: %d failure(s)\n", g_failures);
+        return 1;
+    }
+    printf("split_bench: every result verified\n");
+    return 0;
+}
