@@ -186,7 +186,7 @@ void bench_section_segmented(const bench_env *env)
     printf("\n== segmented split, 16 buckets, key-value, bucket offsets out; %% of copy bandwidth under 20 B/pair "
            "+ 4 B per segment offset + 4 B per bucket offset ==\n");
     printf("%-38s | %-27s | %-27s | %s\n", "layout", "ours (stable)", "CUB segmented radix sort 4 bits",
-           "ours vs CUB");
+           "ours speed / CUB");
     const size_t s1 = 16384, s2 = (size_t)1 << 20;
     uint32_t *sizes = (uint32_t *)host_alloc(s2 * 4);
     for (size_t i = 0; i < s1; ++i) { /* exponential, mean 73 */

@@ -142,7 +142,7 @@ void bench_section_records(const bench_env *env);
 void bench_section_sort(const bench_env *env, int n_log2)
 {
     printf("\n== split_sort vs CUB DeviceRadixSort, uniform keys, n = 2^%d; time, G keys/s ==\n", n_log2);
-    printf("%-15s | %-19s | %-19s | %s\n", "n     keys", "split_sort", "CUB radix sort", "ours vs CUB");
+    printf("%-15s | %-19s | %-19s | %s\n", "n     keys", "split_sort", "CUB radix sort", "ours speed / CUB");
     for (uint32_t kb = 32; kb <= 64; kb += 32)
         for (int kv = 0; kv < 2; ++kv) sort_config(env, n_log2, kb, kv);
 }

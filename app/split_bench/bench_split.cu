@@ -314,7 +314,8 @@ void bench_section_split(const bench_env *env, int n_log2)
            "12 B/key (keys) or 20 B/pair (pairs) ==\n",
            n_log2);
     printf("%-22s | %-27s | %-27s | %-19s | %-27s | %-19s | %s\n", "n     payload B dist", "ours stable",
-           "ours unstable", "CUB sort 32 bits", "CUB sort log2(B) bits", "CUB partition", "stable vs CUB bits");
+           "ours unstable", "CUB sort 32 bits", "CUB sort log2(B) bits", "CUB partition",
+           "stable speed / CUB bits");
     for (int kv = 0; kv < 2; ++kv)
         for (size_t i = 0; i < sizeof k_log2b / sizeof k_log2b[0]; ++i)
             for (int d = 0; d < BENCH_DIST_COUNT; ++d) split_config(env, &b, kv, k_log2b[i], (bench_dist)d, n_log2);

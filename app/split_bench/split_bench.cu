@@ -116,6 +116,10 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             env.json_path = argv[++i];
+            if (strlen(options) + strlen(argv[i]) + 2 < sizeof options) {
+                strcat(options, " ");
+                strcat(options, argv[i]);
+            }
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
