@@ -4,12 +4,11 @@
 
 #ifdef SLABCAST_HAVE_GLFW
 #include <glad/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "frame_stats.h"
+#include "glfw_loader.h"
 #include "sc_display.h"
 
 typedef struct viewer {
@@ -35,7 +34,10 @@ static void on_glfw_error(int code, const char *message)
 
 int app_viewer_available(void)
 {
-    return 1;
+    char why[512];
+    if (app_glfw_load(why, sizeof why) == 0) return 1;
+    fprintf(stderr, "slabcast: no viewer: %s\n", why);
+    return 0;
 }
 
 static const unsigned k_deform_presets[] = {
@@ -166,6 +168,11 @@ static sc_status render_into_display(viewer *v, float t, void *host_rgba)
 
 int app_run_viewer(const app_options *o, app_scene *s)
 {
+    char why[512];
+    if (app_glfw_load(why, sizeof why) != 0) {
+        fprintf(stderr, "slabcast: no viewer: %s\n", why);
+        return 2;
+    }
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit()) return 2;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
