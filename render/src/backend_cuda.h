@@ -49,8 +49,8 @@ sc_status sc_backend_cuda_read_positions(const struct sc_renderer *r, float *out
 }
 #endif
 
-/* Launch shapes of the CUDA stages (threads per block; the ray cast uses one block of
- * tile_size^2 threads per tile). */
+/* Launch shapes of the CUDA stages (threads per block; the ray cast uses one block per tile:
+ * SC_CUDA_RAYCAST_WARPS warps for tiles of at most 64 pixels, else tile_size^2 threads). */
 enum {
     SC_CUDA_DEFORM_THREADS = 256,
     SC_CUDA_NORMALS_THREADS = 256,
@@ -60,6 +60,7 @@ enum {
     SC_CUDA_EMIT_THREADS = 128,
     SC_CUDA_PAD_THREADS = 256,
     SC_CUDA_PAD_MAX_BLOCKS = 1024,
+    SC_CUDA_RAYCAST_WARPS = 4,     /* warps per tile of at most 64 pixels (raycast_cuda.cu) */
     SC_CUDA_SHADE_BLOCK_X = 32,
     SC_CUDA_SHADE_BLOCK_Y = 4
 };

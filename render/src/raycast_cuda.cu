@@ -1,10 +1,20 @@
-/* raycast_cuda.cu - the ray cast on the GPU: one thread block per tile, one thread (ray) per pixel
- * centre, slabs front to back. Each slab's triangles are loaded in batches of one triangle per
- * thread into shared memory by the whole block, then every ray that is not done tests the whole
- * batch (intersect.h; ties to the lower triangle id). After slab k a ray is done when its nearest
- * hit is below the near bound of slab k+1 (the CPU backend's rule, raycast_cpu.c); the block stops
- * when all its rays are done (__syncthreads_and). Counters: per-pixel tests into the tests buffer,
- * totals by warp shuffles and one atomic per warp. */
+/* raycast_cuda.cu - the ray cast on the GPU, slabs front to back, with the CPU backend's rules
+ * (raycast_cpu.c): after slab k a ray is done when its nearest hit is below the near bound of slab
+ * k+1; done rays test nothing more; the tile stops when all its rays are done; ties on equal depth
+ * go to the lower triangle id; ray-triangle tests are counted exactly as the CPU counts them.
+ *
+ * Tiles of at most 64 pixels (the default 8x8): one block of SC_CUDA_RAYCAST_WARPS warps per tile.
+ * Every warp holds all the tile's rays (two per lane) and tests its own share of each slab's
+ * references, so a heavy tile is spread over several warps. A warp stages its share in shared
+ * memory, one reference per lane: triangle id, its indices, its vertices minus the eye (the first
+ * step of the watertight test, rounded the same way), permuted for the tile's ray axes when all its
+ * rays share them. Each warp keeps its own nearest hit per ray; at a slab boundary the warps
+ * exchange their nearest depths (one __syncthreads), so every warp takes the same early-exit
+ * decision, and at the end the per-warp hits are reduced in (depth, id) order, which is the result
+ * of the CPU's sequential loop. Barycentrics are divided out once, for the winning hit.
+ *
+ * Larger tiles: one block per tile, one thread per ray, every thread testing every reference.
+ * Counters: tests counted from slab sizes, then one atomic per warp or tile. */
 #include <math.h>
 
 #include "backend_cuda.h"
@@ -26,7 +36,7 @@ __device__ static inline unsigned long long warp_sum_u64(unsigned long long v, u
 
 template <int MAX_THREADS>
 __global__ void __launch_bounds__(MAX_THREADS)
-sc_raycast_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_globals *g, const uint32_t *cell_offsets,
+sc_raycast_block_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_globals *g, const uint32_t *cell_offsets,
                   const uint32_t *ref_values, const uint32_t *idx, const float *pos, sc_hit *hits,
                   uint32_t *tests_out)
 {
@@ -113,21 +123,317 @@ sc_raycast_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_global
     if (tid == 0 && exited) atomicAdd(&g->exited, 1ull);
 }
 
+/* ---- Tiles of at most 64 pixels: a block of warps per tile ---- */
+
+enum {
+    RC_RAYS = 64,           /* rays per tile (at most) */
+    RC_PERM_NONE = 0xFF     /* perm code of a pixel outside the target */
+};
+
+/* A prepared ray without its origin (the eye): shear constants and axes kx | ky << 2 | kz << 4. */
+typedef struct rc_ray {
+    float sx, sy, sz;
+    uint32_t perm;
+} rc_ray;
+
+/* A warp's nearest hit of one ray so far; u = V / det and v = W / det are divided out at the end. */
+typedef struct rc_best {
+    float t, V, W, det;
+    uint32_t tri;
+} rc_best;
+
+__device__ static inline float rc_pick(uint32_t k, float v0, float v1, float v2)
+{
+    return k == 0 ? v0 : (k == 1 ? v1 : v2);
+}
+
+/* sc_intersect (intersect.h) from its second step on, given the vertices minus the ray origin
+ * already picked along the ray's axes (a[kx], a[ky], a[kz], ...): the same operations in the same
+ * order, so the same bits. A hit updates b when it is better (sc_hit_better) and the ray is live. */
+__device__ static __forceinline__ void rc_test(const rc_ray &r, float akx, float aky, float akz, float bkx, float bky,
+                                               float bkz, float ckx, float cky, float ckz, uint32_t id, float tmin,
+                                               float tmax, bool live, rc_best &b)
+{
+    const float Ax = SC_FSUB(akx, SC_FMUL(r.sx, akz));
+    const float Ay = SC_FSUB(aky, SC_FMUL(r.sy, akz));
+    const float Bx = SC_FSUB(bkx, SC_FMUL(r.sx, bkz));
+    const float By = SC_FSUB(bky, SC_FMUL(r.sy, bkz));
+    const float Cx = SC_FSUB(ckx, SC_FMUL(r.sx, ckz));
+    const float Cy = SC_FSUB(cky, SC_FMUL(r.sy, ckz));
+    float U = SC_FDIFF_PROD(Cx, By, Cy, Bx);
+    float V = SC_FDIFF_PROD(Ax, Cy, Ay, Cx);
+    float W = SC_FDIFF_PROD(Bx, Ay, By, Ax);
+    if (U == 0.0f || V == 0.0f || W == 0.0f) {
+        double cxby = SC_DMUL((double)Cx, (double)By), cybx = SC_DMUL((double)Cy, (double)Bx);
+        double axcy = SC_DMUL((double)Ax, (double)Cy), aycx = SC_DMUL((double)Ay, (double)Cx);
+        double bxay = SC_DMUL((double)Bx, (double)Ay), byax = SC_DMUL((double)By, (double)Ax);
+        U = (float)SC_DSUB(cxby, cybx);
+        V = (float)SC_DSUB(axcy, aycx);
+        W = (float)SC_DSUB(bxay, byax);
+    }
+    if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f)) return;
+    if (!live) return;
+    const float det = SC_FADD(SC_FADD(U, V), W);
+    if (!(det != 0.0f)) return;
+    const float Az = SC_FMUL(r.sz, akz);
+    const float Bz = SC_FMUL(r.sz, bkz);
+    const float Cz = SC_FMUL(r.sz, ckz);
+    const float T = SC_FADD(SC_FADD(SC_FMUL(U, Az), SC_FMUL(V, Bz)), SC_FMUL(W, Cz));
+    const float t = SC_FDIV(T, det);
+    if (!(t >= tmin && t <= tmax)) return;
+    if (sc_hit_better(t, id, b.t, b.tri)) {
+        b.t = t;
+        b.V = V;
+        b.W = W;
+        b.det = det;
+        b.tri = id;
+    }
+}
+
+/* Tests the n (<= 32) staged triangles of warp buffer q against the lane's two rays. UNIFORM: the
+ * records are permuted for the tile's axes (all rays share them); else each ray picks its own. */
+template <bool UNIFORM>
+__device__ static __forceinline__ void rc_test_staged(const float4 (*q)[3], uint32_t n, const rc_ray (&ray)[2],
+                                                      const bool (&live)[2], float tmin, float tmax,
+                                                      rc_best (&best)[2])
+{
+    for (uint32_t j = 0; j < n; ++j) {
+        if (UNIFORM) {
+            const float4 q0 = q[j][0], q1 = q[j][1], q2 = q[j][2];
+            const uint32_t id = __float_as_uint(q2.y);
+#pragma unroll
+            for (int r = 0; r < 2; ++r)
+                rc_test(ray[r], q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x, id, tmin, tmax, live[r], best[r]);
+        } else {
+            const float *f = (const float *)q[j];
+            const uint32_t id = __float_as_uint(f[9]);
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                const uint32_t kx = ray[r].perm & 3u, ky = (ray[r].perm >> 2) & 3u, kz = (ray[r].perm >> 4) & 3u;
+                if (ray[r].perm == RC_PERM_NONE) continue;
+                rc_test(ray[r], f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz],
+                        id, tmin, tmax, live[r], best[r]);
+            }
+        }
+    }
+}
+
+template <int WARPS>
+__global__ void __launch_bounds__(WARPS * 32)
+sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_globals *g,
+                        const uint32_t *cell_offsets, const uint32_t *ref_values, const uint32_t *idx,
+                        const float *pos, sc_hit *hits, uint32_t *tests_out)
+{
+    /* Per warp: 32 staged triangles of 12 words (a - eye, b - eye, c - eye, id, 2 unused); reused
+     * at the end for the warp's nearest hits (5 words x 64 rays). */
+    __shared__ float4 s_tri[WARPS][32][3];
+    __shared__ float s_near[2][WARPS][RC_RAYS]; /* nearest depth per warp and ray, by slab parity */
+    __shared__ rc_ray s_ray[RC_RAYS];
+    __shared__ uint32_t s_tests[RC_RAYS];
+    static_assert(sizeof(s_tri[0]) >= 5 * RC_RAYS * sizeof(float), "hit exchange fits the staging buffer");
+
+    if (g_in->overflow) return;
+    p.depth_min = g_in->depth_min;
+    p.depth_max = g_in->depth_max;
+    const uint32_t tile = blockIdx.x, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const uint32_t ts = p.tile_size, npix = ts * ts;
+    const uint32_t x0 = (tile % p.tiles_x) * ts, y0 = (tile / p.tiles_x) * ts;
+    const uint32_t S = p.num_slabs;
+    const uint32_t *cells = cell_offsets + ((size_t)tile << p.slab_bits);
+    const uint32_t tile_begin = cells[0], tile_end = cells[S];
+
+    if (tile_begin == tile_end) { /* no references: no hits, no tests */
+        if (tid < npix) {
+            const uint32_t x = x0 + tid % ts, y = y0 + tid / ts;
+            if (x < p.width && y < p.height) {
+                const size_t px = (size_t)y * p.width + x;
+                hits[px] = sc_hit{SC_NO_HIT, INFINITY, 0.0f, 0.0f};
+                tests_out[px] = 0;
+            }
+        }
+        return;
+    }
+
+    /* The tile's rays, prepared once (sc_ray_setup) and shared by the warps. */
+    if (tid < RC_RAYS) {
+        rc_ray r = {0.0f, 0.0f, 0.0f, RC_PERM_NONE};
+        const uint32_t x = x0 + tid % ts, y = y0 + tid / ts;
+        if (tid < npix && x < p.width && y < p.height) {
+            float dir[3];
+            sc_ray ray;
+            sc_pixel_ray_dir(&p, x, y, dir);
+            sc_ray_setup(&ray, p.eye, dir);
+            r.sx = ray.sx;
+            r.sy = ray.sy;
+            r.sz = ray.sz;
+            r.perm = (uint32_t)ray.kx | (uint32_t)ray.ky << 2 | (uint32_t)ray.kz << 4;
+        }
+        s_ray[tid] = r;
+    }
+    __syncthreads();
+    rc_ray ray[2];
+    bool done[2];
+    rc_best best[2];
+    uint32_t tests[2] = {0, 0};
+    const uint32_t perm0 = s_ray[0].perm; /* pixel (x0, y0) is always inside the target */
+    bool other_axes = false;
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        ray[r] = s_ray[lane + 32 * r];
+        done[r] = ray[r].perm == RC_PERM_NONE;
+        other_axes |= !done[r] && ray[r].perm != perm0;
+        best[r] = rc_best{INFINITY, 0.0f, 0.0f, 0.0f, SC_NO_HIT};
+    }
+    const bool uniform = !__syncthreads_or(other_axes);
+    const uint32_t kx0 = perm0 & 3u, ky0 = (perm0 >> 2) & 3u, kz0 = (perm0 >> 4) & 3u;
+
+    float4(*const q)[3] = s_tri[warp];
+    const float tmin = p.near_plane, tmax = p.far_plane;
+    bool started = false, exited = false;
+    uint32_t parity = 0;
+    for (uint32_t k0 = 0; k0 < S && !exited; k0 += 32) {
+        /* Slabs k0 .. k0 + 31: lane l holds slab k0 + l's references [cb, ce). */
+        const uint32_t ks = k0 + lane;
+        const uint32_t cb = ks < S ? cells[ks] : 0u, ce = ks < S ? cells[ks + 1] : 0u;
+        uint32_t nonempty = __ballot_sync(0xFFFFFFFFu, ce > cb);
+        while (nonempty) {
+            const uint32_t l = (uint32_t)__ffs(nonempty) - 1u;
+            nonempty &= nonempty - 1u;
+            const uint32_t k = k0 + l;
+            const uint32_t begin = __shfl_sync(0xFFFFFFFFu, cb, l), end = __shfl_sync(0xFFFFFFFFu, ce, l);
+            if (started) {
+                /* Before slab k: done when the nearest hit over all warps is below its near bound
+                 * (the bounds grow with k, so this also covers the empty slabs skipped since). */
+#pragma unroll
+                for (int r = 0; r < 2; ++r) s_near[parity][warp][lane + 32 * r] = best[r].t;
+                __syncthreads();
+                const float bound = sc_slab_bound(&p, k);
+#pragma unroll
+                for (int r = 0; r < 2; ++r) {
+                    float near_t = s_near[parity][0][lane + 32 * r];
+                    for (int w = 1; w < WARPS; ++w) near_t = fminf(near_t, s_near[parity][w][lane + 32 * r]);
+                    if (!done[r] && near_t < bound) done[r] = true;
+                }
+                parity ^= 1u;
+                if (__all_sync(0xFFFFFFFFu, done[0] && done[1])) { /* the same answer in every warp */
+                    exited = true;
+                    break;
+                }
+            }
+            started = true;
+#pragma unroll
+            for (int r = 0; r < 2; ++r)
+                if (!done[r]) tests[r] += end - begin;
+            for (uint32_t b = begin; b < end; b += WARPS * 32) {
+                const uint32_t m = end - b < WARPS * 32 ? end - b : WARPS * 32;
+                const uint32_t share = (m + WARPS - 1) / WARPS;
+                const uint32_t first = b + warp * share;
+                const uint32_t n = m > warp * share ? (m - warp * share < share ? m - warp * share : share) : 0u;
+                if (n == 0) continue;
+                __syncwarp(); /* the previous triangles are consumed */
+                if (lane < n) {
+                    const uint32_t tri = ref_values[first + lane];
+                    const uint32_t *f = idx + 3 * (size_t)tri;
+                    const float *va = pos + 3 * (size_t)f[0], *vb = pos + 3 * (size_t)f[1], *vc = pos + 3 * (size_t)f[2];
+                    float a[3], bb[3], c[3];
+#pragma unroll
+                    for (int i = 0; i < 3; ++i) {
+                        a[i] = SC_FSUB(va[i], p.eye[i]);
+                        bb[i] = SC_FSUB(vb[i], p.eye[i]);
+                        c[i] = SC_FSUB(vc[i], p.eye[i]);
+                    }
+                    if (uniform) {
+                        q[lane][0] = make_float4(rc_pick(kx0, a[0], a[1], a[2]), rc_pick(ky0, a[0], a[1], a[2]),
+                                                 rc_pick(kz0, a[0], a[1], a[2]), rc_pick(kx0, bb[0], bb[1], bb[2]));
+                        q[lane][1] = make_float4(rc_pick(ky0, bb[0], bb[1], bb[2]), rc_pick(kz0, bb[0], bb[1], bb[2]),
+                                                 rc_pick(kx0, c[0], c[1], c[2]), rc_pick(ky0, c[0], c[1], c[2]));
+                        q[lane][2] = make_float4(rc_pick(kz0, c[0], c[1], c[2]), __uint_as_float(tri), 0.0f, 0.0f);
+                    } else {
+                        q[lane][0] = make_float4(a[0], a[1], a[2], bb[0]);
+                        q[lane][1] = make_float4(bb[1], bb[2], c[0], c[1]);
+                        q[lane][2] = make_float4(c[2], __uint_as_float(tri), 0.0f, 0.0f);
+                    }
+                }
+                __syncwarp();
+                const bool live[2] = {!done[0], !done[1]};
+                if (uniform)
+                    rc_test_staged<true>(q, n, ray, live, tmin, tmax, best);
+                else
+                    rc_test_staged<false>(q, n, ray, live, tmin, tmax, best);
+            }
+        }
+    }
+
+    /* The warps' nearest hits, reduced per ray in (depth, id) order. */
+    __syncwarp();
+    float *mine = (float *)q;
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const uint32_t i = lane + 32 * r;
+        mine[i] = best[r].t;
+        mine[RC_RAYS + i] = __uint_as_float(best[r].tri);
+        mine[2 * RC_RAYS + i] = best[r].V;
+        mine[3 * RC_RAYS + i] = best[r].W;
+        mine[4 * RC_RAYS + i] = best[r].det;
+        if (warp == 0) s_tests[i] = tests[r];
+    }
+    if (warp == 0) {
+        unsigned long long sum = warp_sum_u64((unsigned long long)tests[0] + tests[1], 32);
+        if (lane == 0) {
+            if (sum) atomicAdd(&g->tests, sum);
+            if (exited) atomicAdd(&g->exited, 1ull);
+        }
+    }
+    __syncthreads();
+    if (tid < RC_RAYS) {
+        const uint32_t x = x0 + tid % ts, y = y0 + tid / ts;
+        const bool valid = tid < npix && x < p.width && y < p.height;
+        float t = INFINITY, u = 0.0f, v = 0.0f;
+        uint32_t tri = SC_NO_HIT;
+        int from = -1;
+        for (int w = 0; w < WARPS; ++w) {
+            const float *o = (const float *)s_tri[w];
+            const float wt = o[tid];
+            const uint32_t wtri = __float_as_uint(o[RC_RAYS + tid]);
+            if (wtri != SC_NO_HIT && sc_hit_better(wt, wtri, t, tri)) {
+                t = wt;
+                tri = wtri;
+                from = w;
+            }
+        }
+        if (from >= 0) {
+            const float *o = (const float *)s_tri[from];
+            u = SC_FDIV(o[2 * RC_RAYS + tid], o[4 * RC_RAYS + tid]);
+            v = SC_FDIV(o[3 * RC_RAYS + tid], o[4 * RC_RAYS + tid]);
+        }
+        if (valid) {
+            const size_t px = (size_t)y * p.width + x;
+            hits[px] = sc_hit{tri, t, u, v};
+            tests_out[px] = s_tests[tid];
+        }
+        const unsigned hit_mask = __ballot_sync(0xFFFFFFFFu, valid && tri != SC_NO_HIT);
+        if ((tid & 31u) == 0 && hit_mask) atomicAdd(&g->hit_pixels, (unsigned long long)__popc(hit_mask));
+    }
+}
+
 sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
 {
     const uint32_t threads = p->tile_size * p->tile_size;
     const uint32_t *values = st->ref_values[st->final_refs];
-    if (threads <= 64) {
-        sc_raycast_kernel<64><<<p->num_tiles, threads, 0, s>>>(*p, st->globals, st->globals, st->cell_offsets, values,
-                                                                st->indices, st->positions, st->hits, st->tests);
+    if (threads <= RC_RAYS) {
+        sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS><<<p->num_tiles, SC_CUDA_RAYCAST_WARPS * 32, 0, s>>>(
+            *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
+        SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel");
     } else if (threads <= 256) {
-        sc_raycast_kernel<256><<<p->num_tiles, threads, 0, s>>>(*p, st->globals, st->globals, st->cell_offsets, values,
-                                                                 st->indices, st->positions, st->hits, st->tests);
+        sc_raycast_block_kernel<256><<<p->num_tiles, threads, 0, s>>>(*p, st->globals, st->globals, st->cell_offsets,
+                                                                       values, st->indices, st->positions, st->hits,
+                                                                       st->tests);
+        SC_CUDA_CHECK_LAUNCH("sc_raycast_block_kernel");
     } else {
-        sc_raycast_kernel<1024><<<p->num_tiles, threads, 0, s>>>(*p, st->globals, st->globals, st->cell_offsets,
-                                                                  values, st->indices, st->positions, st->hits,
-                                                                  st->tests);
+        sc_raycast_block_kernel<1024><<<p->num_tiles, threads, 0, s>>>(*p, st->globals, st->globals, st->cell_offsets,
+                                                                        values, st->indices, st->positions, st->hits,
+                                                                        st->tests);
+        SC_CUDA_CHECK_LAUNCH("sc_raycast_block_kernel");
     }
-    SC_CUDA_CHECK_LAUNCH("sc_raycast_kernel");
     return SC_OK;
 }
