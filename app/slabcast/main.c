@@ -13,45 +13,13 @@ static void log_to_stderr(sc_log_level level, const char *message, void *user)
     fprintf(stderr, "slabcast: %s: %s\n", k_level[level], message);
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Loads path (".xz" streams through `xz -dc`). */
+/* Loads path (OBJ, PLY, STL; ".xz" decompressed by the loader). */
 static int load_mesh(const char *path, app_scene *s)
 {
     const char *base = strrchr(path, '/');
     snprintf(s->mesh_name, sizeof s->mesh_name, "%s", base ? base + 1 : path);
     sc_mesh_report report = {0};
-    sc_status st;
-    if (ends_with(path, ".xz")) {
-        char inner[256];
-        snprintf(inner, sizeof inner, "%s", s->mesh_name);
-        inner[strlen(inner) - 3] = '\0'; /* "dragon.obj.xz" -> "dragon.obj" names the format */
-        if (strchr(path, '\'')) {
-            fprintf(stderr, "slabcast: %s: quote characters in the path are not supported\n", path);
-            return -1;
-        }
-        char cmd[4200];
-        snprintf(cmd, sizeof cmd, "xz -dc -- '%s'", path);
-        FILE *pipe = popen(cmd, "r");
-        if (!pipe) {
-            fprintf(stderr, "slabcast: cannot run xz to read %s\n", path);
-            return -1;
-        }
-        st = sc_mesh_load_stream(pipe, inner, SC_MESH_FORMAT_AUTO, &s->mesh, &report);
-        int xz_rc = pclose(pipe);
-        if (st == SC_OK && xz_rc != 0) {
-            fprintf(stderr, "slabcast: xz -dc %s failed (exit %d)\n", path, xz_rc);
-            sc_mesh_free(&s->mesh);
-            return -1;
-        }
-    } else {
-        st = sc_mesh_load(path, SC_MESH_FORMAT_AUTO, &s->mesh, &report);
-    }
-    if (st != SC_OK) return -1; /* the message went through the log callback */
+    if (sc_mesh_load(path, SC_MESH_FORMAT_AUTO, &s->mesh, &report) != SC_OK) return -1; /* message logged */
     unsigned long long dropped = report.dropped_bad_index + report.dropped_non_finite + report.dropped_zero_area;
     if (dropped)
         fprintf(stderr, "slabcast: %s: dropped %llu of %llu faces (bad index %llu, non-finite %llu, zero area %llu)\n",

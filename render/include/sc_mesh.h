@@ -42,7 +42,9 @@ typedef enum sc_mesh_format {
     SC_MESH_FORMAT_STL
 } sc_mesh_format;
 
-/* Loads a file. report may be NULL. On failure *out is left empty. */
+/* Loads a file. report may be NULL. On failure *out is left empty. A name ending in ".xz" is
+ * decompressed through `xz -dc` (xz-utils) and its format taken from the name before ".xz"
+ * ("dragon.obj.xz" is OBJ); messages still name the .xz file. */
 sc_status sc_mesh_load(const char *path, sc_mesh_format format, sc_mesh *out, sc_mesh_report *report);
 /* Loads from an open stream (a pipe works: it is read to its end). name is used in messages;
  * format must not be AUTO unless name has a known extension. */

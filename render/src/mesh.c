@@ -233,10 +233,41 @@ sc_status sc_mesh_load_stream(FILE *f, const char *name, sc_mesh_format format, 
     return s;
 }
 
+/* path ends in ".xz": decompressed through `xz -dc` (xz-utils), the format taken from the name before it. */
+static sc_status load_xz(const char *path, sc_mesh_format format, sc_mesh *out, sc_mesh_report *report)
+{
+    size_t len = strlen(path);
+    char inner[4096];
+    if (len - 3 >= sizeof inner) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: path too long", path);
+    memcpy(inner, path, len - 3);
+    inner[len - 3] = '\0';
+    if (format == SC_MESH_FORMAT_AUTO) format = format_of(inner);
+    if (format == SC_MESH_FORMAT_AUTO)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: unknown mesh format (expected .obj.xz, .ply.xz or .stl.xz)", path);
+    if (strchr(path, '\'')) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: a quote in the path is not supported", path);
+    FILE *probe = fopen(path, "rb");
+    if (!probe) return SC_FAIL(SC_ERROR_IO, "%s: cannot open for reading", path);
+    fclose(probe);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "xz -dc -- '%s' 2>/dev/null", path);
+    FILE *pipe = popen(cmd, "r");
+    if (!pipe) return SC_FAIL(SC_ERROR_IO, "%s: cannot start xz to decompress it", path);
+    sc_status s = sc_mesh_load_stream(pipe, path, format, out, report);
+    int rc = pclose(pipe);
+    if (s == SC_OK && rc != 0) {
+        sc_mesh_free(out);
+        return SC_FAIL(SC_ERROR_IO, "%s: xz -dc failed (status %d): not an xz file, truncated, or xz-utils missing",
+                       path, rc);
+    }
+    return s;
+}
+
 sc_status sc_mesh_load(const char *path, sc_mesh_format format, sc_mesh *out, sc_mesh_report *report)
 {
     if (!path || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_mesh_load: NULL argument");
     memset(out, 0, sizeof *out);
+    size_t len = strlen(path);
+    if (len > 3 && strcasecmp(path + len - 3, ".xz") == 0) return load_xz(path, format, out, report);
     if (format == SC_MESH_FORMAT_AUTO && format_of(path) == SC_MESH_FORMAT_AUTO)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: unknown mesh format (expected .obj, .ply or .stl)", path);
     FILE *f = fopen(path, "rb");

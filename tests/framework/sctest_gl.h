@@ -1,5 +1,5 @@
 /* sctest_gl.h - GL-test helpers: a headless context or a skip (exit 77), and a silent log callback
- * for tests that provoke errors on purpose. Link slabcast_gl. */
+ * (sctest_log.h) for tests that provoke errors on purpose. Link slabcast_gl. */
 #ifndef SCTEST_GL_H
 #define SCTEST_GL_H
 
@@ -7,11 +7,8 @@
 
 #include "sc_gl.h"
 #include "sctest.h"
+#include "sctest_log.h"
 
-static inline void sct_quiet_log(sc_log_level level, const char *message, void *user)
-{
-    (void)level; (void)message; (void)user;
-}
 
 /* Creates a headless OpenGL 4.5 core context (NVIDIA's when require_nvidia) and prints what it is;
  * skips the whole binary when none can be made. */

@@ -11,6 +11,8 @@
 
 #include "sc_mesh.h"
 #include "sctest.h"
+#include "sctest_log.h"
+#include "sctest_models.h"
 
 static sc_status parse(const char *text, const char *name, sc_mesh *m, sc_mesh_report *rep)
 {
@@ -259,34 +261,45 @@ static void test_default_mesh_closed(void)
     sc_mesh_free(&m);
 }
 
-/* The shared benchmark models, streamed through xz; skipped when absent. */
+/* The shared benchmark models, loaded straight from their .xz files; skipped when absent. */
 static void test_shared_models(void)
 {
-    const char *path = "/work/shared/models/stanford-bunny.obj.xz";
-    if (access(path, R_OK) != 0) {
-        sct_skip("shared models are not present");
-        return;
-    }
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "xz -dc '%s'", path);
-    FILE *p = popen(cmd, "r");
-    if (!p) {
-        sct_skip("cannot run xz");
+    char path[1024];
+    if (!sct_model_path("stanford-bunny.obj.xz", path, sizeof path)) {
+        sct_skip("shared models are not present (set SLABCAST_MODELS)");
         return;
     }
     sc_mesh m;
     sc_mesh_report rep = {0};
-    sc_status s = sc_mesh_load_stream(p, "stanford-bunny.obj", SC_MESH_FORMAT_OBJ, &m, &rep);
-    int rc = pclose(p);
-    if (rc != 0 && s != SC_OK) {
-        sct_skip("xz failed");
-        return;
-    }
-    SCT_REQUIRE_OK(s);
+    SCT_REQUIRE_OK(sc_mesh_load(path, SC_MESH_FORMAT_AUTO, &m, &rep));
     SCT_CHECK_EQ_U64(m.vertex_count, 35947);
     SCT_CHECK_EQ_U64(m.triangle_count + rep.dropped_zero_area + rep.dropped_bad_index + rep.dropped_non_finite, 69451);
     SCT_CHECK(m.triangle_count > 69000);
     sc_mesh_free(&m);
+}
+
+/* A file named .xz that is not xz data is an I/O error naming the file; a missing one too. */
+static void test_xz_errors(void)
+{
+    sc_set_log_callback(sct_quiet_log, NULL, SC_LOG_ERROR);
+    char dir[] = "/tmp/sc_mesh_xz_XXXXXX";
+    SCT_REQUIRE(mkdtemp(dir) != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/plain.obj.xz", dir);
+    FILE *f = fopen(path, "w");
+    SCT_REQUIRE(f != NULL);
+    fputs("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", f);
+    fclose(f);
+    sc_mesh m;
+    SCT_CHECK(sc_mesh_load(path, SC_MESH_FORMAT_AUTO, &m, NULL) == SC_ERROR_IO);
+    SCT_CHECK_MSG(strstr(sc_last_error(), "plain.obj.xz") != NULL, "%s", sc_last_error());
+    SCT_CHECK(m.triangle_count == 0 && m.indices == NULL);
+    snprintf(path, sizeof path, "%s/missing.obj.xz", dir);
+    SCT_CHECK(sc_mesh_load(path, SC_MESH_FORMAT_AUTO, &m, NULL) == SC_ERROR_IO);
+    snprintf(path, sizeof path, "%s/plain.obj.xz", dir);
+    remove(path);
+    rmdir(dir);
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
 }
 
 int main(int argc, char **argv)
@@ -301,5 +314,6 @@ int main(int argc, char **argv)
     SCT_RUN(test_files_and_streams);
     SCT_RUN(test_default_mesh_closed);
     SCT_RUN(test_shared_models);
+    SCT_RUN(test_xz_errors);
     return sct_end();
 }
