@@ -2,13 +2,13 @@
 # Renderer benchmark: runs the slabcast program headless on the GPU for the configurations of
 # docs/PERFORMANCE.md and prints one markdown table (median / p95 ms per stage and per frame, counters).
 #   scripts/bench-render.sh [--bin PATH] [--dragon PATH.obj(.xz)] [--frames N] [--out DIR] [--quick]
-# The dragon is looked for in ../shared/models, then out/bench/; configurations that need it are
+# The dragon is looked for in $SLABCAST_MODELS (default ../shared/models), then out/models/; those needing it are
 # skipped when it is absent. JSON per configuration goes to DIR (default $OUT or /tmp/bench-render).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/release/bin/slabcast frames=500 quick=0
 dragon=""
-for d in ../shared/models/stanford-dragon.obj.xz out/bench/stanford-dragon.obj.xz; do
+for d in "${SLABCAST_MODELS:-../shared/models}/stanford-dragon.obj.xz" out/models/stanford-dragon.obj.xz; do
   [ -f "$d" ] && { dragon=$d; break; }
 done
 outdir=${OUT:-/tmp}/bench-render
