@@ -14,7 +14,8 @@
  * of the CPU's sequential loop. Barycentrics are divided out once, for the winning hit.
  *
  * Larger tiles: one block per tile, one thread per ray, every thread testing every reference.
- * Counters: tests counted from slab sizes, then one atomic per warp or tile. */
+ * Counters: tests counted from slab sizes with one atomic per tile (warps kernel), or per test with
+ * one atomic per warp (block kernel). */
 #include <math.h>
 
 #include "backend_cuda.h"
@@ -147,74 +148,114 @@ __device__ static inline float rc_pick(uint32_t k, float v0, float v1, float v2)
     return k == 0 ? v0 : (k == 1 ? v1 : v2);
 }
 
-/* sc_intersect (intersect.h) from its second step on, given the vertices minus the ray origin
- * already picked along the ray's axes (a[kx], a[ky], a[kz], ...): the same operations in the same
- * order, so the same bits. A hit updates b when it is better (sc_hit_better) and the ray is live. */
-__device__ static __forceinline__ void rc_test(const rc_ray &r, float akx, float aky, float akz, float bkx, float bky,
-                                               float bkz, float ckx, float cky, float ckz, uint32_t id, float tmin,
-                                               float tmax, bool live, rc_best &b)
+/* A triangle picked along one ray's axes: a[kx], a[ky], a[kz], b[..], c[..] (vertices minus the
+ * ray origin). */
+typedef struct rc_tri {
+    float akx, aky, akz, bkx, bky, bkz, ckx, cky, ckz;
+} rc_tri;
+
+/* The sheared edge functions of sc_intersect (intersect.h), single precision part. */
+typedef struct rc_edge {
+    float Ax, Ay, Bx, By, Cx, Cy, U, V, W;
+} rc_edge;
+
+/* sc_intersect from its second step on, in three parts (edges, exact redo, hit), with the same
+ * operations in the same order, so the same bits; split so that a lane's two rays interleave. */
+__device__ static __forceinline__ void rc_edges(const rc_ray &r, const rc_tri &q, rc_edge &e)
 {
-    const float Ax = SC_FSUB(akx, SC_FMUL(r.sx, akz));
-    const float Ay = SC_FSUB(aky, SC_FMUL(r.sy, akz));
-    const float Bx = SC_FSUB(bkx, SC_FMUL(r.sx, bkz));
-    const float By = SC_FSUB(bky, SC_FMUL(r.sy, bkz));
-    const float Cx = SC_FSUB(ckx, SC_FMUL(r.sx, ckz));
-    const float Cy = SC_FSUB(cky, SC_FMUL(r.sy, ckz));
-    float U = SC_FDIFF_PROD(Cx, By, Cy, Bx);
-    float V = SC_FDIFF_PROD(Ax, Cy, Ay, Cx);
-    float W = SC_FDIFF_PROD(Bx, Ay, By, Ax);
-    if (U == 0.0f || V == 0.0f || W == 0.0f) {
-        double cxby = SC_DMUL((double)Cx, (double)By), cybx = SC_DMUL((double)Cy, (double)Bx);
-        double axcy = SC_DMUL((double)Ax, (double)Cy), aycx = SC_DMUL((double)Ay, (double)Cx);
-        double bxay = SC_DMUL((double)Bx, (double)Ay), byax = SC_DMUL((double)By, (double)Ax);
-        U = (float)SC_DSUB(cxby, cybx);
-        V = (float)SC_DSUB(axcy, aycx);
-        W = (float)SC_DSUB(bxay, byax);
-    }
-    if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f)) return;
-    if (!live) return;
-    const float det = SC_FADD(SC_FADD(U, V), W);
+    e.Ax = SC_FSUB(q.akx, SC_FMUL(r.sx, q.akz));
+    e.Ay = SC_FSUB(q.aky, SC_FMUL(r.sy, q.akz));
+    e.Bx = SC_FSUB(q.bkx, SC_FMUL(r.sx, q.bkz));
+    e.By = SC_FSUB(q.bky, SC_FMUL(r.sy, q.bkz));
+    e.Cx = SC_FSUB(q.ckx, SC_FMUL(r.sx, q.ckz));
+    e.Cy = SC_FSUB(q.cky, SC_FMUL(r.sy, q.ckz));
+    e.U = SC_FDIFF_PROD(e.Cx, e.By, e.Cy, e.Bx);
+    e.V = SC_FDIFF_PROD(e.Ax, e.Cy, e.Ay, e.Cx);
+    e.W = SC_FDIFF_PROD(e.Bx, e.Ay, e.By, e.Ax);
+}
+
+__device__ static __forceinline__ bool rc_edges_zero(const rc_edge &e)
+{
+    return e.U == 0.0f || e.V == 0.0f || e.W == 0.0f;
+}
+
+/* An edge function that came out exactly 0: all three redone in double. */
+__device__ static __forceinline__ void rc_edges_exact(rc_edge &e)
+{
+    double cxby = SC_DMUL((double)e.Cx, (double)e.By), cybx = SC_DMUL((double)e.Cy, (double)e.Bx);
+    double axcy = SC_DMUL((double)e.Ax, (double)e.Cy), aycx = SC_DMUL((double)e.Ay, (double)e.Cx);
+    double bxay = SC_DMUL((double)e.Bx, (double)e.Ay), byax = SC_DMUL((double)e.By, (double)e.Ax);
+    e.U = (float)SC_DSUB(cxby, cybx);
+    e.V = (float)SC_DSUB(axcy, aycx);
+    e.W = (float)SC_DSUB(bxay, byax);
+}
+
+/* Not (some edge function < 0 and some > 0), as sc_intersect's sign test: fminf / fmaxf skip NaN
+ * as the comparisons do, and a zero of either sign is neither < 0 nor > 0. */
+__device__ static __forceinline__ bool rc_inside(const rc_edge &e)
+{
+    return !(fminf(fminf(e.U, e.V), e.W) < 0.0f && fmaxf(fmaxf(e.U, e.V), e.W) > 0.0f);
+}
+
+/* The rest of sc_intersect for a triangle that passed the sign test; a hit updates b when it is
+ * better (sc_hit_better). */
+__device__ static __forceinline__ void rc_hit(const rc_ray &r, const rc_tri &q, const rc_edge &e, uint32_t id,
+                                              float tmin, float tmax, rc_best &b)
+{
+    const float det = SC_FADD(SC_FADD(e.U, e.V), e.W);
     if (!(det != 0.0f)) return;
-    const float Az = SC_FMUL(r.sz, akz);
-    const float Bz = SC_FMUL(r.sz, bkz);
-    const float Cz = SC_FMUL(r.sz, ckz);
-    const float T = SC_FADD(SC_FADD(SC_FMUL(U, Az), SC_FMUL(V, Bz)), SC_FMUL(W, Cz));
+    const float Az = SC_FMUL(r.sz, q.akz);
+    const float Bz = SC_FMUL(r.sz, q.bkz);
+    const float Cz = SC_FMUL(r.sz, q.ckz);
+    const float T = SC_FADD(SC_FADD(SC_FMUL(e.U, Az), SC_FMUL(e.V, Bz)), SC_FMUL(e.W, Cz));
     const float t = SC_FDIV(T, det);
     if (!(t >= tmin && t <= tmax)) return;
     if (sc_hit_better(t, id, b.t, b.tri)) {
         b.t = t;
-        b.V = V;
-        b.W = W;
+        b.V = e.V;
+        b.W = e.W;
         b.det = det;
         b.tri = id;
     }
 }
 
-/* Tests the n (<= 32) staged triangles of warp buffer q against the lane's two rays. UNIFORM: the
- * records are permuted for the tile's axes (all rays share them); else each ray picks its own. */
+/* Tests the n (<= 32) staged triangles of warp buffer q against the lane's two rays (only live
+ * rays take hits). UNIFORM: the records are permuted for the tile's axes (all rays share them);
+ * else each ray picks its own. */
 template <bool UNIFORM>
 __device__ static __forceinline__ void rc_test_staged(const float4 (*q)[3], uint32_t n, const rc_ray (&ray)[2],
                                                       const bool (&live)[2], float tmin, float tmax,
                                                       rc_best (&best)[2])
 {
     for (uint32_t j = 0; j < n; ++j) {
+        rc_tri tri[2];
+        uint32_t id;
         if (UNIFORM) {
             const float4 q0 = q[j][0], q1 = q[j][1], q2 = q[j][2];
-            const uint32_t id = __float_as_uint(q2.y);
-#pragma unroll
-            for (int r = 0; r < 2; ++r)
-                rc_test(ray[r], q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x, id, tmin, tmax, live[r], best[r]);
+            id = __float_as_uint(q2.y);
+            tri[0] = rc_tri{q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x};
+            tri[1] = tri[0];
         } else {
             const float *f = (const float *)q[j];
-            const uint32_t id = __float_as_uint(f[9]);
+            id = __float_as_uint(f[9]);
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
+                /* A pixel outside the target (never live) reads indices 3, 6, 9: inside the record. */
                 const uint32_t kx = ray[r].perm & 3u, ky = (ray[r].perm >> 2) & 3u, kz = (ray[r].perm >> 4) & 3u;
-                if (ray[r].perm == RC_PERM_NONE) continue;
-                rc_test(ray[r], f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz],
-                        id, tmin, tmax, live[r], best[r]);
+                tri[r] = rc_tri{f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz]};
             }
         }
+        rc_edge e[2];
+#pragma unroll
+        for (int r = 0; r < 2; ++r) rc_edges(ray[r], tri[r], e[r]);
+        if (rc_edges_zero(e[0]) || rc_edges_zero(e[1])) {
+#pragma unroll
+            for (int r = 0; r < 2; ++r)
+                if (rc_edges_zero(e[r])) rc_edges_exact(e[r]);
+        }
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+            if (live[r] && rc_inside(e[r])) rc_hit(ray[r], tri[r], e[r], id, tmin, tmax, best[r]);
     }
 }
 
