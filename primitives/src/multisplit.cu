@@ -10,9 +10,9 @@
 
 static size_t align_up(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
 
-void split_grid(uint32_t n, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t *tiles_per_block)
+void split_grid(uint32_t n, uint32_t tile_items, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t *tiles_per_block)
 {
-    uint32_t tiles = (uint32_t)(((uint64_t)n + SPLIT_TILE_ITEMS - 1) / SPLIT_TILE_ITEMS);
+    uint32_t tiles = (uint32_t)(((uint64_t)n + tile_items - 1) / tile_items);
     uint32_t g = tiles < (uint32_t)SPLIT_MAX_GRID_BLOCKS ? tiles : (uint32_t)SPLIT_MAX_GRID_BLOCKS;
     uint32_t tpb = g ? (tiles + g - 1) / g : 0;
     *num_tiles = tiles;
@@ -24,7 +24,7 @@ void split_grid(uint32_t n, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t 
 static sc_status job_layout(uint32_t n, uint32_t nb, size_t *table_bytes, size_t *cub_bytes)
 {
     uint32_t tiles, g, tpb;
-    split_grid(n, &tiles, &g, &tpb);
+    split_grid(n, split_tile_items(nb), &tiles, &g, &tpb);
     size_t entries = (size_t)g * nb;
     *table_bytes = align_up(entries * sizeof(uint32_t));
     *cub_bytes = 0;
@@ -77,7 +77,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     memset(&p, 0, sizeof p);
     p.rule = job->rp;
     p.n = n;
-    split_grid(n, &p.num_tiles, &p.num_blocks, &p.tiles_per_block);
+    p.tile_items = split_tile_items(nb);
+    split_grid(n, p.tile_items, &p.num_tiles, &p.num_blocks, &p.tiles_per_block);
     p.ballot_bits = ceil_log2(nb);
     p.keys_in = job->keys_in;
     p.keys_out = job->keys_out;

@@ -40,10 +40,11 @@ typedef struct split_job {
 typedef struct split_kernel_params {
     split_rule_params rule;
     uint32_t n;
-    uint32_t num_tiles;        /* ceil(n / SPLIT_TILE_ITEMS) */
+    uint32_t tile_items;       /* records per tile: SPLIT_WARP_TILE_ITEMS or SPLIT_BLOCK_TILE_ITEMS */
+    uint32_t num_tiles;        /* ceil(n / tile_items) */
     uint32_t num_blocks;       /* G: grid of the count and scatter kernels */
     uint32_t tiles_per_block;  /* block g owns tiles [g * tiles_per_block, ...) */
-    uint32_t ballot_bits;      /* warp path: ceil(log2 B) */
+    uint32_t ballot_bits;      /* ceil(log2 B): ballots per round of the warp-level bucket match */
     const void *keys_in;
     void *keys_out;
     uint32_t num_values;
@@ -55,8 +56,14 @@ typedef struct split_kernel_params {
     const uint32_t *table_offsets;  /* its exclusive scan */
 } split_kernel_params;
 
-/* Grid of a split of n records: num_tiles, num_blocks, tiles_per_block. */
-void split_grid(uint32_t n, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t *tiles_per_block);
+/* Records per tile for B buckets (the warp path's tile for B <= SPLIT_WARP_PATH_MAX_BUCKETS). */
+static inline uint32_t split_tile_items(uint32_t num_buckets)
+{
+    return num_buckets <= SPLIT_WARP_PATH_MAX_BUCKETS ? (uint32_t)SPLIT_WARP_TILE_ITEMS : (uint32_t)SPLIT_BLOCK_TILE_ITEMS;
+}
+
+/* Grid of a split of n records in tiles of tile_items: num_tiles, num_blocks, tiles_per_block. */
+void split_grid(uint32_t n, uint32_t tile_items, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t *tiles_per_block);
 
 /* Temporary storage of split_job_run for n records and B buckets (host only, no CUDA call but
  * CUB's size query). */

@@ -1,14 +1,17 @@
 /* multisplit_kernels.cuh - the count and scatter kernels of split / multisplit (internal, CUDA).
  *
- * Records are read in tiles of SPLIT_TILE_ITEMS: warp w of the block takes the w-th slice of the
- * tile, in rounds of 32 consecutive records (coalesced loads, and the (warp, round, lane) order is
- * the input order, which makes the ranking stable).
- *  - count kernel: per-block bucket counts into the column-major table (entry b * G + g).
- *  - scatter kernel: per tile, rank every record inside its bucket (warp path: ballots over the
- *    bits of the bucket id and popcounts, per-lane counters; block path: per-warp counters in
- *    shared memory, or shared atomics for the unstable variant), turn ranks into tile-local
- *    positions (scan over warps and over buckets), reorder the tile in shared memory, and write
- *    it out position by position so each bucket's run is written by consecutive threads. */
+ * Block g owns the records [g * tiles_per_block * tile_items, ...) (a contiguous chunk of tiles).
+ *  - count kernel: per-block bucket counts into the column-major table (entry b * G + g); the order
+ *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys.
+ *  - scatter kernel: per tile, warp w takes the w-th slice of the tile in ITEMS rounds of 32
+ *    consecutive records (coalesced loads; the (warp, round, lane) order is the input order, which
+ *    makes the ranking stable). Every record is ranked inside its bucket in registers (warp path,
+ *    B <= 32: ballots over the bits of the bucket id, per-lane counters; block path: the same ballot
+ *    match and per-warp counters in shared memory, or shared atomics for the unstable variant), the
+ *    per-bucket prefix over warps and the scan over buckets give tile-local positions, the tile is
+ *    reordered in shared memory (key, bucket, index) and written position by position so each
+ *    bucket's run is written by consecutive threads at (bucket's global offset + local position).
+ *    Value streams follow one at a time through one staging buffer (few registers, high occupancy). */
 #ifndef MULTISPLIT_KERNELS_CUH
 #define MULTISPLIT_KERNELS_CUH
 
@@ -19,11 +22,20 @@
 
 #define SPLIT_FULL_MASK 0xFFFFFFFFu
 #define SPLIT_NO_BUCKET 0xFFFFFFFFu
+#define SPLIT_NO_POS 0xFFFFFFFFu
 
-/* Offsets (bytes) of the scatter kernel's dynamic shared memory; same code on host and device. */
+template <int MODE>
+__host__ __device__ constexpr int split_items_of(void)
+{
+    return MODE == SPLIT_MODE_WARP ? SPLIT_WARP_PATH_ITEMS : SPLIT_BLOCK_PATH_ITEMS;
+}
+
+/* Offsets (bytes) of the scatter kernel's dynamic shared memory; same code on host and device.
+ * The block-stable counters share their space with the staged tile (a barrier separates them);
+ * the warp path's counters are small and kept apart. */
 typedef struct split_smem_layout {
-    uint32_t bounds, run, start, cnt, scratch, region; /* region: warp counters, then the staged tile */
-    uint32_t key, val, idx, dst;                       /* inside region (after the counters are used) */
+    uint32_t bounds, start, goff, cnt, run, scratch, counters; /* per-bucket arrays, warp / block counters */
+    uint32_t key, val, idx, bkt;                                /* staged tile */
     uint32_t total;
 } split_smem_layout;
 
@@ -33,23 +45,26 @@ template <typename KeyT, int RULE, int MODE>
 __host__ __device__ inline split_smem_layout split_scatter_layout(uint32_t nb, uint32_t num_values, int keys_out,
                                                                    int gather)
 {
+    const uint32_t tile = (uint32_t)split_items_of<MODE>() * SPLIT_BLOCK_THREADS;
     split_smem_layout L;
     uint32_t o = 0;
     L.bounds = o; o = split_align16(o + split_rule_smem_bytes<KeyT, RULE>(nb));
-    L.run = o; o = split_align16(o + nb * 4);
     L.start = o; o = split_align16(o + nb * 4);
+    L.goff = o; o = split_align16(o + nb * 4);
     L.cnt = o; o = split_align16(o + nb * 4);
+    L.run = o; o = split_align16(o + nb * 4);
     L.scratch = o; o = split_align16(o + SPLIT_WARP_LANES * 4);
-    L.region = o;
+    L.counters = o;
     uint32_t counters = MODE == SPLIT_MODE_WARP ? SPLIT_BLOCK_WARPS * SPLIT_WARP_LANES * 4
-                      : MODE == SPLIT_MODE_BLOCK_STABLE ? SPLIT_BLOCK_WARPS * nb * 2 : 0;
+                      : MODE == SPLIT_MODE_BLOCK_STABLE ? split_align16(SPLIT_BLOCK_WARPS * nb * 2) : 0;
+    if (MODE == SPLIT_MODE_WARP) o = split_align16(o + counters); /* apart from the staging area */
     uint32_t s = 0;
-    L.key = o + s; s = split_align16(s + (keys_out ? SPLIT_TILE_ITEMS * (uint32_t)sizeof(KeyT) : 0));
-    L.val = o + s; s = split_align16(s + num_values * SPLIT_TILE_ITEMS * 4);
-    L.idx = o + s; s = split_align16(s + (gather ? SPLIT_TILE_ITEMS * 4 : 0));
-    L.dst = o + s; s = split_align16(s + SPLIT_TILE_ITEMS * 4);
-    o += split_align16(counters > s ? counters : s);
-    L.total = o;
+    L.key = o + s; s = split_align16(s + (keys_out ? tile * (uint32_t)sizeof(KeyT) : 0));
+    L.val = o + s; s = split_align16(s + (num_values ? tile * 4 : 0));
+    L.idx = o + s; s = split_align16(s + (gather ? tile * 4 : 0));
+    L.bkt = o + s; s = split_align16(s + tile * 2);
+    if (MODE == SPLIT_MODE_BLOCK_STABLE && counters > s) s = counters;
+    L.total = o + s;
     return L;
 }
 
@@ -83,15 +98,46 @@ __device__ inline void split_warp_masks(uint32_t bucket, uint32_t valid_mask, ui
     *same_as_lane = lanes;
 }
 
-/* Exclusive scan of in[0 .. count) into out (shared arrays) by the whole block; ends synchronised. */
-__device__ inline void split_block_exclusive_scan(const uint32_t *in, uint32_t *out, uint32_t count, uint32_t *scratch)
+/* Lanes of this round (among valid_mask) with the same bucket as the calling lane. */
+__device__ inline uint32_t split_warp_peers(uint32_t bucket, uint32_t valid_mask, uint32_t nbits)
+{
+    uint32_t mine = valid_mask;
+    for (uint32_t k = 0; k < nbits; ++k) {
+        uint32_t bal = __ballot_sync(SPLIT_FULL_MASK, (bucket >> k) & 1u);
+        mine &= ((bucket >> k) & 1u) ? bal : ~bal;
+    }
+    return mine;
+}
+
+/* Block path, per tile: the tile's count per bucket (stable: from the per-warp counters, which
+ * become exclusive prefixes over warps in place; unstable: s_cnt as the atomics left it), its
+ * exclusive scan s_start, the offset s_goff = global start - local start, and s_run advanced by the
+ * counts. Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
+template <int MODE>
+__device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, uint32_t *s_start, uint32_t *s_goff,
+                                          uint32_t *s_run, uint32_t nb, uint32_t *scratch)
 {
     const uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
-    const uint32_t per = (count + SPLIT_BLOCK_THREADS - 1) / SPLIT_BLOCK_THREADS;
-    const uint32_t begin = tid * per < count ? tid * per : count;
-    const uint32_t end = begin + per < count ? begin + per : count;
+    const uint32_t per = (nb + SPLIT_BLOCK_THREADS - 1) / SPLIT_BLOCK_THREADS;
+    const uint32_t begin = tid * per < nb ? tid * per : nb;
+    const uint32_t end = begin + per < nb ? begin + per : nb;
     uint32_t sum = 0;
-    for (uint32_t j = begin; j < end; ++j) sum += in[j];
+    for (uint32_t j = begin; j < end; ++j) {
+        uint32_t c;
+        if (MODE == SPLIT_MODE_BLOCK_STABLE) {
+            c = 0;
+#pragma unroll
+            for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) {
+                const uint32_t x = s_whist[w * nb + j];
+                s_whist[w * nb + j] = (uint16_t)c;
+                c += x;
+            }
+            s_cnt[j] = c;
+        } else {
+            c = s_cnt[j];
+        }
+        sum += c;
+    }
     uint32_t incl = sum;
     for (uint32_t off = 1; off < 32; off <<= 1) {
         uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
@@ -105,22 +151,43 @@ __device__ inline void split_block_exclusive_scan(const uint32_t *in, uint32_t *
             uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, w, off);
             if (lane >= off) w += y;
         }
-        if (lane < SPLIT_BLOCK_WARPS) scratch[lane] = w - v;
+        if (lane < SPLIT_BLOCK_WARPS) scratch[SPLIT_WARP_LANES - SPLIT_BLOCK_WARPS + lane] = w - v;
     }
     __syncthreads();
-    uint32_t run = scratch[warp] + incl - sum;
+    uint32_t run = scratch[SPLIT_WARP_LANES - SPLIT_BLOCK_WARPS + warp] + incl - sum;
     for (uint32_t j = begin; j < end; ++j) {
-        uint32_t c = in[j];
-        out[j] = run;
+        const uint32_t c = s_cnt[j], r = s_run[j];
+        s_start[j] = run;
+        s_goff[j] = r - run;
+        s_run[j] = r + c;
         run += c;
     }
     __syncthreads();
+}
+
+/* Loads V consecutive items at base (16-byte vector when aligned and whole), items at or past end
+ * are set to 0. */
+template <typename T, int V>
+__device__ inline void split_load_vector(const T *ptr, uint64_t base, uint64_t end, bool aligned, T (&out)[V])
+{
+    static_assert(V * sizeof(T) == 16, "one 16-byte vector");
+    if (aligned && base + V <= end) {
+        const uint4 q = __ldg((const uint4 *)(ptr + base));
+        const T *t = (const T *)&q;
+#pragma unroll
+        for (int k = 0; k < V; ++k) out[k] = t[k];
+    } else {
+#pragma unroll
+        for (int k = 0; k < V; ++k) out[k] = base + k < end ? ptr[base + k] : (T)0;
+    }
 }
 
 template <typename KeyT, int RULE, int WARP>
 __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS) split_count_kernel(split_kernel_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
+    constexpr int V = 16 / (int)sizeof(KeyT);           /* keys per 16-byte vector */
+    constexpr int U = SPLIT_COUNT_VECTORS;              /* vectors per thread per step */
     const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     uint32_t hist_off;
     split_count_smem<KeyT, RULE, WARP>(nb, &hist_off);
@@ -131,24 +198,51 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS) split_count_kernel(split_
         for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
     __syncthreads();
     const KeyT *keys = (const KeyT *)p.keys_in;
-    const uint32_t tile_begin = blockIdx.x * p.tiles_per_block;
-    const uint32_t tile_end = min(tile_begin + p.tiles_per_block, p.num_tiles);
+    const uint32_t *ids = p.rule.bucket_ids;
+    const uint64_t chunk = (uint64_t)p.tiles_per_block * p.tile_items;
+    const uint64_t begin = (uint64_t)blockIdx.x * chunk;
+    const uint64_t end = begin + chunk < (uint64_t)p.n ? begin + chunk : (uint64_t)p.n;
+    const bool keys_aligned = keys && ((uintptr_t)keys & 15u) == 0;
+    const bool ids_aligned = ids && ((uintptr_t)ids & 15u) == 0;
     uint32_t lane_count = 0;
-    for (uint32_t tile = tile_begin; tile < tile_end; ++tile) {
-        const uint64_t tile_base = (uint64_t)tile * SPLIT_TILE_ITEMS;
-#pragma unroll 4
-        for (uint32_t r = 0; r < SPLIT_ROUNDS_PER_WARP; ++r) {
-            const uint64_t i = tile_base + (uint64_t)warp * SPLIT_WARP_LANES * SPLIT_ROUNDS_PER_WARP + r * 32u + lane;
-            const bool valid = i < p.n;
-            KeyT key = (valid && keys) ? keys[i] : (KeyT)0;
-            uint32_t b = valid ? split_bucket<KeyT, RULE>(p.rule, key, i, s_bounds) : SPLIT_NO_BUCKET;
+    for (uint64_t step = begin; step < end; step += (uint64_t)U * V * SPLIT_BLOCK_THREADS) {
+        uint32_t b[U * V];
+        if (RULE == SPLIT_BUCKETS_IDS) {
+            constexpr int VI = 4;
+#pragma unroll
+            for (int u = 0; u < U * V / VI; ++u) {
+                const uint64_t base = step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * VI;
+                uint32_t id[VI];
+                split_load_vector<uint32_t, VI>(ids, base, end, ids_aligned, id);
+#pragma unroll
+                for (int k = 0; k < VI; ++k)
+                    b[u * VI + k] = base + k < end ? (id[k] < nb ? id[k] : nb - 1) : SPLIT_NO_BUCKET;
+            }
+        } else {
+            KeyT key[U][V];
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                split_load_vector<KeyT, V>(keys, step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V, end, keys_aligned,
+                                           key[u]);
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+#pragma unroll
+                for (int k = 0; k < V; ++k) {
+                    const uint64_t i = step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V + k;
+                    b[u * V + k] = i < end ? split_bucket<KeyT, RULE>(p.rule, key[u][k], i, s_bounds) : SPLIT_NO_BUCKET;
+                }
+        }
+#pragma unroll
+        for (int k = 0; k < U * V; ++k) {
+            const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, b[k] != SPLIT_NO_BUCKET);
             if (WARP) {
                 uint32_t mine, lanes;
-                split_warp_masks(b, __ballot_sync(SPLIT_FULL_MASK, valid), p.ballot_bits, lane, &mine, &lanes);
+                split_warp_masks(b[k], valid_mask, p.ballot_bits, lane, &mine, &lanes);
                 lane_count += __popc(lanes);
             } else {
-                uint32_t peers = __match_any_sync(SPLIT_FULL_MASK, b);
-                if (valid && lane == (uint32_t)(__ffs(peers) - 1)) atomicAdd(&s_hist[b], (uint32_t)__popc(peers));
+                const uint32_t peers = split_warp_peers(b[k], valid_mask, p.ballot_bits);
+                if (b[k] != SPLIT_NO_BUCKET && lane == (uint32_t)(__ffs(peers) - 1))
+                    atomicAdd(&s_hist[b[k]], (uint32_t)__popc(peers));
             }
         }
     }
@@ -165,139 +259,180 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS) split_count_kernel(split_
 }
 
 template <typename KeyT, int RULE, int MODE>
-__global__ void __launch_bounds__(SPLIT_BLOCK_THREADS) split_scatter_kernel(split_kernel_params p)
+__global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS) split_scatter_kernel(split_kernel_params p)
 {
+    constexpr int ITEMS = split_items_of<MODE>();
+    constexpr uint32_t TILE = (uint32_t)ITEMS * SPLIT_BLOCK_THREADS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     const split_smem_layout L = split_scatter_layout<KeyT, RULE, MODE>(nb, p.num_values, p.keys_out != NULL,
                                                                        p.gather_index != NULL);
     KeyT *s_bounds = (KeyT *)(smem + L.bounds);
-    uint32_t *s_run = (uint32_t *)(smem + L.run);
     uint32_t *s_start = (uint32_t *)(smem + L.start);
+    uint32_t *s_goff = (uint32_t *)(smem + L.goff);
     uint32_t *s_cnt = (uint32_t *)(smem + L.cnt);
+    uint32_t *s_run = (uint32_t *)(smem + L.run);
     uint32_t *s_scratch = (uint32_t *)(smem + L.scratch);
-    uint32_t *s_wcount = (uint32_t *)(smem + L.region);  /* warp path: [warp][lane] */
-    uint16_t *s_whist = (uint16_t *)(smem + L.region);   /* block path: [warp][bucket] */
+    uint32_t *s_wcount = (uint32_t *)(smem + L.counters);  /* warp path: [warp][lane] */
+    uint16_t *s_whist = (uint16_t *)(smem + L.counters);   /* block stable: [warp][bucket] */
     KeyT *s_key = (KeyT *)(smem + L.key);
     uint32_t *s_val = (uint32_t *)(smem + L.val);
     uint32_t *s_idx = (uint32_t *)(smem + L.idx);
-    uint32_t *s_dst = (uint32_t *)(smem + L.dst);
+    uint16_t *s_bkt = (uint16_t *)(smem + L.bkt);
     const KeyT *keys_in = (const KeyT *)p.keys_in;
     KeyT *keys_out = (KeyT *)p.keys_out;
-    const uint32_t nv = p.num_values;
+    const uint32_t nv = p.num_values, nbits = p.ballot_bits;
+    uint32_t *const gather_index = p.gather_index;
+    uint32_t *const scatter_index = p.scatter_index;
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
-    for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_blocks + blockIdx.x];
+    uint32_t run = 0; /* warp path: the global start of bucket `lane`, in warp 0 */
+    if (MODE == SPLIT_MODE_WARP) {
+        if (warp == 0 && lane < nb) run = p.table_offsets[(size_t)lane * p.num_blocks + blockIdx.x];
+    } else {
+        for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_blocks + blockIdx.x];
+    }
+    __syncthreads();
 
+    const uint32_t lt = split_lanemask_lt();
+    const uint32_t wbase = warp * WARP_ITEMS;
     const uint32_t tile_begin = blockIdx.x * p.tiles_per_block;
     const uint32_t tile_end = min(tile_begin + p.tiles_per_block, p.num_tiles);
     for (uint32_t tile = tile_begin; tile < tile_end; ++tile) {
-        const uint64_t tile_base = (uint64_t)tile * SPLIT_TILE_ITEMS;
-        const uint32_t tile_n = (uint32_t)min((uint64_t)SPLIT_TILE_ITEMS, (uint64_t)p.n - tile_base);
-        if (MODE == SPLIT_MODE_BLOCK_STABLE)
-            for (uint32_t j = tid; j < SPLIT_BLOCK_WARPS * nb; j += SPLIT_BLOCK_THREADS) s_whist[j] = 0;
+        const uint64_t tile_base = (uint64_t)tile * TILE;
+        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+        if (MODE == SPLIT_MODE_BLOCK_STABLE) {
+            __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
+            uint32_t *w32 = (uint32_t *)s_whist;
+            for (uint32_t j = tid; j < SPLIT_BLOCK_WARPS * nb / 2; j += SPLIT_BLOCK_THREADS) w32[j] = 0;
+        }
         if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
             for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
-        __syncthreads();
+        if (MODE != SPLIT_MODE_WARP) __syncthreads();
 
-        KeyT key[SPLIT_ROUNDS_PER_WARP];
-        uint32_t bucket[SPLIT_ROUNDS_PER_WARP], rank[SPLIT_ROUNDS_PER_WARP];
-        uint32_t val[SPLIT_ROUNDS_PER_WARP][SPLIT_MAX_VALUE_STREAMS];
+        /* Load the warp's slice, then the buckets, then rank round by round. */
+        KeyT key[ITEMS];
+        uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (block path: before the warp's counter) */
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+            key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
+        }
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+            br[r] = off < tile_n ? split_bucket<KeyT, RULE>(p.rule, key[r], tile_base + off, s_bounds) : SPLIT_NO_BUCKET;
+        }
         uint32_t lane_count = 0;
-        const uint32_t lt = split_lanemask_lt();
 #pragma unroll
-        for (uint32_t r = 0; r < SPLIT_ROUNDS_PER_WARP; ++r) {
-            const uint32_t off = warp * SPLIT_WARP_LANES * SPLIT_ROUNDS_PER_WARP + r * 32u + lane;
-            const uint64_t i = tile_base + off;
-            const bool valid = off < tile_n;
-            key[r] = (valid && keys_in) ? keys_in[i] : (KeyT)0;
-#pragma unroll
-            for (uint32_t v = 0; v < SPLIT_MAX_VALUE_STREAMS; ++v) val[r][v] = (valid && v < nv) ? p.values_in[v][i] : 0u;
-            const uint32_t b = valid ? split_bucket<KeyT, RULE>(p.rule, key[r], i, s_bounds) : SPLIT_NO_BUCKET;
-            bucket[r] = b;
+        for (int r = 0; r < ITEMS; ++r) {
+            const uint32_t b = br[r];
+            const bool valid = b != SPLIT_NO_BUCKET;
+            const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, valid);
+            uint32_t rank;
             if (MODE == SPLIT_MODE_WARP) {
                 uint32_t mine, lanes;
-                split_warp_masks(b, __ballot_sync(SPLIT_FULL_MASK, valid), p.ballot_bits, lane, &mine, &lanes);
-                uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, valid ? b : 0u);
-                rank[r] = before + __popc(mine & lt);
+                split_warp_masks(b, valid_mask, nbits, lane, &mine, &lanes);
+                const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, valid ? b : 0u);
+                rank = before + __popc(mine & lt);
                 lane_count += __popc(lanes);
             } else if (MODE == SPLIT_MODE_BLOCK_STABLE) {
-                const uint32_t peers = __match_any_sync(SPLIT_FULL_MASK, b);
+                const uint32_t peers = split_warp_peers(b, valid_mask, nbits);
                 uint32_t base = 0;
                 if (valid) base = s_whist[warp * nb + b];
-                rank[r] = base + __popc(peers & lt);
+                rank = base + __popc(peers & lt);
                 __syncwarp();
                 if (valid && lane == 31u - __clz(peers)) s_whist[warp * nb + b] = (uint16_t)(base + __popc(peers));
                 __syncwarp();
             } else {
-                const uint32_t peers = __match_any_sync(SPLIT_FULL_MASK, b);
-                const uint32_t leader = (uint32_t)__ffs(peers) - 1u;
+                const uint32_t peers = split_warp_peers(b, valid_mask, nbits);
+                const uint32_t leader = (uint32_t)(__ffs(peers) - 1) & 31u;
                 uint32_t base = 0;
                 if (valid && lane == leader) base = atomicAdd(&s_cnt[b], (uint32_t)__popc(peers));
                 base = __shfl_sync(SPLIT_FULL_MASK, base, leader);
-                rank[r] = base + __popc(peers & lt);
+                rank = base + __popc(peers & lt);
             }
+            br[r] = valid ? (b | (rank << 16)) : SPLIT_NO_BUCKET;
         }
         if (MODE == SPLIT_MODE_WARP) s_wcount[warp * SPLIT_WARP_LANES + lane] = lane_count;
         __syncthreads();
-        /* Per bucket: exclusive prefix over warps (in place) and the tile's count. */
-        if (MODE != SPLIT_MODE_BLOCK_UNSTABLE) {
-            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) {
-                uint32_t sum = 0;
-                for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) {
-                    uint32_t c;
-                    if (MODE == SPLIT_MODE_WARP) {
-                        c = s_wcount[w * SPLIT_WARP_LANES + b];
-                        s_wcount[w * SPLIT_WARP_LANES + b] = sum;
-                    } else {
-                        c = s_whist[w * nb + b];
-                        s_whist[w * nb + b] = (uint16_t)sum;
+
+        /* Tile counts, local starts, global offsets. */
+        if (MODE == SPLIT_MODE_WARP) {
+            if (warp == 0) {
+                uint32_t c = 0;
+                if (lane < nb) {
+#pragma unroll
+                    for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) {
+                        const uint32_t x = s_wcount[w * SPLIT_WARP_LANES + lane];
+                        s_wcount[w * SPLIT_WARP_LANES + lane] = c;
+                        c += x;
                     }
-                    sum += c;
                 }
-                s_cnt[b] = sum;
+                uint32_t incl = c;
+                for (uint32_t off = 1; off < 32; off <<= 1) {
+                    const uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
+                    if (lane >= off) incl += y;
+                }
+                if (lane < nb) {
+                    s_start[lane] = incl - c;
+                    s_goff[lane] = run - (incl - c);
+                    run += c;
+                }
             }
             __syncthreads();
+        } else {
+            split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
         }
-        split_block_exclusive_scan(s_cnt, s_start, nb, s_scratch);
 
-        uint32_t lpos[SPLIT_ROUNDS_PER_WARP], gpos[SPLIT_ROUNDS_PER_WARP];
+        /* Local positions (and the scatter index, written straight from them). */
+        uint32_t lpos[ITEMS];
 #pragma unroll
-        for (uint32_t r = 0; r < SPLIT_ROUNDS_PER_WARP; ++r) {
-            const uint32_t b = bucket[r];
-            if (b == SPLIT_NO_BUCKET) continue;
-            uint32_t within = rank[r];
+        for (int r = 0; r < ITEMS; ++r) {
+            lpos[r] = SPLIT_NO_POS;
+            if (br[r] == SPLIT_NO_BUCKET) continue;
+            const uint32_t b = br[r] & 0xFFFFu;
+            uint32_t within = br[r] >> 16;
             if (MODE == SPLIT_MODE_WARP) within += s_wcount[warp * SPLIT_WARP_LANES + b];
             if (MODE == SPLIT_MODE_BLOCK_STABLE) within += s_whist[warp * nb + b];
             lpos[r] = s_start[b] + within;
-            gpos[r] = s_run[b] + within;
-            if (p.scatter_index) {
-                const uint64_t i = tile_base + warp * SPLIT_WARP_LANES * SPLIT_ROUNDS_PER_WARP + r * 32u + lane;
-                p.scatter_index[i] = gpos[r];
+            if (scatter_index) scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[b] + lpos[r];
+        }
+        if (MODE == SPLIT_MODE_BLOCK_STABLE) __syncthreads(); /* the staging area overwrites the counters */
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            if (lpos[r] == SPLIT_NO_POS) continue;
+            const uint32_t lp = lpos[r];
+            s_bkt[lp] = (uint16_t)(br[r] & 0xFFFFu);
+            if (keys_out) s_key[lp] = key[r];
+            if (gather_index) s_idx[lp] = (uint32_t)(tile_base + wbase + (uint32_t)r * 32u + lane);
+        }
+        /* Value stream 0 goes with the keys; streams 1.. reuse its staging buffer. */
+        for (uint32_t v = 0; v < (nv ? nv : 1u); ++v) {
+            if (nv) {
+                const uint32_t *vin = p.values_in[v];
+                uint32_t val[ITEMS];
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r)
+                    val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+                if (v > 0) __syncthreads(); /* the previous stream is written out */
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r)
+                    if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
+            }
+            __syncthreads();
+            uint32_t *vout = nv ? p.values_out[v] : NULL;
+            const bool first = v == 0;
+#pragma unroll
+            for (int k = 0; k < ITEMS; ++k) {
+                const uint32_t j = tid + (uint32_t)k * SPLIT_BLOCK_THREADS;
+                if (j >= tile_n) break;
+                const uint32_t d = s_goff[s_bkt[j]] + j;
+                if (first && keys_out) keys_out[d] = s_key[j];
+                if (first && gather_index) gather_index[d] = s_idx[j];
+                if (vout) vout[d] = s_val[j];
             }
         }
-        __syncthreads(); /* the counters' region becomes the staging area */
-#pragma unroll
-        for (uint32_t r = 0; r < SPLIT_ROUNDS_PER_WARP; ++r) {
-            if (bucket[r] == SPLIT_NO_BUCKET) continue;
-            const uint32_t lp = lpos[r];
-            s_dst[lp] = gpos[r];
-            if (keys_out) s_key[lp] = key[r];
-#pragma unroll
-            for (uint32_t v = 0; v < SPLIT_MAX_VALUE_STREAMS; ++v)
-                if (v < nv) s_val[v * SPLIT_TILE_ITEMS + lp] = val[r][v];
-            if (p.gather_index)
-                s_idx[lp] = (uint32_t)(tile_base + warp * SPLIT_WARP_LANES * SPLIT_ROUNDS_PER_WARP + r * 32u + lane);
-        }
-        __syncthreads();
-        for (uint32_t j = tid; j < tile_n; j += SPLIT_BLOCK_THREADS) {
-            const uint32_t d = s_dst[j];
-            if (keys_out) keys_out[d] = s_key[j];
-            for (uint32_t v = 0; v < nv; ++v) p.values_out[v][d] = s_val[v * SPLIT_TILE_ITEMS + j];
-            if (p.gather_index) p.gather_index[d] = s_idx[j];
-        }
-        for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] += s_cnt[b];
-        __syncthreads();
     }
 }
 

@@ -6,16 +6,23 @@
 
 /* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
  * A block processes a contiguous chunk of tiles; a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x
- * SPLIT_ROUNDS_PER_WARP rounds of 32 consecutive records. Blocks count their buckets (count kernel),
- * one exclusive scan of the column-major (bucket x block) table gives every block its global start
- * per bucket, and the scatter kernel ranks each tile, reorders it in shared memory and writes
- * contiguous runs. */
+ * ITEMS rounds of 32 consecutive records (ITEMS: SPLIT_WARP_PATH_ITEMS for B <= 32, else
+ * SPLIT_BLOCK_PATH_ITEMS). Blocks count their buckets (count kernel, 16-byte loads), one exclusive
+ * scan of the column-major (bucket x block) table gives every block its global start per bucket, and
+ * the scatter kernel ranks each tile in registers, reorders it in shared memory and writes contiguous
+ * runs; value streams follow one at a time through one staging buffer. */
 enum {
     SPLIT_WARP_LANES = 32,
     SPLIT_BLOCK_WARPS = 8,                                 /* warps per block */
     SPLIT_BLOCK_THREADS = SPLIT_BLOCK_WARPS * SPLIT_WARP_LANES,
-    SPLIT_ROUNDS_PER_WARP = 8,                             /* records per thread per tile */
-    SPLIT_TILE_ITEMS = SPLIT_BLOCK_THREADS * SPLIT_ROUNDS_PER_WARP, /* 2048 records per tile */
+    SPLIT_WARP_PATH_ITEMS = 16,                            /* records per thread per tile, B <= 32 */
+    SPLIT_BLOCK_PATH_ITEMS = 12,                           /* records per thread per tile, B > 32 */
+    SPLIT_WARP_TILE_ITEMS = SPLIT_BLOCK_THREADS * SPLIT_WARP_PATH_ITEMS,   /* 4096 */
+    SPLIT_BLOCK_TILE_ITEMS = SPLIT_BLOCK_THREADS * SPLIT_BLOCK_PATH_ITEMS, /* 3072 */
+    /* Scatter kernel: blocks per SM the register allocation must allow (__launch_bounds__). */
+    SPLIT_SCATTER_MIN_BLOCKS = 3,
+    /* Count kernel: 16-byte vectors per thread per loop step. */
+    SPLIT_COUNT_VECTORS = 2,
     /* B <= this: warp path (ballots + popcounts, per-lane bucket counters, no shared atomics). */
     SPLIT_WARP_PATH_MAX_BUCKETS = 32,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
@@ -35,12 +42,18 @@ enum {
 enum { SPLIT_SORT_RADIX_BITS = 8 };
 
 /* ---- segmented split (segmented_split.cu) and gather / scatter (gather_scatter.cu); owner p2 ----
- * Segments are classified by size on the device: up to SEG_WARP_MAX_RECORDS one warp ranks the
+ * Segments are classified by size on the device. With B <= SEG_BALLOT_MAX_BUCKETS, up to
+ * SEG_BALLOT_MAX_RECORDS one warp splits the segment in two streaming passes (bucket bits by
+ * ballots: count, then rank and move), SEG_BALLOT_UNROLL rounds of 32 records per batch. With larger
+ * B, up to SEG_WARP_MAX_RECORDS one warp ranks the
  * segment by comparisons of (bucket, index) keys in shared memory; up to SEG_BLOCK_MAX_RECORDS one
  * block counts, scans and ranks sub-tiles of SEG_SUBTILE records with a block radix sort; larger
  * segments are cut into tiles of SEG_HUGE_TILE records spread over many blocks (count, scan per
  * segment, rank + scatter). */
 enum {
+    SEG_BALLOT_MAX_BUCKETS = 32,         /* B <= this: ballot warp path (a lane per bucket) */
+    SEG_BALLOT_MAX_RECORDS = 2048,       /* ballot path: larger segments go to the block paths */
+    SEG_BALLOT_UNROLL = 4,               /* 32-record rounds loaded together per batch */
     SEG_WARP_MAX_RECORDS = 256,          /* must be 2^SEG_WARP_INDEX_BITS */
     SEG_WARP_INDEX_BITS = 8,
     SEG_WARP_KERNEL_WARPS = 8,           /* warps (segments in flight) per block of the warp kernel */
