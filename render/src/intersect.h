@@ -35,6 +35,72 @@ SC_HD static inline void sc_ray_setup(sc_ray *r, const float org[3], const float
     r->sz = SC_FDIV(1.0f, dir[kz]);
 }
 
+/* The test in parts, so a kernel can stage triangles already moved to the ray origin and permuted
+ * along the ray's axes, and interleave rays; sc_intersect below is exactly their composition.
+ * A triangle as the test sees it: vertices minus the ray origin, picked along the ray's kx, ky, kz. */
+typedef struct sc_tri_axes {
+    float akx, aky, akz, bkx, bky, bkz, ckx, cky, ckz;
+} sc_tri_axes;
+
+/* The sheared 2D vertices and the edge functions U, V, W. */
+typedef struct sc_edges {
+    float Ax, Ay, Bx, By, Cx, Cy, U, V, W;
+} sc_edges;
+
+SC_HD static inline void sc_edges_compute(float sx, float sy, const sc_tri_axes *q, sc_edges *e)
+{
+    e->Ax = SC_FSUB(q->akx, SC_FMUL(sx, q->akz));
+    e->Ay = SC_FSUB(q->aky, SC_FMUL(sy, q->akz));
+    e->Bx = SC_FSUB(q->bkx, SC_FMUL(sx, q->bkz));
+    e->By = SC_FSUB(q->bky, SC_FMUL(sy, q->bkz));
+    e->Cx = SC_FSUB(q->ckx, SC_FMUL(sx, q->ckz));
+    e->Cy = SC_FSUB(q->cky, SC_FMUL(sy, q->ckz));
+    e->U = SC_FDIFF_PROD(e->Cx, e->By, e->Cy, e->Bx);
+    e->V = SC_FDIFF_PROD(e->Ax, e->Cy, e->Ay, e->Cx);
+    e->W = SC_FDIFF_PROD(e->Bx, e->Ay, e->By, e->Ax);
+}
+
+/* An edge function came out exactly 0: the ray passes through an edge or vertex (or nearly). */
+SC_HD static inline int sc_edges_zero(const sc_edges *e)
+{
+    return e->U == 0.0f || e->V == 0.0f || e->W == 0.0f;
+}
+
+/* Redoes all three edge functions in double, as the paper does for exact zeros. */
+SC_HD static inline void sc_edges_exact(sc_edges *e)
+{
+    double cxby = SC_DMUL((double)e->Cx, (double)e->By), cybx = SC_DMUL((double)e->Cy, (double)e->Bx);
+    double axcy = SC_DMUL((double)e->Ax, (double)e->Cy), aycx = SC_DMUL((double)e->Ay, (double)e->Cx);
+    double bxay = SC_DMUL((double)e->Bx, (double)e->Ay), byax = SC_DMUL((double)e->By, (double)e->Ax);
+    e->U = (float)SC_DSUB(cxby, cybx);
+    e->V = (float)SC_DSUB(axcy, aycx);
+    e->W = (float)SC_DSUB(bxay, byax);
+}
+
+/* The sign test: not (some edge function < 0 and some > 0). A zero of either sign is neither. */
+SC_HD static inline int sc_edges_inside(const sc_edges *e)
+{
+    return !((e->U < 0.0f || e->V < 0.0f || e->W < 0.0f) && (e->U > 0.0f || e->V > 0.0f || e->W > 0.0f));
+}
+
+/* For a triangle that passed the sign test: the determinant and the hit distance; 0 when the
+ * determinant is zero or NaN or t lies outside [tmin, tmax] (NaN too). u = V / det, v = W / det. */
+SC_HD static inline int sc_edges_depth(float sz, const sc_tri_axes *q, const sc_edges *e, float tmin, float tmax,
+                                       float *t_out, float *det_out)
+{
+    float det = SC_FADD(SC_FADD(e->U, e->V), e->W);
+    if (!(det != 0.0f)) return 0;
+    float Az = SC_FMUL(sz, q->akz);
+    float Bz = SC_FMUL(sz, q->bkz);
+    float Cz = SC_FMUL(sz, q->ckz);
+    float T = SC_FADD(SC_FADD(SC_FMUL(e->U, Az), SC_FMUL(e->V, Bz)), SC_FMUL(e->W, Cz));
+    float t = SC_FDIV(T, det);
+    if (!(t >= tmin && t <= tmax)) return 0;
+    *t_out = t;
+    *det_out = det;
+    return 1;
+}
+
 /* Tests triangle (a, b, c). On a hit with tmin <= t <= tmax returns 1 and writes t and the
  * barycentric weights u of b and v of c. Degenerate and edge-on triangles are never hit. Both
  * faces are hit (culling is the caller's, see sc_tri_backfacing). NaN coordinates never hit. */
@@ -48,35 +114,16 @@ SC_HD static inline int sc_intersect(const sc_ray *r, const float *a, const floa
         B[i] = SC_FSUB(b[i], r->org[i]);
         C[i] = SC_FSUB(c[i], r->org[i]);
     }
-    float Ax = SC_FSUB(A[kx], SC_FMUL(r->sx, A[kz]));
-    float Ay = SC_FSUB(A[ky], SC_FMUL(r->sy, A[kz]));
-    float Bx = SC_FSUB(B[kx], SC_FMUL(r->sx, B[kz]));
-    float By = SC_FSUB(B[ky], SC_FMUL(r->sy, B[kz]));
-    float Cx = SC_FSUB(C[kx], SC_FMUL(r->sx, C[kz]));
-    float Cy = SC_FSUB(C[ky], SC_FMUL(r->sy, C[kz]));
-    float U = SC_FDIFF_PROD(Cx, By, Cy, Bx);
-    float V = SC_FDIFF_PROD(Ax, Cy, Ay, Cx);
-    float W = SC_FDIFF_PROD(Bx, Ay, By, Ax);
-    if (U == 0.0f || V == 0.0f || W == 0.0f) {
-        double cxby = SC_DMUL((double)Cx, (double)By), cybx = SC_DMUL((double)Cy, (double)Bx);
-        double axcy = SC_DMUL((double)Ax, (double)Cy), aycx = SC_DMUL((double)Ay, (double)Cx);
-        double bxay = SC_DMUL((double)Bx, (double)Ay), byax = SC_DMUL((double)By, (double)Ax);
-        U = (float)SC_DSUB(cxby, cybx);
-        V = (float)SC_DSUB(axcy, aycx);
-        W = (float)SC_DSUB(bxay, byax);
-    }
-    if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f)) return 0;
-    float det = SC_FADD(SC_FADD(U, V), W);
-    if (!(det != 0.0f)) return 0; /* zero or NaN */
-    float Az = SC_FMUL(r->sz, A[kz]);
-    float Bz = SC_FMUL(r->sz, B[kz]);
-    float Cz = SC_FMUL(r->sz, C[kz]);
-    float T = SC_FADD(SC_FADD(SC_FMUL(U, Az), SC_FMUL(V, Bz)), SC_FMUL(W, Cz));
-    float t = SC_FDIV(T, det);
-    if (!(t >= tmin && t <= tmax)) return 0; /* also rejects NaN */
+    const sc_tri_axes q = {A[kx], A[ky], A[kz], B[kx], B[ky], B[kz], C[kx], C[ky], C[kz]};
+    sc_edges e;
+    sc_edges_compute(r->sx, r->sy, &q, &e);
+    if (sc_edges_zero(&e)) sc_edges_exact(&e);
+    if (!sc_edges_inside(&e)) return 0;
+    float t, det;
+    if (!sc_edges_depth(r->sz, &q, &e, tmin, tmax, &t, &det)) return 0;
     *t_out = t;
-    *u_out = SC_FDIV(V, det);
-    *v_out = SC_FDIV(W, det);
+    *u_out = SC_FDIV(e.V, det);
+    *v_out = SC_FDIV(e.W, det);
     return 1;
 }
 

@@ -148,68 +148,13 @@ __device__ static inline float rc_pick(uint32_t k, float v0, float v1, float v2)
     return k == 0 ? v0 : (k == 1 ? v1 : v2);
 }
 
-/* A triangle picked along one ray's axes: a[kx], a[ky], a[kz], b[..], c[..] (vertices minus the
- * ray origin). */
-typedef struct rc_tri {
-    float akx, aky, akz, bkx, bky, bkz, ckx, cky, ckz;
-} rc_tri;
-
-/* The sheared edge functions of sc_intersect (intersect.h), single precision part. */
-typedef struct rc_edge {
-    float Ax, Ay, Bx, By, Cx, Cy, U, V, W;
-} rc_edge;
-
-/* sc_intersect from its second step on, in three parts (edges, exact redo, hit), with the same
- * operations in the same order, so the same bits; split so that a lane's two rays interleave. */
-__device__ static __forceinline__ void rc_edges(const rc_ray &r, const rc_tri &q, rc_edge &e)
-{
-    e.Ax = SC_FSUB(q.akx, SC_FMUL(r.sx, q.akz));
-    e.Ay = SC_FSUB(q.aky, SC_FMUL(r.sy, q.akz));
-    e.Bx = SC_FSUB(q.bkx, SC_FMUL(r.sx, q.bkz));
-    e.By = SC_FSUB(q.bky, SC_FMUL(r.sy, q.bkz));
-    e.Cx = SC_FSUB(q.ckx, SC_FMUL(r.sx, q.ckz));
-    e.Cy = SC_FSUB(q.cky, SC_FMUL(r.sy, q.ckz));
-    e.U = SC_FDIFF_PROD(e.Cx, e.By, e.Cy, e.Bx);
-    e.V = SC_FDIFF_PROD(e.Ax, e.Cy, e.Ay, e.Cx);
-    e.W = SC_FDIFF_PROD(e.Bx, e.Ay, e.By, e.Ax);
-}
-
-__device__ static __forceinline__ bool rc_edges_zero(const rc_edge &e)
-{
-    return e.U == 0.0f || e.V == 0.0f || e.W == 0.0f;
-}
-
-/* An edge function that came out exactly 0: all three redone in double. */
-__device__ static __forceinline__ void rc_edges_exact(rc_edge &e)
-{
-    double cxby = SC_DMUL((double)e.Cx, (double)e.By), cybx = SC_DMUL((double)e.Cy, (double)e.Bx);
-    double axcy = SC_DMUL((double)e.Ax, (double)e.Cy), aycx = SC_DMUL((double)e.Ay, (double)e.Cx);
-    double bxay = SC_DMUL((double)e.Bx, (double)e.Ay), byax = SC_DMUL((double)e.By, (double)e.Ax);
-    e.U = (float)SC_DSUB(cxby, cybx);
-    e.V = (float)SC_DSUB(axcy, aycx);
-    e.W = (float)SC_DSUB(bxay, byax);
-}
-
-/* Not (some edge function < 0 and some > 0), as sc_intersect's sign test: fminf / fmaxf skip NaN
- * as the comparisons do, and a zero of either sign is neither < 0 nor > 0. */
-__device__ static __forceinline__ bool rc_inside(const rc_edge &e)
-{
-    return !(fminf(fminf(e.U, e.V), e.W) < 0.0f && fmaxf(fmaxf(e.U, e.V), e.W) > 0.0f);
-}
-
-/* The rest of sc_intersect for a triangle that passed the sign test; a hit updates b when it is
- * better (sc_hit_better). */
-__device__ static __forceinline__ void rc_hit(const rc_ray &r, const rc_tri &q, const rc_edge &e, uint32_t id,
+/* A hit that passed the sign test updates b when it is better (sc_hit_better); the parts of the
+ * test are intersect.h's, composed as sc_intersect composes them, so the bits are the CPU's. */
+__device__ static __forceinline__ void rc_hit(const rc_ray &r, const sc_tri_axes &q, const sc_edges &e, uint32_t id,
                                               float tmin, float tmax, rc_best &b)
 {
-    const float det = SC_FADD(SC_FADD(e.U, e.V), e.W);
-    if (!(det != 0.0f)) return;
-    const float Az = SC_FMUL(r.sz, q.akz);
-    const float Bz = SC_FMUL(r.sz, q.bkz);
-    const float Cz = SC_FMUL(r.sz, q.ckz);
-    const float T = SC_FADD(SC_FADD(SC_FMUL(e.U, Az), SC_FMUL(e.V, Bz)), SC_FMUL(e.W, Cz));
-    const float t = SC_FDIV(T, det);
-    if (!(t >= tmin && t <= tmax)) return;
+    float t, det;
+    if (!sc_edges_depth(r.sz, &q, &e, tmin, tmax, &t, &det)) return;
     if (sc_hit_better(t, id, b.t, b.tri)) {
         b.t = t;
         b.V = e.V;
@@ -228,12 +173,12 @@ __device__ static __forceinline__ void rc_test_staged(const float4 (*q)[3], uint
                                                       rc_best (&best)[2])
 {
     for (uint32_t j = 0; j < n; ++j) {
-        rc_tri tri[2];
+        sc_tri_axes tri[2];
         uint32_t id;
         if (UNIFORM) {
             const float4 q0 = q[j][0], q1 = q[j][1], q2 = q[j][2];
             id = __float_as_uint(q2.y);
-            tri[0] = rc_tri{q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x};
+            tri[0] = sc_tri_axes{q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x};
             tri[1] = tri[0];
         } else {
             const float *f = (const float *)q[j];
@@ -242,20 +187,20 @@ __device__ static __forceinline__ void rc_test_staged(const float4 (*q)[3], uint
             for (int r = 0; r < 2; ++r) {
                 /* A pixel outside the target (never live) reads indices 3, 6, 9: inside the record. */
                 const uint32_t kx = ray[r].perm & 3u, ky = (ray[r].perm >> 2) & 3u, kz = (ray[r].perm >> 4) & 3u;
-                tri[r] = rc_tri{f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz]};
+                tri[r] = sc_tri_axes{f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz]};
             }
         }
-        rc_edge e[2];
+        sc_edges e[2];
 #pragma unroll
-        for (int r = 0; r < 2; ++r) rc_edges(ray[r], tri[r], e[r]);
-        if (rc_edges_zero(e[0]) || rc_edges_zero(e[1])) {
+        for (int r = 0; r < 2; ++r) sc_edges_compute(ray[r].sx, ray[r].sy, &tri[r], &e[r]);
+        if (sc_edges_zero(&e[0]) || sc_edges_zero(&e[1])) {
 #pragma unroll
             for (int r = 0; r < 2; ++r)
-                if (rc_edges_zero(e[r])) rc_edges_exact(e[r]);
+                if (sc_edges_zero(&e[r])) sc_edges_exact(&e[r]);
         }
 #pragma unroll
         for (int r = 0; r < 2; ++r)
-            if (live[r] && rc_inside(e[r])) rc_hit(ray[r], tri[r], e[r], id, tmin, tmax, best[r]);
+            if (live[r] && sc_edges_inside(&e[r])) rc_hit(ray[r], tri[r], e[r], id, tmin, tmax, best[r]);
     }
 }
 
