@@ -24,6 +24,7 @@ extern "C" {
 }
 #include "sc_mesh.h"
 #include "sctest.h"
+#include "sctest_models.h"
 #include "sctest_cuda.h"
 #include "slabcast.h"
 
@@ -407,30 +408,16 @@ static void test_capacity_growth(void)
 
 static int load_dragon(sc_mesh *m)
 {
-    /* SC_DRAGON_PATH: where a run on another machine carried the model. */
-    const char *paths[3] = {getenv("SC_DRAGON_PATH"), "out/g/stanford-dragon.obj.xz",
-                            "/work/shared/models/stanford-dragon.obj.xz"};
-    for (int i = 0; i < 3; ++i) {
-        if (!paths[i]) continue;
-        FILE *t = fopen(paths[i], "rb");
-        if (!t) continue;
-        fclose(t);
-        char cmd[256];
-        snprintf(cmd, sizeof cmd, "xz -dc '%s'", paths[i]);
-        FILE *pipe = popen(cmd, "r");
-        if (!pipe) return 0;
-        sc_status st = sc_mesh_load_stream(pipe, "stanford-dragon.obj", SC_MESH_FORMAT_OBJ, m, NULL);
-        pclose(pipe);
-        return st == SC_OK;
-    }
-    return 0;
+    char path[1024];
+    if (!sct_model_path("stanford-dragon.obj.xz", path, sizeof path)) return 0;
+    return sc_mesh_load(path, SC_MESH_FORMAT_AUTO, m, NULL) == SC_OK;
 }
 
 static void test_dragon(void)
 {
     sc_mesh m;
     if (!load_dragon(&m)) {
-        sct_skip("stanford-dragon.obj.xz not found (or xz missing)");
+        sct_skip("stanford-dragon.obj.xz not found (set SLABCAST_MODELS)");
         return;
     }
     scene s = make_scene(&m, 640, 640);
