@@ -78,6 +78,14 @@ typedef struct split_desc {
      * and entry num_segments is n. Buckets never cross segments. */
     const uint32_t *segment_offsets;
     size_t num_segments;
+    /* Segmented split only, optional: the number of records, read on the device when the split
+     * runs (a size only the device knows, e.g. produced by an earlier kernel on the stream). The
+     * split then processes records [0, c) with c = min(*num_records_device, n): records past c are
+     * neither read nor written, segment s is [min(segment_offsets[s], c), min(segment_offsets[s+1], c))
+     * (so entry num_segments may be any value >= c), and the last bucket offset is c. Temporary
+     * storage is sized from n. NULL: c = n (the rules above). The reference, split_segmented_ref,
+     * takes it as a HOST pointer with the same meaning. The other entry points reject it. */
+    const uint32_t *num_records_device;
 } split_desc;
 
 /* Split / multisplit: groups the n records into B contiguous buckets, bucket 0 first; within a

@@ -14,10 +14,15 @@ sc_status split_segmented_ref(const split_desc *d)
     const uint32_t nb = c.num_buckets;
     const uint32_t *off = d->segment_offsets;
     size_t S = d->num_segments, n = d->n;
+    /* num_records_device is a host pointer here: records past the count are ignored and the
+     * segment bounds clamped to it, as on the device. */
+    const int counted = d->num_records_device != NULL;
+    if (counted && *d->num_records_device < n) n = *d->num_records_device;
     if (S > 0) {
-        if (off[0] != 0 || off[S] != n)
+        if (off[0] != 0 || (counted ? off[S] < n : off[S] != n))
             return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: segment_offsets[0] = %u and "
-                           "segment_offsets[%zu] = %u, must be 0 and n = %zu", who, off[0], S, off[S], n);
+                           "segment_offsets[%zu] = %u, must be 0 and %s %zu", who, off[0], S, off[S],
+                           counted ? "at least the record count" : "n =", n);
         for (size_t s = 0; s < S; ++s)
             if (off[s + 1] < off[s])
                 return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: segment_offsets decreases at %zu", who, s);
@@ -49,7 +54,7 @@ sc_status split_segmented_ref(const split_desc *d)
         }
     }
     for (size_t s = 0; s < S; ++s) {
-        uint32_t lo = off[s], hi = off[s + 1];
+        uint32_t lo = off[s] < n ? off[s] : (uint32_t)n, hi = off[s + 1] < n ? off[s + 1] : (uint32_t)n;
         memset(pos, 0, (size_t)nb * sizeof(uint32_t));
         for (uint32_t i = lo; i < hi; ++i) pos[bkt[i]]++;
         uint32_t run = lo;

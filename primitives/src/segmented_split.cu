@@ -1,7 +1,13 @@
 /* segmented_split.cu - split_segmented: a stable split inside each of many segments.
  *
  * Segments are classified by size on the device (the host never sees them):
- *  - small (<= SEG_WARP_MAX_RECORDS): one warp per segment. Each record gets the key
+ *  - small, B <= SEG_BALLOT_MAX_BUCKETS (<= SEG_BALLOT_MAX_RECORDS records): one warp per segment,
+ *    two passes over it in rounds of 32 records. A record's bucket bits are exchanged by ballots,
+ *    which give every lane the mask of the round's records in its own record's bucket (its rank:
+ *    the lanes below it) and the mask of records in bucket `lane` (lane b counts bucket b). Pass 1
+ *    counts, a warp scan turns lane b's count into bucket b's start, pass 2 moves each record to
+ *    start[bucket] + rank and advances the starts. O(m) work, stable, no shared memory.
+ *  - small, larger B (<= SEG_WARP_MAX_RECORDS): one warp per segment. Each record gets the key
  *    (bucket << 8 | local index), unique inside the segment; its rank is the number of smaller keys
  *    (comparisons against the segment's keys in shared memory), which is the stable order. The
  *    sorted keys in shared memory give the moves (coalesced writes) and, by binary search, the
@@ -11,7 +17,9 @@
  *    written bucket run by bucket run.
  *  - huge: tiles of SEG_HUGE_TILE records over many blocks: per-tile histograms, a per-segment scan
  *    down each bucket's column of tiles, then each tile ranked like a medium segment.
- * Work lists, counters and tile tables live in the caller's temporary storage. */
+ * Work lists, counters and tile tables live in the caller's temporary storage. With
+ * desc->num_records_device every kernel reads the record count c first and clamps the segment
+ * bounds to it (seg_bounds), so records past c are never touched. */
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_scan.cuh>
 
@@ -26,6 +34,8 @@ static_assert(SEG_SUBTILE == (1 << SEG_SUBTILE_INDEX_BITS), "sub-tile index bits
 static_assert(SEG_SUBTILE_INDEX_BITS + 11 <= 32 && SPLIT_MAX_BUCKETS <= 2048, "composite keys fit 32 bits");
 static_assert(SEG_HUGE_TILE % SEG_SUBTILE == 0 && SEG_BLOCK_MAX_RECORDS >= SEG_HUGE_TILE, "tile sizes");
 static_assert(SPLIT_MAX_BUCKETS % SEG_BLOCK_THREADS == 0, "bucket scan layout");
+static_assert(SEG_BALLOT_MAX_BUCKETS == 32 && SEG_BALLOT_MAX_RECORDS >= SEG_WARP_MAX_RECORDS &&
+              SEG_BALLOT_MAX_RECORDS <= SEG_BLOCK_MAX_RECORDS, "ballot path limits");
 
 namespace {
 
@@ -40,6 +50,7 @@ struct seg_params {
     uint32_t *gather;
     uint32_t *scatter;
     const uint32_t *off;       /* S+1 */
+    const uint32_t *count_dev; /* NULL or the device's record count (clamped to n) */
     uint32_t S, n;
     uint32_t bucket_bits;      /* >= 1, B <= 2^bucket_bits */
     int rule;                  /* split_bucket_rule */
@@ -73,6 +84,35 @@ __device__ __forceinline__ void move_record(const seg_params &p, uint32_t src, u
     if (p.vals_out) p.vals_out[dst] = __ldg(p.vals_in + src);
     if (p.gather) p.gather[dst] = src;
     if (p.scatter) p.scatter[src] = dst;
+}
+
+/* The records this call processes: n, or the device count when one is given. */
+__device__ __forceinline__ uint32_t seg_count(const seg_params &p)
+{
+    return p.count_dev ? min(*p.count_dev, p.n) : p.n;
+}
+
+/* Segment s clamped to the first `count` records. */
+__device__ __forceinline__ void seg_bounds(const seg_params &p, uint32_t count, uint32_t s, uint32_t &lo, uint32_t &hi)
+{
+    lo = min(p.off[s], count);
+    hi = max(lo, min(p.off[s + 1], count));
+}
+
+/* Appends segment s of m > the small limit records to the medium or the huge work list. */
+__device__ __forceinline__ void enqueue_large(const seg_params &p, uint32_t s, uint32_t m)
+{
+    if (m <= SEG_BLOCK_MAX_RECORDS) {
+        p.medium_list[atomicAdd(&p.counters[0], 1u)] = s;
+    } else {
+        uint32_t tiles = (m + SEG_HUGE_TILE - 1) / SEG_HUGE_TILE;
+        uint32_t h = atomicAdd(&p.counters[1], 1u);
+        uint32_t first = atomicAdd(&p.counters[2], tiles);
+        p.huge_list[3 * h] = s;
+        p.huge_list[3 * h + 1] = first;
+        p.huge_list[3 * h + 2] = tiles;
+        for (uint32_t t = 0; t < tiles; ++t) p.tile_huge[first + t] = h;
+    }
 }
 
 /* Number of entries of sorted[0, m) below x. */
@@ -121,24 +161,14 @@ __global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_warp_kernel(se
     __shared__ uint32_t keys_smem[SEG_WARP_KERNEL_WARPS][SEG_WARP_MAX_RECORDS];
     const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     uint32_t *ck = keys_smem[warp];
-    const uint32_t nb = p.r.num_buckets;
-    if (blockIdx.x == 0 && threadIdx.x == 0 && p.bucket_offsets) p.bucket_offsets[(size_t)p.S * nb] = p.n;
+    const uint32_t nb = p.r.num_buckets, count = seg_count(p);
+    if (blockIdx.x == 0 && threadIdx.x == 0 && p.bucket_offsets) p.bucket_offsets[(size_t)p.S * nb] = count;
     for (uint32_t s = blockIdx.x * SEG_WARP_KERNEL_WARPS + warp; s < p.S; s += gridDim.x * SEG_WARP_KERNEL_WARPS) {
-        const uint32_t lo = p.off[s], m = p.off[s + 1] - lo;
+        uint32_t lo, hi;
+        seg_bounds(p, count, s, lo, hi);
+        const uint32_t m = hi - lo;
         if (m > SEG_WARP_MAX_RECORDS) {
-            if (lane == 0) {
-                if (m <= SEG_BLOCK_MAX_RECORDS) {
-                    p.medium_list[atomicAdd(&p.counters[0], 1u)] = s;
-                } else {
-                    uint32_t tiles = (m + SEG_HUGE_TILE - 1) / SEG_HUGE_TILE;
-                    uint32_t h = atomicAdd(&p.counters[1], 1u);
-                    uint32_t first = atomicAdd(&p.counters[2], tiles);
-                    p.huge_list[3 * h] = s;
-                    p.huge_list[3 * h + 1] = first;
-                    p.huge_list[3 * h + 2] = tiles;
-                    for (uint32_t t = 0; t < tiles; ++t) p.tile_huge[first + t] = h;
-                }
-            }
+            if (lane == 0) enqueue_large(p, s, m);
             continue;
         }
         if (m <= 32) warp_rank<K, 1>(p, lo, m, lane, ck);
@@ -154,6 +184,87 @@ __global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_warp_kernel(se
             for (uint32_t b = lane; b < nb; b += 32) bo[b] = lo + lower_bound(ck, m, b << SEG_WARP_INDEX_BITS);
         }
         __syncwarp();
+    }
+}
+
+/* The ballot path's masks for one round: *mine = lanes whose record is in this lane's record's
+ * bucket, return value = lanes whose record is in bucket `lane`; both within `valid`. */
+__device__ __forceinline__ uint32_t ballot_masks(uint32_t b, uint32_t valid, uint32_t lane, uint32_t bits,
+                                                 uint32_t *mine)
+{
+    uint32_t same = valid, of_lane = valid;
+    for (uint32_t k = 0; k < bits; ++k) {
+        const uint32_t bal = __ballot_sync(0xFFFFFFFFu, (b >> k) & 1u);
+        same &= ((b >> k) & 1u) ? bal : ~bal;
+        of_lane &= ((lane >> k) & 1u) ? bal : ~bal;
+    }
+    *mine = same;
+    return of_lane;
+}
+
+/* B <= 32: one warp per segment of at most SEG_BALLOT_MAX_RECORDS records (see the file comment). */
+template <typename K>
+__global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_ballot_kernel(seg_params p)
+{
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const uint32_t nb = p.r.num_buckets, bits = p.bucket_bits, count = seg_count(p);
+    const uint32_t below = (1u << lane) - 1u;
+    if (blockIdx.x == 0 && threadIdx.x == 0 && p.bucket_offsets) p.bucket_offsets[(size_t)p.S * nb] = count;
+    for (uint32_t s = blockIdx.x * SEG_WARP_KERNEL_WARPS + warp; s < p.S; s += gridDim.x * SEG_WARP_KERNEL_WARPS) {
+        uint32_t lo, hi;
+        seg_bounds(p, count, s, lo, hi);
+        const uint32_t m = hi - lo;
+        if (m > SEG_BALLOT_MAX_RECORDS) {
+            if (lane == 0) enqueue_large(p, s, m);
+            continue;
+        }
+        /* pass 1: lane b counts bucket b */
+        uint32_t cnt = 0;
+        for (uint32_t c = lo; c < hi; c += 32u * SEG_BALLOT_UNROLL) {
+            uint32_t b[SEG_BALLOT_UNROLL];
+#pragma unroll
+            for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
+                const uint32_t i = c + (uint32_t)k * 32u + lane;
+                b[k] = i < hi ? bucket_of<K>(p, i) : 0u;
+            }
+#pragma unroll
+            for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
+                const uint32_t r = c + (uint32_t)k * 32u;
+                if (r >= hi) break; /* warp-uniform */
+                const uint32_t valid = hi - r >= 32u ? 0xFFFFFFFFu : (1u << (hi - r)) - 1u;
+                uint32_t mine;
+                cnt += __popc(ballot_masks(b[k], valid, lane, bits, &mine));
+            }
+        }
+        /* exclusive scan over the lanes: lane b < nb holds bucket b's start */
+        uint32_t incl = cnt;
+#pragma unroll
+        for (uint32_t o = 1; o < 32; o <<= 1) {
+            const uint32_t v = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+            if (lane >= o) incl += v;
+        }
+        uint32_t start = lo + incl - cnt;
+        if (p.bucket_offsets && lane < nb) p.bucket_offsets[(size_t)s * nb + lane] = start;
+        /* pass 2: rank inside the round, move, advance the starts */
+        for (uint32_t c = lo; c < hi; c += 32u * SEG_BALLOT_UNROLL) {
+            uint32_t b[SEG_BALLOT_UNROLL];
+#pragma unroll
+            for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
+                const uint32_t i = c + (uint32_t)k * 32u + lane;
+                b[k] = i < hi ? bucket_of<K>(p, i) : 0u;
+            }
+#pragma unroll
+            for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
+                const uint32_t r = c + (uint32_t)k * 32u;
+                if (r >= hi) break; /* warp-uniform */
+                const uint32_t valid = hi - r >= 32u ? 0xFFFFFFFFu : (1u << (hi - r)) - 1u;
+                uint32_t mine;
+                const uint32_t of_lane = ballot_masks(b[k], valid, lane, bits, &mine);
+                const uint32_t dst = __shfl_sync(0xFFFFFFFFu, start, b[k]) + __popc(mine & below);
+                if (r + lane < hi) move_record<K>(p, r + lane, dst);
+                start += __popc(of_lane);
+            }
+        }
     }
 }
 
@@ -235,9 +346,11 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_medium_kernel(seg_param
 {
     __shared__ block_smem sm;
     const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
-    const uint32_t count = *(volatile uint32_t *)&p.counters[0];
+    const uint32_t count = *(volatile uint32_t *)&p.counters[0], records = seg_count(p);
     for (uint32_t w = blockIdx.x; w < count; w += gridDim.x) {
-        const uint32_t s = p.medium_list[w], lo = p.off[s], hi = p.off[s + 1];
+        const uint32_t s = p.medium_list[w];
+        uint32_t lo, hi;
+        seg_bounds(p, records, s, lo, hi);
         for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) sm.base[b] = 0, sm.run[b] = 0;
         __syncthreads();
         for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&sm.base[bucket_of<K>(p, i)], 1u);
@@ -249,11 +362,13 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_medium_kernel(seg_param
     }
 }
 
-__device__ __forceinline__ void huge_tile_range(const seg_params &p, uint32_t t, uint32_t &lo, uint32_t &hi)
+__device__ __forceinline__ void huge_tile_range(const seg_params &p, uint32_t records, uint32_t t, uint32_t &lo,
+                                                uint32_t &hi)
 {
     const uint32_t h = p.tile_huge[t], s = p.huge_list[3 * h], first = p.huge_list[3 * h + 1];
-    const uint32_t end = p.off[s + 1];
-    lo = p.off[s] + (t - first) * (uint32_t)SEG_HUGE_TILE;
+    uint32_t begin, end;
+    seg_bounds(p, records, s, begin, end);
+    lo = begin + (t - first) * (uint32_t)SEG_HUGE_TILE;
     hi = min(end, lo + (uint32_t)SEG_HUGE_TILE);
 }
 
@@ -262,10 +377,10 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_count_kernel(seg_p
 {
     __shared__ uint32_t hist[SPLIT_MAX_BUCKETS];
     const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
-    const uint32_t tiles = *(volatile uint32_t *)&p.counters[2];
+    const uint32_t tiles = *(volatile uint32_t *)&p.counters[2], records = seg_count(p);
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         uint32_t lo, hi;
-        huge_tile_range(p, t, lo, hi);
+        huge_tile_range(p, records, t, lo, hi);
         for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) hist[b] = 0;
         __syncthreads();
         for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&hist[bucket_of<K>(p, i)], 1u);
@@ -280,7 +395,7 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_scan_kernel(seg_pa
 {
     __shared__ block_smem sm;
     const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
-    const uint32_t count = *(volatile uint32_t *)&p.counters[1];
+    const uint32_t count = *(volatile uint32_t *)&p.counters[1], records = seg_count(p);
     for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
         const uint32_t s = p.huge_list[3 * h], first = p.huge_list[3 * h + 1], tiles = p.huge_list[3 * h + 2];
         for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) {
@@ -300,7 +415,7 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_scan_kernel(seg_pa
             sm.base[b] = run;
         }
         __syncthreads();
-        block_exclusive_scan(sm, sm.base, nb, p.off[s]);
+        block_exclusive_scan(sm, sm.base, nb, min(p.off[s], records));
         for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) {
             const uint32_t start = sm.base[b];
             if (p.bucket_offsets) p.bucket_offsets[(size_t)s * nb + b] = start;
@@ -315,10 +430,10 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_scatter_kernel(seg
 {
     __shared__ block_smem sm;
     const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
-    const uint32_t tiles = *(volatile uint32_t *)&p.counters[2];
+    const uint32_t tiles = *(volatile uint32_t *)&p.counters[2], records = seg_count(p);
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         uint32_t lo, hi;
-        huge_tile_range(p, t, lo, hi);
+        huge_tile_range(p, records, t, lo, hi);
         for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS)
             sm.base[b] = p.tile_base[(size_t)t * nb + b], sm.run[b] = 0;
         __syncthreads();
@@ -361,8 +476,13 @@ template <typename K>
 sc_status launch_all(const seg_params &p, const seg_layout &l, cudaStream_t stream)
 {
     size_t warp_blocks = ((size_t)p.S + SEG_WARP_KERNEL_WARPS - 1) / SEG_WARP_KERNEL_WARPS;
-    seg_warp_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
-    SC_CUDA_CHECK_LAUNCH("seg_warp_kernel");
+    if (p.r.num_buckets <= SEG_BALLOT_MAX_BUCKETS) {
+        seg_ballot_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("seg_ballot_kernel");
+    } else {
+        seg_warp_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("seg_warp_kernel");
+    }
     if (l.medium_cap > 0) {
         seg_medium_kernel<K><<<grid_for(l.medium_cap, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
         SC_CUDA_CHECK_LAUNCH("seg_medium_kernel");
@@ -407,6 +527,7 @@ extern "C" sc_status split_segmented(void *temp, size_t *temp_bytes, const split
     p.gather = d->gather_index;
     p.scatter = d->scatter_index;
     p.off = d->segment_offsets;
+    p.count_dev = d->num_records_device;
     p.S = (uint32_t)d->num_segments;
     p.n = (uint32_t)d->n;
     p.bucket_bits = 1;

@@ -73,6 +73,8 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
         if (check_pointers && d->num_segments > 0 && d->segment_offsets == NULL)
             return SPLIT_BAD(entry, "%s: segment_offsets is NULL with num_segments = %zu", entry, d->num_segments);
     }
+    if (kind != SPLIT_ENTRY_SEGMENTED && d->num_records_device != NULL)
+        return SPLIT_BAD(entry, "%s: num_records_device is supported by the segmented split only", entry);
     if (kind == SPLIT_ENTRY_INDEX && (d->keys_out != NULL || d->values_out != NULL))
         return SPLIT_BAD(entry, "%s: keys_out and values_out must be NULL (split index returns indices only)", entry);
 

@@ -59,8 +59,7 @@ static void free_mesh(sc_cuda_state *st)
 {
     dev_free(st->rest_positions); dev_free(st->rest_normals); dev_free(st->positions); dev_free(st->normals);
     dev_free(st->indices); dev_free(st->adj_offsets); dev_free(st->adj_tris);
-    dev_free(st->tri_tiles); dev_free(st->tri_keys); dev_free(st->tri_offsets); dev_free(st->scan_temp);
-    st->scan_temp_bytes = 0;
+    dev_free(st->tri_keys);
     st->num_vertices = st->num_triangles = 0;
 }
 
@@ -91,7 +90,7 @@ extern "C" void sc_backend_cuda_destroy(sc_renderer *r)
     if (st->stream || st->done) cudaStreamSynchronize(st->stream);
     free_mesh(st);
     free_refs(st);
-    dev_free(st->group_offsets); dev_free(st->tile_offsets); dev_free(st->cell_offsets);
+    dev_free(st->tile_cursors); dev_free(st->tile_offsets); dev_free(st->cell_offsets);
     dev_free(st->hits); dev_free(st->tests);
     dev_free(st->split_temp);
     dev_free(st->globals);
@@ -131,16 +130,15 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     sc_cuda_state *st = r->cuda;
     const sc_frame_params *p = &r->params;
     const size_t pixels = (size_t)p->width * p->height;
-    const uint32_t tb = p->tile_bits;
-    const size_t group_n = ((size_t)1 << (tb - (tb + 1) / 2)) + 1;
-    const size_t tile_n = ((size_t)1 << tb) + 2;
-    const size_t cell_n = (((size_t)p->num_tiles + 1) << p->slab_bits) + 1;
+    const size_t cursor_n = p->num_tiles;
+    const size_t tile_n = (size_t)p->num_tiles + 1;
+    const size_t cell_n = ((size_t)p->num_tiles << p->slab_bits) + 1;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream)); /* no frame in flight uses the old buffers */
     size_t hits_cap = st->pixel_cap, tests_cap = st->pixel_cap;
     SC_TRY(dev_ensure(st->hits, &hits_cap, pixels, "the hit buffer"));
     SC_TRY(dev_ensure(st->tests, &tests_cap, pixels, "per-pixel test counts"));
     st->pixel_cap = hits_cap < tests_cap ? hits_cap : tests_cap;
-    SC_TRY(dev_ensure(st->group_offsets, &st->group_cap, group_n, "tile group offsets"));
+    SC_TRY(dev_ensure(st->tile_cursors, &st->cursor_cap, cursor_n, "tile reference counts"));
     SC_TRY(dev_ensure(st->tile_offsets, &st->tile_cap, tile_n, "tile offsets"));
     SC_TRY(dev_ensure(st->cell_offsets, &st->cell_cap, cell_n, "cell offsets"));
     SC_TRY(ensure_split_temp(st, p));
@@ -213,11 +211,7 @@ extern "C" sc_status sc_backend_cuda_set_mesh(sc_renderer *r, const sc_mesh_data
     if (s == SC_OK) s = dev_alloc(st->indices, t3, "indices");
     if (s == SC_OK) s = dev_alloc(st->adj_offsets, V + 1, "vertex adjacency");
     if (s == SC_OK) s = dev_alloc(st->adj_tris, t3, "vertex adjacency");
-    if (s == SC_OK) s = dev_alloc(st->tri_tiles, T, "triangle tile counts");
     if (s == SC_OK) s = dev_alloc(st->tri_keys, T, "triangle depth keys");
-    if (s == SC_OK) s = dev_alloc(st->tri_offsets, T, "triangle offsets");
-    if (s == SC_OK) s = sc_cuda_scan_temp_bytes(m->triangle_count, &st->scan_temp_bytes);
-    if (s == SC_OK) s = dev_alloc(st->scan_temp, st->scan_temp_bytes, "scan temporary storage");
     cudaError_t e = cudaSuccess;
     if (s == SC_OK && V) {
         e = cudaMemcpy(st->rest_positions, m->positions, v3 * sizeof(float), cudaMemcpyHostToDevice);

@@ -4,13 +4,13 @@
  * raycast_cuda.cu, shade_cuda.cu; backend_cuda.cu runs them).
  *
  * A frame is enqueued on the renderer's stream with no host wait and no allocation: deform,
- * normals, project, reduce, scan (+ frame totals), emit (+ padding), tile split, slab split, ray
- * cast, shade. Sizes that only the device knows (the depth range, the number of references) stay in
- * device memory (sc_cuda_globals) and are read by the kernels that need them. The splits run over the
- * whole reference buffer (capacity records): entries past the frame's references are padding keys
- * that fall behind every real tile and form one extra segment of the slab split.
+ * normals, project (+ depth range and per-tile reference counts), scan of the tile counts (+ frame
+ * totals), emit (each reference straight into its tile's range), slab split, ray cast, shade (the
+ * reduce and tile split stages are fused into project and emit: bin_cuda.cu). Sizes that only the
+ * device knows (the depth range, the number of references) stay in device memory (sc_cuda_globals)
+ * and are read by the kernels that need them; the slab split reads the reference count there.
  *
- * Capacity: the finalize kernel sets globals.overflow when the references exceed the buffer; then
+ * Capacity: the scan kernel sets globals.overflow when the references exceed the buffer; then
  * emit, ray cast and shade do nothing. At the end of the frame one async copy brings the globals
  * (counters, depth range, overflow) into pinned host memory and an event is recorded; the host waits
  * on that one event after the whole frame has been enqueued, and only then decides: overflow means
@@ -55,11 +55,9 @@ enum {
     SC_CUDA_DEFORM_THREADS = 256,
     SC_CUDA_NORMALS_THREADS = 256,
     SC_CUDA_PROJECT_THREADS = 128,
-    SC_CUDA_REDUCE_THREADS = 256,
-    SC_CUDA_REDUCE_MAX_BLOCKS = 1024,
+    SC_CUDA_TILE_SCAN_THREADS = 512,  /* one block scans the tile counts ... */
+    SC_CUDA_TILE_SCAN_ITEMS = 8,      /* ... this many per thread per round */
     SC_CUDA_EMIT_THREADS = 128,
-    SC_CUDA_PAD_THREADS = 256,
-    SC_CUDA_PAD_MAX_BLOCKS = 1024,
     SC_CUDA_RAYCAST_WARPS = 4,     /* warps per tile of at most 64 pixels (raycast_cuda.cu) */
     SC_CUDA_SHADE_BLOCK_X = 32,
     SC_CUDA_SHADE_BLOCK_Y = 4
@@ -72,7 +70,7 @@ typedef struct sc_cuda_globals {
     uint32_t depth_max_bits;       /* reduce: atomic max of bits(key) */
     float depth_min, depth_max;    /* finalize: the frame's slab range (near plane when empty) */
     uint32_t overflow;             /* finalize: 1 when references > capacity (frame to be redone) */
-    uint32_t unused;
+    uint32_t split_count;          /* finalize: references the slab split reads (0 after an overflow) */
     unsigned long long visible;    /* triangles binned to at least one tile */
     unsigned long long references; /* (triangle, tile) references */
     unsigned long long tests;      /* ray-triangle tests */
@@ -107,22 +105,18 @@ typedef struct sc_cuda_state {
     uint32_t *indices;
     uint32_t *adj_offsets, *adj_tris;
     uint32_t num_vertices, num_triangles;
-    /* Per triangle: tiles overlapped (0: culled), depth key, first reference (64-bit scan). */
-    uint32_t *tri_tiles;
+    /* Per triangle: depth key (+inf: binned to no tile). */
     float *tri_keys;
-    unsigned long long *tri_offsets;
-    unsigned char *scan_temp;
-    size_t scan_temp_bytes;
-    /* References (key = tile | slab << tile_bits, value = triangle id), two ping-pong pairs. */
+    /* References (key = tile | slab << tile_bits, value = triangle id): pair 0 grouped by tile (emit),
+     * pair 1 by (tile, slab) (slab split). */
     size_t ref_capacity;
     uint32_t *ref_keys[2], *ref_values[2];
     unsigned char *split_temp;
     size_t split_temp_bytes;
-    /* Offsets: high-digit groups of the two-level tile split (2^hi + 1); tiles (2^tile_bits + 2:
-     * entry num_tiles is patched to the frame's references and num_tiles + 1 to the capacity, the
-     * padding segment); cells ((num_tiles + 1) << slab_bits) + 1. */
-    uint32_t *group_offsets, *tile_offsets, *cell_offsets;
-    size_t group_cap, tile_cap, cell_cap;
+    /* Per tile: reference counts, then emit's cursors (num_tiles); tile offsets (num_tiles + 1, entry
+     * num_tiles = the frame's references); cells (num_tiles << slab_bits) + 1. */
+    uint32_t *tile_cursors, *tile_offsets, *cell_offsets;
+    size_t cursor_cap, tile_cap, cell_cap;
     /* Per pixel. */
     sc_hit *hits;
     uint32_t *tests;
@@ -141,12 +135,13 @@ typedef struct sc_cuda_state {
 /* deform_cuda.cu */
 sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s);
 sc_status sc_cuda_normals(const sc_cuda_state *st, cudaStream_t s);
-/* project_cuda.cu: classification, depth reduction, scan and frame totals. */
+/* project_cuda.cu: classification with the depth reduction and the per-tile counts (project;
+ * reduce enqueues nothing), scan of the tile counts and frame totals. */
 sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 sc_status sc_cuda_reduce(const sc_cuda_state *st, cudaStream_t s);
-sc_status sc_cuda_scan_temp_bytes(uint32_t num_triangles, size_t *bytes);
 sc_status sc_cuda_scan(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
-/* bin_cuda.cu: emit + padding, tile split, slab split; split temp size for the current grid. */
+/* bin_cuda.cu: emit grouped by tile (tile split enqueues nothing), slab split; split temp size for
+ * the current grid. */
 sc_status sc_cuda_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 sc_status sc_cuda_split_temp_bytes(sc_cuda_state *st, const sc_frame_params *p, size_t *bytes);
 sc_status sc_cuda_tile_split(sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);

@@ -1,9 +1,13 @@
-/* project_cuda.cu - projection and classification of every triangle (tile count and depth key,
- * classify.h, one thread per triangle), the frame's depth range and visible count by a reduction
- * (warp shuffles, then one atomic per warp), the exclusive scan of the tile counts (CUB, 64-bit
- * offsets) and the frame totals (references, overflow, slab range), all kept on the device. */
-#include <cub/device/device_scan.cuh>
-#include <cuda/std/functional>
+/* project_cuda.cu - projection and classification of every triangle (classify.h, one thread per
+ * triangle) fused with the two reductions that only need the classification:
+ *  - the frame's depth range and visible count (warp shuffles, then one atomic per block), and
+ *  - the number of references of every tile (the count pass of the tile grouping: for each tile a
+ *    triangle overlaps, one increment of that tile's counter, aggregated over the warp's lanes that
+ *    count the same tile at the same time (cooperative groups' labeled partition);
+ * then one block scans the tile counts into tile offsets and emit's cursors, and sets the frame
+ * totals (references, overflow, the count the slab split reads, slab range). All on the device. */
+#include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
 #include <math.h>
 
 #include "backend_cuda.h"
@@ -11,104 +15,150 @@
 #include "render_tuning.h"
 #include "sc_report.h"
 
-__global__ void __launch_bounds__(SC_CUDA_PROJECT_THREADS)
-sc_project_kernel(sc_frame_params p, const float *pos, const uint32_t *idx, uint32_t *tri_tiles, float *tri_keys)
-{
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= p.num_triangles) return;
-    const uint32_t *f = idx + 3 * (size_t)t;
-    sc_tri_setup s;
-    uint32_t count = 0;
-    float key = INFINITY;
-    if (sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s)) {
-        count = sc_tri_tile_count(&p, &s);
-        if (count > 0) key = s.depth_key;
-    }
-    tri_tiles[t] = count;
-    tri_keys[t] = key;
-}
+namespace cg = cooperative_groups;
 
-sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
+enum { PROJECT_WARPS = SC_CUDA_PROJECT_THREADS / 32 };
+static_assert(SC_CUDA_PROJECT_THREADS % 32 == 0, "whole warps");
+
+/* counts[tile] += 1 for every calling lane, one atomic per distinct tile among the lanes here. */
+__device__ __forceinline__ void count_tile(uint32_t *counts, uint32_t tile)
 {
-    uint32_t n = p->num_triangles;
-    if (n == 0) return SC_OK;
-    sc_project_kernel<<<(n + SC_CUDA_PROJECT_THREADS - 1) / SC_CUDA_PROJECT_THREADS, SC_CUDA_PROJECT_THREADS, 0, s>>>(
-        *p, st->positions, st->indices, st->tri_tiles, st->tri_keys);
-    SC_CUDA_CHECK_LAUNCH("sc_project_kernel");
-    return SC_OK;
+    cg::coalesced_group peers = cg::labeled_partition(cg::coalesced_threads(), tile);
+    if (peers.thread_rank() == 0) atomicAdd(&counts[tile], peers.size());
 }
 
 /* Visible keys are positive finite floats, whose bit patterns order like the floats: the minimum
  * is kept as the maximum of the complemented bits (the globals start zeroed). */
-__global__ void __launch_bounds__(SC_CUDA_REDUCE_THREADS)
-sc_reduce_kernel(const uint32_t *tri_tiles, const float *tri_keys, uint32_t n, sc_cuda_globals *g)
+__global__ void __launch_bounds__(SC_CUDA_PROJECT_THREADS)
+sc_project_kernel(sc_frame_params p, const float *pos, const uint32_t *idx, float *tri_keys, uint32_t *tile_counts,
+                  sc_cuda_globals *g)
 {
+    __shared__ uint32_t red[3][PROJECT_WARPS];
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t min_inv = 0, max_bits = 0, visible = 0;
-    for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < n; t += gridDim.x * blockDim.x) {
-        if (tri_tiles[t] == 0) continue;
-        uint32_t b = __float_as_uint(tri_keys[t]);
-        min_inv = max(min_inv, ~b);
-        max_bits = max(max_bits, b);
-        ++visible;
+    if (t < p.num_triangles) {
+        const uint32_t *f = idx + 3 * (size_t)t;
+        sc_tri_setup s;
+        float key = INFINITY;
+        if (sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s)) {
+            uint32_t count = 0;
+            for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
+                for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx)
+                    if (sc_tri_overlaps_tile(&p, &s, tx, ty)) {
+                        count_tile(tile_counts, ty * p.tiles_x + tx);
+                        ++count;
+                    }
+            if (count > 0) {
+                key = s.depth_key;
+                const uint32_t b = __float_as_uint(key);
+                min_inv = ~b;
+                max_bits = b;
+                visible = 1;
+            }
+        }
+        tri_keys[t] = key;
     }
     for (int o = 16; o > 0; o >>= 1) {
         min_inv = max(min_inv, __shfl_down_sync(0xFFFFFFFFu, min_inv, o));
         max_bits = max(max_bits, __shfl_down_sync(0xFFFFFFFFu, max_bits, o));
         visible += __shfl_down_sync(0xFFFFFFFFu, visible, o);
     }
-    if ((threadIdx.x & 31) == 0 && visible > 0) {
-        atomicMax(&g->depth_min_inv, min_inv);
-        atomicMax(&g->depth_max_bits, max_bits);
-        atomicAdd(&g->visible, (unsigned long long)visible);
+    const uint32_t warp = threadIdx.x >> 5;
+    if ((threadIdx.x & 31u) == 0) {
+        red[0][warp] = min_inv;
+        red[1][warp] = max_bits;
+        red[2][warp] = visible;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < PROJECT_WARPS; ++w) {
+            min_inv = max(min_inv, red[0][w]);
+            max_bits = max(max_bits, red[1][w]);
+            visible += red[2][w];
+        }
+        if (visible > 0) {
+            atomicMax(&g->depth_min_inv, min_inv);
+            atomicMax(&g->depth_max_bits, max_bits);
+            atomicAdd(&g->visible, (unsigned long long)visible);
+        }
     }
 }
 
+sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
+{
+    SC_CUDA_CHECK(cudaMemsetAsync(st->tile_cursors, 0, (size_t)p->num_tiles * sizeof(uint32_t), s));
+    uint32_t n = p->num_triangles;
+    if (n == 0) return SC_OK;
+    sc_project_kernel<<<(n + SC_CUDA_PROJECT_THREADS - 1) / SC_CUDA_PROJECT_THREADS, SC_CUDA_PROJECT_THREADS, 0, s>>>(
+        *p, st->positions, st->indices, st->tri_keys, st->tile_cursors, st->globals);
+    SC_CUDA_CHECK_LAUNCH("sc_project_kernel");
+    return SC_OK;
+}
+
+/* The depth range and the visible count are reduced by the project kernel. */
 sc_status sc_cuda_reduce(const sc_cuda_state *st, cudaStream_t s)
 {
-    uint32_t n = st->num_triangles;
-    if (n == 0) return SC_OK;
-    uint32_t blocks = (n + SC_CUDA_REDUCE_THREADS - 1) / SC_CUDA_REDUCE_THREADS;
-    if (blocks > SC_CUDA_REDUCE_MAX_BLOCKS) blocks = SC_CUDA_REDUCE_MAX_BLOCKS;
-    sc_reduce_kernel<<<blocks, SC_CUDA_REDUCE_THREADS, 0, s>>>(st->tri_tiles, st->tri_keys, n, st->globals);
-    SC_CUDA_CHECK_LAUNCH("sc_reduce_kernel");
+    (void)st, (void)s;
     return SC_OK;
 }
 
-sc_status sc_cuda_scan_temp_bytes(uint32_t num_triangles, size_t *bytes)
+/* One block: exclusive scan of the tile counts (64-bit running total) into the tile offsets and
+ * emit's cursors, entry num_tiles = the references; then the frame totals: overflow against the
+ * capacity, the count the slab split reads (0 after an overflow), and the slab range (the near
+ * plane for a frame with no visible triangle, as the CPU backend). */
+__global__ void __launch_bounds__(SC_CUDA_TILE_SCAN_THREADS)
+sc_tile_scan_kernel(uint32_t num_tiles, unsigned long long capacity, float near_plane, uint32_t *cursors,
+                    uint32_t *tile_offsets, sc_cuda_globals *g)
 {
-    *bytes = 0;
-    if (num_triangles == 0) return SC_OK;
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(NULL, *bytes, (const uint32_t *)NULL, (unsigned long long *)NULL,
-                                                 cuda::std::plus<>(), 0ull, num_triangles));
-    return SC_OK;
-}
-
-/* One thread: the references of the frame, overflow against the capacity, and the slab range
- * (the near plane for a frame with no visible triangle, as the CPU backend). */
-__global__ void sc_finalize_kernel(const uint32_t *tri_tiles, const unsigned long long *tri_offsets, uint32_t n,
-                                   unsigned long long capacity, float near_plane, sc_cuda_globals *g)
-{
-    unsigned long long total = n ? tri_offsets[n - 1] + tri_tiles[n - 1] : 0ull;
-    g->references = total;
-    g->overflow = total > capacity ? 1u : 0u;
-    if (g->visible == 0) {
-        g->depth_min = g->depth_max = near_plane;
-    } else {
-        g->depth_min = __uint_as_float(~g->depth_min_inv);
-        g->depth_max = __uint_as_float(g->depth_max_bits);
+    typedef cub::BlockScan<unsigned long long, SC_CUDA_TILE_SCAN_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage temp;
+    const uint32_t tid = threadIdx.x;
+    const uint32_t round = SC_CUDA_TILE_SCAN_THREADS * SC_CUDA_TILE_SCAN_ITEMS;
+    unsigned long long run = 0;
+    for (uint32_t base = 0; base < num_tiles; base += round) {
+        uint32_t c[SC_CUDA_TILE_SCAN_ITEMS];
+        unsigned long long sum = 0;
+#pragma unroll
+        for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; ++k) {
+            const uint32_t i = base + tid * SC_CUDA_TILE_SCAN_ITEMS + k;
+            c[k] = i < num_tiles ? cursors[i] : 0u;
+            sum += c[k];
+        }
+        unsigned long long excl, total;
+        scan_t(temp).ExclusiveSum(sum, excl, total);
+        excl += run;
+#pragma unroll
+        for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; ++k) {
+            const uint32_t i = base + tid * SC_CUDA_TILE_SCAN_ITEMS + k;
+            if (i < num_tiles) {
+                tile_offsets[i] = (uint32_t)excl;
+                cursors[i] = (uint32_t)excl;
+            }
+            excl += c[k];
+        }
+        run += total;
+        __syncthreads(); /* temp is reused by the next round */
+    }
+    if (tid == 0) {
+        const uint32_t overflow = run > capacity ? 1u : 0u;
+        tile_offsets[num_tiles] = (uint32_t)run;
+        g->references = run;
+        g->overflow = overflow;
+        g->split_count = overflow ? 0u : (uint32_t)run;
+        if (g->visible == 0) {
+            g->depth_min = g->depth_max = near_plane;
+        } else {
+            g->depth_min = __uint_as_float(~g->depth_min_inv);
+            g->depth_max = __uint_as_float(g->depth_max_bits);
+        }
     }
 }
 
 sc_status sc_cuda_scan(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
 {
-    uint32_t n = p->num_triangles;
-    if (n > 0) {
-        size_t bytes = st->scan_temp_bytes;
-        SC_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(st->scan_temp, bytes, st->tri_tiles, st->tri_offsets,
-                                                     cuda::std::plus<>(), 0ull, n, s));
-    }
-    sc_finalize_kernel<<<1, 1, 0, s>>>(st->tri_tiles, st->tri_offsets, n, (unsigned long long)st->ref_capacity,
-                                       p->near_plane, st->globals);
-    SC_CUDA_CHECK_LAUNCH("sc_finalize_kernel");
+    sc_tile_scan_kernel<<<1, SC_CUDA_TILE_SCAN_THREADS, 0, s>>>(p->num_tiles, (unsigned long long)st->ref_capacity,
+                                                                p->near_plane, st->tile_cursors, st->tile_offsets,
+                                                                st->globals);
+    SC_CUDA_CHECK_LAUNCH("sc_tile_scan_kernel");
     return SC_OK;
 }

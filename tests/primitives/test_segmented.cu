@@ -1,7 +1,8 @@
 /* test_segmented.cu - split_segmented on the GPU against split_segmented_ref, exactly: permutation,
  * keys, values, gather / scatter index and bucket offsets, on seeded random inputs over segment
  * layouts, bucket counts, bucket distributions, rules and key types; every case run directly and
- * again from a captured CUDA graph (gpu). Pass "large" to also run the 2^28-record case;
+ * again from a captured CUDA graph (gpu); with a device-side record count (num_records_device) the
+ * records past it must stay untouched. Pass "large" to also run the 2^28-record case;
  * SEG_VERBOSE=1 prints every case before it runs. */
 #include <math.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ typedef struct seg_case {
     int offsets;     /* bucket offsets */
     int no_keys_in;  /* IDS rule without keys */
     size_t segments; /* L_EMPTY: S */
+    int counted;     /* num_records_device: 1 = 5n/7 records, 2 = n + 100 (clamped to n), 3 = 0 */
 } seg_case;
 
 static size_t make_offsets(sct_rng *rng, const seg_case *c, uint32_t **out)
@@ -166,13 +168,21 @@ static int compare_out(const char *what, const void *ref, const void *dev_host, 
     return 0;
 }
 
+/* Every word of w[0, m) still holds the poison. */
+static int untouched(const uint32_t *w, size_t m)
+{
+    for (size_t i = 0; i < m; ++i)
+        if (w[i] != 0xABABABABu) return 0;
+    return 1;
+}
+
 static double run_case(const seg_case *c, int timing_reps)
 {
     char label[256];
-    snprintf(label, sizeof label, "n=%zu layout=%s B=%u dist=%s rule=%d key=%s%s%s%s%s", c->n, layout_name[c->layout],
-             c->B, dist_name[c->dist], (int)c->rule, c->key_type == SPLIT_KEY_U64 ? "u64" : "u32",
-             c->values ? " values" : "", c->keys_out ? " keys" : "", c->indices ? " index" : "",
-             c->offsets ? " offsets" : "");
+    snprintf(label, sizeof label, "n=%zu layout=%s B=%u dist=%s rule=%d key=%s%s%s%s%s counted=%d", c->n,
+             layout_name[c->layout], c->B, dist_name[c->dist], (int)c->rule,
+             c->key_type == SPLIT_KEY_U64 ? "u64" : "u32", c->values ? " values" : "", c->keys_out ? " keys" : "",
+             c->indices ? " index" : "", c->offsets ? " offsets" : "", c->counted);
     if (getenv("SEG_VERBOSE")) printf("      case %s\n", label);
     sct_rng rng;
     sct_rng_seed(&rng, sct_base_seed() ^ (c->n * 1315423911u) ^ ((uint64_t)c->B << 40) ^ ((uint64_t)c->layout << 56) ^
@@ -181,6 +191,9 @@ static double run_case(const seg_case *c, int timing_reps)
     uint32_t *off = NULL;
     const size_t S = make_offsets(&rng, c, &off);
     const size_t nofs = S * c->B + 1;
+    /* device-side record count: the split covers records [0, nc) */
+    const uint32_t count = c->counted == 1 ? (uint32_t)(n * 5 / 7) : c->counted == 2 ? (uint32_t)n + 100u : 0u;
+    const size_t nc = !c->counted ? n : count < n ? count : n;
     void *keys = malloc(n * kb + 8), *bounds = malloc(c->B * 8);
     uint32_t *ids = (uint32_t *)malloc(n * 4 + 4), *vals = (uint32_t *)malloc(n * 4 + 4);
     split_desc d;
@@ -208,6 +221,7 @@ static double run_case(const seg_case *c, int timing_reps)
     h.bucket_offsets = c->offsets ? ref.offs : NULL;
     h.segment_offsets = off;
     h.num_segments = S;
+    h.num_records_device = c->counted ? &count : NULL;
     double ms = 0;
     if (split_segmented_ref(&h) != SC_OK) {
         sct_fail(__FILE__, __LINE__, "%s: reference failed: %s", label, sc_last_error());
@@ -219,9 +233,11 @@ static double run_case(const seg_case *c, int timing_reps)
         uint32_t *dids = (uint32_t *)dalloc(n * 4), *dv = (uint32_t *)dalloc(n * 4), *dvo = (uint32_t *)dalloc(n * 4 + 4);
         uint32_t *dg = (uint32_t *)dalloc(n * 4 + 4), *ds = (uint32_t *)dalloc(n * 4 + 4);
         uint32_t *dofs = (uint32_t *)dalloc(nofs * 4 + 4), *doff = (uint32_t *)dalloc((S + 1) * 4);
+        uint32_t *dcount = (uint32_t *)dalloc(4);
         cudaStream_t stream;
         SCT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-        SCT_CHECK(dk && dko && db && dids && dv && dvo && dg && ds && dofs && doff);
+        SCT_CHECK(dk && dko && db && dids && dv && dvo && dg && ds && dofs && doff && dcount);
+        SCT_CUDA(cudaMemcpy(dcount, &count, 4, cudaMemcpyHostToDevice));
         SCT_CUDA(cudaMemcpy(dk, keys, n * kb, cudaMemcpyHostToDevice));
         SCT_CUDA(cudaMemcpy(db, bounds, c->B * 8, cudaMemcpyHostToDevice));
         SCT_CUDA(cudaMemcpy(dids, ids, n * 4, cudaMemcpyHostToDevice));
@@ -239,6 +255,7 @@ static double run_case(const seg_case *c, int timing_reps)
         g.bucket_offsets = c->offsets ? dofs : NULL;
         g.segment_offsets = doff;
         g.num_segments = S;
+        g.num_records_device = c->counted ? dcount : NULL;
         size_t tb = 0;
         void *temp = NULL;
         SCT_CHECK_OK(split_segmented(NULL, &tb, &g, stream));
@@ -288,22 +305,25 @@ static double run_case(const seg_case *c, int timing_reps)
             const char *m = mode ? "graph" : "direct";
             char lab[300];
             snprintf(lab, sizeof lab, "%s [%s]", label, m);
+            /* [0, nc) as the reference; [nc, n] (past the device count, and the guard) untouched */
             if (c->keys_out) {
                 SCT_CUDA(cudaMemcpy(got.keys, dko, n * kb + 8, cudaMemcpyDeviceToHost));
-                compare_out("keys_out", ref.keys, got.keys, n * kb, lab);
-                SCT_CHECK_MSG(((uint32_t *)got.keys)[n * kb / 4] == 0xABABABABu, "%s: keys_out guard", lab);
+                compare_out("keys_out", ref.keys, got.keys, nc * kb, lab);
+                SCT_CHECK_MSG(untouched((const uint32_t *)got.keys + nc * kb / 4, (n - nc) * kb / 4 + 1),
+                              "%s: keys_out written past the records", lab);
             }
             if (c->values) {
                 SCT_CUDA(cudaMemcpy(got.vals, dvo, n * 4 + 4, cudaMemcpyDeviceToHost));
-                compare_out("values_out", ref.vals, got.vals, n * 4, lab);
-                SCT_CHECK_MSG(got.vals[n] == 0xABABABABu, "%s: values_out guard", lab);
+                compare_out("values_out", ref.vals, got.vals, nc * 4, lab);
+                SCT_CHECK_MSG(untouched(got.vals + nc, n - nc + 1), "%s: values_out written past the records", lab);
             }
             if (c->indices) {
                 SCT_CUDA(cudaMemcpy(got.gather, dg, n * 4 + 4, cudaMemcpyDeviceToHost));
                 SCT_CUDA(cudaMemcpy(got.scatter, ds, n * 4 + 4, cudaMemcpyDeviceToHost));
-                compare_out("gather_index", ref.gather, got.gather, n * 4, lab);
-                compare_out("scatter_index", ref.scatter, got.scatter, n * 4, lab);
-                SCT_CHECK_MSG(got.gather[n] == 0xABABABABu && got.scatter[n] == 0xABABABABu, "%s: index guard", lab);
+                compare_out("gather_index", ref.gather, got.gather, nc * 4, lab);
+                compare_out("scatter_index", ref.scatter, got.scatter, nc * 4, lab);
+                SCT_CHECK_MSG(untouched(got.gather + nc, n - nc + 1) && untouched(got.scatter + nc, n - nc + 1),
+                              "%s: index written past the records", lab);
             }
             if (c->offsets) {
                 SCT_CUDA(cudaMemcpy(got.offs, dofs, nofs * 4, cudaMemcpyDeviceToHost));
@@ -312,7 +332,7 @@ static double run_case(const seg_case *c, int timing_reps)
         }
         cudaFree(temp);
         cudaFree(dk), cudaFree(dko), cudaFree(db), cudaFree(dids), cudaFree(dv), cudaFree(dvo);
-        cudaFree(dg), cudaFree(ds), cudaFree(dofs), cudaFree(doff);
+        cudaFree(dg), cudaFree(ds), cudaFree(dofs), cudaFree(doff), cudaFree(dcount);
         cudaStreamDestroy(stream);
     }
 done:
@@ -405,6 +425,24 @@ static void test_all_empty(void)
         }
 }
 
+/* num_records_device: segment offsets cover n records, the device count fewer (or more: clamped),
+ * over the ballot (B <= 32), comparison (B > 32), block and multi-block paths. */
+static void test_device_count(void)
+{
+    static const size_t sizes[] = {0, 1, 1000, 70001, 300007};
+    static const int layouts[] = {L_ONE, L_TINY, L_POWER, L_TILES};
+    static const uint32_t bs[] = {1, 16, 32, 257};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k)
+        for (int l = 0; l < 4; ++l)
+            for (int b = 0; b < 4; ++b)
+                for (int counted = 1; counted <= 3; ++counted) {
+                    seg_case c = base_case(sizes[k], layouts[l], bs[b]);
+                    c.counted = counted;
+                    c.dist = (k + (size_t)l) % 2 ? D_HOCKEY : D_UNIFORM;
+                    run_case(&c, 0);
+                }
+}
+
 static void test_millions_of_segments(void)
 {
     seg_case c = base_case(3000017, L_MANY, 16);
@@ -428,6 +466,13 @@ static void test_renderer_tiles(void)
     c.keys_out = 0;
     ms = run_case(&c, 20);
     printf("      renderer-like: gather + scatter index + offsets: %.1f us per call (graph)\n", ms * 1e3);
+    /* as the renderer calls it: values + offsets over a buffer of 1.8M, 5/7 of it counted on the device */
+    seg_case r = base_case(1800000, L_TILES, 16);
+    r.rule = SPLIT_BUCKETS_BITS;
+    r.keys_out = 0, r.values = 1, r.indices = 0, r.offsets = 1, r.counted = 1;
+    ms = run_case(&r, 20);
+    printf("      renderer-like: 1.8M buffer, 1.29M counted on the device, values + offsets: %.1f us per call (graph)\n",
+           ms * 1e3);
 }
 
 static void test_sanitize_mid(void)
@@ -504,6 +549,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_rules_and_key_types);
     SCT_RUN(test_buckets_and_distributions);
     SCT_RUN(test_sizes_and_layouts);
+    SCT_RUN(test_device_count);
     SCT_RUN(test_millions_of_segments);
     SCT_RUN(test_renderer_tiles);
     if (large) SCT_RUN(test_large_2p28);
