@@ -17,6 +17,9 @@
  *    written bucket run by bucket run.
  *  - huge: tiles of SEG_HUGE_TILE records over many blocks: per-tile histograms, a per-segment scan
  *    down each bucket's column of tiles, then each tile ranked like a medium segment.
+ * Launches: the small-segment kernel (which fills the work lists), one kernel for the medium
+ * segments and the huge tiles' histograms and scans, and the huge scatter (only when n admits a
+ * huge segment).
  * Work lists, counters and tile tables live in the caller's temporary storage. With
  * desc->num_records_device every kernel reads the record count c first and clamps the segment
  * bounds to it (seg_bounds), so records past c are never touched. */
@@ -61,6 +64,7 @@ struct seg_params {
     uint32_t *huge_list;       /* 3 per huge segment: segment id, first tile, tiles */
     uint32_t *tile_huge;       /* tile -> huge list entry */
     uint32_t *tile_base;       /* tile * B + b: counts, then absolute start of b in the tile */
+    uint32_t *huge_done;       /* per huge segment: tiles counted so far */
 };
 
 /* The bucket of record i under the runtime rule (the boundaries table is searched in global memory,
@@ -111,6 +115,7 @@ __device__ __forceinline__ void enqueue_large(const seg_params &p, uint32_t s, u
         p.huge_list[3 * h] = s;
         p.huge_list[3 * h + 1] = first;
         p.huge_list[3 * h + 2] = tiles;
+        p.huge_done[h] = 0;
         for (uint32_t t = 0; t < tiles; ++t) p.tile_huge[first + t] = h;
     }
 }
@@ -341,25 +346,21 @@ __device__ void block_exclusive_scan(block_smem &sm, uint32_t *v, uint32_t nb, u
     __syncthreads();
 }
 
+/* One block splits medium segment s (all of it). */
 template <typename K>
-__global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_medium_kernel(seg_params p)
+__device__ void medium_segment(const seg_params &p, block_smem &sm, uint32_t records, uint32_t s)
 {
-    __shared__ block_smem sm;
     const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
-    const uint32_t count = *(volatile uint32_t *)&p.counters[0], records = seg_count(p);
-    for (uint32_t w = blockIdx.x; w < count; w += gridDim.x) {
-        const uint32_t s = p.medium_list[w];
-        uint32_t lo, hi;
-        seg_bounds(p, records, s, lo, hi);
-        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) sm.base[b] = 0, sm.run[b] = 0;
-        __syncthreads();
-        for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&sm.base[bucket_of<K>(p, i)], 1u);
-        __syncthreads();
-        block_exclusive_scan(sm, sm.base, nb, lo);
-        if (p.bucket_offsets)
-            for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) p.bucket_offsets[(size_t)s * nb + b] = sm.base[b];
-        block_range<K>(p, sm, lo, hi);
-    }
+    uint32_t lo, hi;
+    seg_bounds(p, records, s, lo, hi);
+    for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) sm.base[b] = 0, sm.run[b] = 0;
+    __syncthreads();
+    for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&sm.base[bucket_of<K>(p, i)], 1u);
+    __syncthreads();
+    block_exclusive_scan(sm, sm.base, nb, lo);
+    if (p.bucket_offsets)
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) p.bucket_offsets[(size_t)s * nb + b] = sm.base[b];
+    block_range<K>(p, sm, lo, hi);
 }
 
 __device__ __forceinline__ void huge_tile_range(const seg_params &p, uint32_t records, uint32_t t, uint32_t &lo,
@@ -372,54 +373,73 @@ __device__ __forceinline__ void huge_tile_range(const seg_params &p, uint32_t re
     hi = min(end, lo + (uint32_t)SEG_HUGE_TILE);
 }
 
-template <typename K>
-__global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_count_kernel(seg_params p)
+/* Huge segment h, once all its tiles are counted: tile_base columns become absolute starts, bucket
+ * offsets written. tile_base is read through L2 (__ldcg): other blocks wrote it in this launch. */
+__device__ void huge_scan_segment(const seg_params &p, block_smem &sm, uint32_t records, uint32_t h)
 {
-    __shared__ uint32_t hist[SPLIT_MAX_BUCKETS];
     const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
-    const uint32_t tiles = *(volatile uint32_t *)&p.counters[2], records = seg_count(p);
-    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        uint32_t lo, hi;
-        huge_tile_range(p, records, t, lo, hi);
-        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) hist[b] = 0;
-        __syncthreads();
-        for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&hist[bucket_of<K>(p, i)], 1u);
-        __syncthreads();
-        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) p.tile_base[(size_t)t * nb + b] = hist[b];
-        __syncthreads();
+    const uint32_t s = p.huge_list[3 * h], first = p.huge_list[3 * h + 1], tiles = p.huge_list[3 * h + 2];
+    for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) {
+        /* a serial walk down column b, loads batched so they overlap */
+        uint32_t run = 0;
+        for (uint32_t t0 = first; t0 < first + tiles; t0 += SCAN_BATCH) {
+            uint32_t c[SCAN_BATCH];
+#pragma unroll
+            for (int k = 0; k < SCAN_BATCH; ++k)
+                c[k] = t0 + k < first + tiles ? __ldcg(p.tile_base + (size_t)(t0 + k) * nb + b) : 0u;
+#pragma unroll
+            for (int k = 0; k < SCAN_BATCH; ++k) {
+                if (t0 + k < first + tiles) p.tile_base[(size_t)(t0 + k) * nb + b] = run;
+                run += c[k];
+            }
+        }
+        sm.base[b] = run;
     }
+    __syncthreads();
+    uint32_t lo, hi;
+    seg_bounds(p, records, s, lo, hi);
+    block_exclusive_scan(sm, sm.base, nb, lo);
+    for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) {
+        const uint32_t start = sm.base[b];
+        if (p.bucket_offsets) p.bucket_offsets[(size_t)s * nb + b] = start;
+        for (uint32_t t = first; t < first + tiles; ++t) p.tile_base[(size_t)t * nb + b] += start;
+    }
+    __syncthreads();
 }
 
-/* One block per huge segment: tile_base columns become absolute starts; bucket offsets written. */
-__global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_scan_kernel(seg_params p)
+/* Everything between the small-segment kernel and the huge scatter, in one launch: work item w is
+ * medium segment w (one block splits it) or, past them, huge tile w - medium (one block counts its
+ * buckets into tile_base). The block that counts the last tile of a huge segment (a per-segment
+ * counter, after a fence) then scans that segment's columns, so the scatter kernel that follows
+ * finds every tile's absolute starts. No block waits on another. */
+template <typename K>
+__global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_large_kernel(seg_params p)
 {
     __shared__ block_smem sm;
+    __shared__ uint32_t last_tile;
     const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
-    const uint32_t count = *(volatile uint32_t *)&p.counters[1], records = seg_count(p);
-    for (uint32_t h = blockIdx.x; h < count; h += gridDim.x) {
-        const uint32_t s = p.huge_list[3 * h], first = p.huge_list[3 * h + 1], tiles = p.huge_list[3 * h + 2];
-        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) {
-            /* a serial walk down column b, loads batched so they overlap */
-            uint32_t run = 0;
-            for (uint32_t t0 = first; t0 < first + tiles; t0 += SCAN_BATCH) {
-                uint32_t c[SCAN_BATCH];
-#pragma unroll
-                for (int k = 0; k < SCAN_BATCH; ++k)
-                    c[k] = t0 + k < first + tiles ? p.tile_base[(size_t)(t0 + k) * nb + b] : 0u;
-#pragma unroll
-                for (int k = 0; k < SCAN_BATCH; ++k) {
-                    if (t0 + k < first + tiles) p.tile_base[(size_t)(t0 + k) * nb + b] = run;
-                    run += c[k];
-                }
-            }
-            sm.base[b] = run;
+    const uint32_t medium = *(volatile uint32_t *)&p.counters[0], tiles = *(volatile uint32_t *)&p.counters[2];
+    const uint32_t records = seg_count(p);
+    for (uint32_t w = blockIdx.x; w < medium + tiles; w += gridDim.x) {
+        if (w < medium) {
+            medium_segment<K>(p, sm, records, p.medium_list[w]);
+            continue;
         }
+        const uint32_t t = w - medium, h = p.tile_huge[t];
+        uint32_t lo, hi;
+        huge_tile_range(p, records, t, lo, hi);
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) sm.run[b] = 0;
         __syncthreads();
-        block_exclusive_scan(sm, sm.base, nb, min(p.off[s], records));
-        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) {
-            const uint32_t start = sm.base[b];
-            if (p.bucket_offsets) p.bucket_offsets[(size_t)s * nb + b] = start;
-            for (uint32_t t = first; t < first + tiles; ++t) p.tile_base[(size_t)t * nb + b] += start;
+        for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&sm.run[bucket_of<K>(p, i)], 1u);
+        __syncthreads();
+        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) p.tile_base[(size_t)t * nb + b] = sm.run[b];
+        __threadfence();
+        __syncthreads();
+        if (tid == 0) last_tile = atomicAdd(&p.huge_done[h], 1u) + 1u == p.huge_list[3 * h + 2];
+        __syncthreads();
+        if (last_tile) {
+            __threadfence();
+            huge_scan_segment(p, sm, records, h);
         }
         __syncthreads();
     }
@@ -446,7 +466,7 @@ size_t align_up(size_t x) { return (x + SEG_TEMP_ALIGN - 1) / SEG_TEMP_ALIGN * S
 /* Capacities of the work lists, from n and S alone. */
 struct seg_layout {
     size_t medium_cap, huge_cap, tile_cap;
-    size_t off_medium, off_huge, off_tile_huge, off_tile_base, total;
+    size_t off_medium, off_huge, off_huge_done, off_tile_huge, off_tile_base, total;
 };
 
 seg_layout make_layout(size_t n, size_t S, uint32_t nb)
@@ -462,6 +482,8 @@ seg_layout make_layout(size_t n, size_t S, uint32_t nb)
     at += align_up((l.medium_cap + 1) * sizeof(uint32_t));
     l.off_huge = at;
     at += align_up((3 * l.huge_cap + 3) * sizeof(uint32_t));
+    l.off_huge_done = at;
+    at += align_up((l.huge_cap + 1) * sizeof(uint32_t));
     l.off_tile_huge = at;
     at += align_up((l.tile_cap + 1) * sizeof(uint32_t));
     l.off_tile_base = at;
@@ -483,17 +505,13 @@ sc_status launch_all(const seg_params &p, const seg_layout &l, cudaStream_t stre
         seg_warp_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
         SC_CUDA_CHECK_LAUNCH("seg_warp_kernel");
     }
-    if (l.medium_cap > 0) {
-        seg_medium_kernel<K><<<grid_for(l.medium_cap, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
-        SC_CUDA_CHECK_LAUNCH("seg_medium_kernel");
+    const size_t large_items = l.medium_cap + (l.huge_cap > 0 ? l.tile_cap : 0);
+    if (large_items > 0) {
+        seg_large_kernel<K><<<grid_for(large_items, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("seg_large_kernel");
     }
     if (l.huge_cap > 0) {
-        uint32_t tile_grid = grid_for(l.tile_cap, SEG_MAX_GRID);
-        seg_huge_count_kernel<K><<<tile_grid, SEG_BLOCK_THREADS, 0, stream>>>(p);
-        SC_CUDA_CHECK_LAUNCH("seg_huge_count_kernel");
-        seg_huge_scan_kernel<<<grid_for(l.huge_cap, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
-        SC_CUDA_CHECK_LAUNCH("seg_huge_scan_kernel");
-        seg_huge_scatter_kernel<K><<<tile_grid, SEG_BLOCK_THREADS, 0, stream>>>(p);
+        seg_huge_scatter_kernel<K><<<grid_for(l.tile_cap, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
         SC_CUDA_CHECK_LAUNCH("seg_huge_scatter_kernel");
     }
     return SC_OK;
@@ -545,6 +563,7 @@ extern "C" sc_status split_segmented(void *temp, size_t *temp_bytes, const split
     p.medium_list = (uint32_t *)(t + l.off_medium);
     p.huge_list = (uint32_t *)(t + l.off_huge);
     p.tile_huge = (uint32_t *)(t + l.off_tile_huge);
+    p.huge_done = (uint32_t *)(t + l.off_huge_done);
     p.tile_base = (uint32_t *)(t + l.off_tile_base);
     SC_CUDA_CHECK(cudaMemsetAsync(p.counters, 0, 4 * sizeof(uint32_t), stream));
     if (d->key_type == SPLIT_KEY_U32) return launch_all<uint32_t>(p, l, stream);

@@ -56,7 +56,7 @@ enum {
     SC_CUDA_NORMALS_THREADS = 256,
     SC_CUDA_PROJECT_THREADS = 128,
     SC_CUDA_TILE_SCAN_THREADS = 512,  /* one block scans the tile counts ... */
-    SC_CUDA_TILE_SCAN_ITEMS = 8,      /* ... this many per thread per round */
+    SC_CUDA_TILE_SCAN_ITEMS = 32,     /* ... this many per thread per round (16K tiles: one round) */
     SC_CUDA_EMIT_THREADS = 128,
     SC_CUDA_RAYCAST_WARPS = 4,     /* warps per tile of at most 64 pixels (raycast_cuda.cu) */
     SC_CUDA_SHADE_BLOCK_X = 32,

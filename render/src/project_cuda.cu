@@ -110,31 +110,50 @@ __global__ void __launch_bounds__(SC_CUDA_TILE_SCAN_THREADS)
 sc_tile_scan_kernel(uint32_t num_tiles, unsigned long long capacity, float near_plane, uint32_t *cursors,
                     uint32_t *tile_offsets, sc_cuda_globals *g)
 {
+    static_assert(SC_CUDA_TILE_SCAN_ITEMS % 4 == 0, "uint4 words");
     typedef cub::BlockScan<unsigned long long, SC_CUDA_TILE_SCAN_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage temp;
     const uint32_t tid = threadIdx.x;
     const uint32_t round = SC_CUDA_TILE_SCAN_THREADS * SC_CUDA_TILE_SCAN_ITEMS;
     unsigned long long run = 0;
     for (uint32_t base = 0; base < num_tiles; base += round) {
+        const uint32_t first = base + tid * SC_CUDA_TILE_SCAN_ITEMS;
+        const bool whole = first + SC_CUDA_TILE_SCAN_ITEMS <= num_tiles; /* 16-byte aligned words */
         uint32_t c[SC_CUDA_TILE_SCAN_ITEMS];
+        if (whole) {
+#pragma unroll
+            for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; k += 4) {
+                const uint4 v = *(const uint4 *)(cursors + first + k);
+                c[k] = v.x, c[k + 1] = v.y, c[k + 2] = v.z, c[k + 3] = v.w;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; ++k) c[k] = first + k < num_tiles ? cursors[first + k] : 0u;
+        }
         unsigned long long sum = 0;
 #pragma unroll
-        for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; ++k) {
-            const uint32_t i = base + tid * SC_CUDA_TILE_SCAN_ITEMS + k;
-            c[k] = i < num_tiles ? cursors[i] : 0u;
-            sum += c[k];
-        }
+        for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; ++k) sum += c[k];
         unsigned long long excl, total;
         scan_t(temp).ExclusiveSum(sum, excl, total);
         excl += run;
+        uint32_t *o = c; /* the counts become their offsets in place */
 #pragma unroll
         for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; ++k) {
-            const uint32_t i = base + tid * SC_CUDA_TILE_SCAN_ITEMS + k;
-            if (i < num_tiles) {
-                tile_offsets[i] = (uint32_t)excl;
-                cursors[i] = (uint32_t)excl;
+            const uint32_t count = c[k];
+            o[k] = (uint32_t)excl;
+            excl += count;
+        }
+        if (whole) {
+#pragma unroll
+            for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; k += 4) {
+                const uint4 v = make_uint4(o[k], o[k + 1], o[k + 2], o[k + 3]);
+                *(uint4 *)(tile_offsets + first + k) = v;
+                *(uint4 *)(cursors + first + k) = v;
             }
-            excl += c[k];
+        } else {
+#pragma unroll
+            for (int k = 0; k < SC_CUDA_TILE_SCAN_ITEMS; ++k)
+                if (first + k < num_tiles) tile_offsets[first + k] = cursors[first + k] = o[k];
         }
         run += total;
         __syncthreads(); /* temp is reused by the next round */
