@@ -59,7 +59,7 @@ static void free_mesh(sc_cuda_state *st)
 {
     dev_free(st->rest_positions); dev_free(st->rest_normals); dev_free(st->positions); dev_free(st->normals);
     dev_free(st->indices); dev_free(st->adj_offsets); dev_free(st->adj_tris);
-    dev_free(st->tri_keys);
+    dev_free(st->tri_keys); dev_free(st->tri_bins);
     st->num_vertices = st->num_triangles = 0;
 }
 
@@ -212,6 +212,7 @@ extern "C" sc_status sc_backend_cuda_set_mesh(sc_renderer *r, const sc_mesh_data
     if (s == SC_OK) s = dev_alloc(st->adj_offsets, V + 1, "vertex adjacency");
     if (s == SC_OK) s = dev_alloc(st->adj_tris, t3, "vertex adjacency");
     if (s == SC_OK) s = dev_alloc(st->tri_keys, T, "triangle depth keys");
+    if (s == SC_OK) s = dev_alloc(st->tri_bins, 4 * (size_t)T, "triangle tile records");
     cudaError_t e = cudaSuccess;
     if (s == SC_OK && V) {
         e = cudaMemcpy(st->rest_positions, m->positions, v3 * sizeof(float), cudaMemcpyHostToDevice);

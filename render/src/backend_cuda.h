@@ -78,6 +78,13 @@ typedef struct sc_cuda_globals {
     unsigned long long hit_pixels;
 } sc_cuda_globals;
 
+/* The tiles of a visible triangle as project found them, for emit (one 16-byte record: x = first
+ * tile of its span (ty0 * tiles_x + tx0), y = span width - 1 | (span height - 1) << 16, or
+ * SC_CUDA_BINS_RECLASSIFY when the span has more than 32 tiles (emit classifies it again), z = the
+ * span's tiles the triangle overlaps, bit dy * width + dx, w = depth key bits). */
+enum { SC_CUDA_BINS_MASK_TILES = 32 };
+#define SC_CUDA_BINS_RECLASSIFY 0x80000000u
+
 /* One triangle as the ray cast loads it into shared memory. */
 typedef struct sc_cuda_tri {
     float a[3], b[3], c[3];
@@ -105,8 +112,10 @@ typedef struct sc_cuda_state {
     uint32_t *indices;
     uint32_t *adj_offsets, *adj_tris;
     uint32_t num_vertices, num_triangles;
-    /* Per triangle: depth key (+inf: binned to no tile). */
+    /* Per triangle: depth key (+inf: binned to no tile); the tiles it is binned to (project writes
+     * them for visible triangles, emit reads them: 4 words per triangle, SC_CUDA_BINS_*). */
     float *tri_keys;
+    uint32_t *tri_bins;
     /* References (key = tile | slab << tile_bits, value = triangle id): pair 0 grouped by tile (emit),
      * pair 1 by (tile, slab) (slab split). */
     size_t ref_capacity;

@@ -34,12 +34,15 @@ __device__ __forceinline__ uint32_t take_slot(uint32_t *cursors, uint32_t tile)
     return peers.shfl(base, 0) + peers.thread_rank();
 }
 
-/* Visits the tiles of every visible triangle as the count pass did (same classification, same
- * order) and writes (tile | slab << tile_bits, triangle) into the tile's range. A slot past the
- * tile's range cannot happen (the count pass counted the same tiles); it is dropped, never written. */
+/* Writes (tile | slab << tile_bits, triangle) into the tile's range for every tile project binned a
+ * visible triangle to: from project's record (first tile, span, mask of overlapped tiles), or, for
+ * a span of more than 32 tiles, by classifying the triangle again and visiting its tiles as project
+ * did (same classification, same tiles). A slot past the tile's range cannot happen (the count pass
+ * counted the same tiles); it is dropped, never written. */
 __global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS)
 sc_emit_kernel(sc_frame_params p, const sc_cuda_globals *g, const float *pos, const uint32_t *idx, const float *tri_keys,
-               uint32_t *cursors, const uint32_t *tile_offsets, uint32_t *keys, uint32_t *values)
+               const uint4 *tri_bins, uint32_t *cursors, const uint32_t *tile_offsets, uint32_t *keys,
+               uint32_t *values)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= p.num_triangles || g->overflow) return;
@@ -47,11 +50,28 @@ sc_emit_kernel(sc_frame_params p, const sc_cuda_globals *g, const float *pos, co
     if (!(depth_key < INFINITY)) return; /* binned to no tile */
     p.depth_min = g->depth_min;
     p.depth_max = g->depth_max;
+    const uint32_t slab_key = sc_slab_of(&p, depth_key) << p.tile_bits;
+    const uint4 rec = tri_bins[t];
+    if (!(rec.y & SC_CUDA_BINS_RECLASSIFY)) {
+        const uint32_t w = (rec.y & 0xFFFFu) + 1;
+        uint32_t mask = rec.z;
+        while (mask) {
+            const uint32_t bit = __ffs(mask) - 1;
+            mask &= mask - 1;
+            const uint32_t dy = bit / w, dx = bit - dy * w;
+            const uint32_t tile = rec.x + dy * p.tiles_x + dx;
+            const uint32_t at = take_slot(cursors, tile);
+            if (at < tile_offsets[tile + 1]) {
+                keys[at] = tile | slab_key;
+                values[at] = t;
+            }
+        }
+        return;
+    }
     const uint32_t *f = idx + 3 * (size_t)t;
     sc_tri_setup s;
     if (!sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s))
         return; /* never: the count pass found it visible */
-    const uint32_t slab_key = sc_slab_of(&p, depth_key) << p.tile_bits;
     for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
         for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx)
             if (sc_tri_overlaps_tile(&p, &s, tx, ty)) {
@@ -69,7 +89,8 @@ sc_status sc_cuda_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaSt
     uint32_t n = p->num_triangles;
     if (n == 0) return SC_OK;
     sc_emit_kernel<<<(n + SC_CUDA_EMIT_THREADS - 1) / SC_CUDA_EMIT_THREADS, SC_CUDA_EMIT_THREADS, 0, s>>>(
-        *p, st->globals, st->positions, st->indices, st->tri_keys, st->tile_cursors, st->tile_offsets,
+        *p, st->globals, st->positions, st->indices, st->tri_keys, (const uint4 *)st->tri_bins, st->tile_cursors,
+        st->tile_offsets,
         st->ref_keys[0], st->ref_values[0]);
     SC_CUDA_CHECK_LAUNCH("sc_emit_kernel");
     return SC_OK;

@@ -30,8 +30,8 @@ __device__ __forceinline__ void count_tile(uint32_t *counts, uint32_t tile)
 /* Visible keys are positive finite floats, whose bit patterns order like the floats: the minimum
  * is kept as the maximum of the complemented bits (the globals start zeroed). */
 __global__ void __launch_bounds__(SC_CUDA_PROJECT_THREADS)
-sc_project_kernel(sc_frame_params p, const float *pos, const uint32_t *idx, float *tri_keys, uint32_t *tile_counts,
-                  sc_cuda_globals *g)
+sc_project_kernel(sc_frame_params p, const float *pos, const uint32_t *idx, float *tri_keys, uint4 *tri_bins,
+                  uint32_t *tile_counts, sc_cuda_globals *g)
 {
     __shared__ uint32_t red[3][PROJECT_WARPS];
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -41,12 +41,17 @@ sc_project_kernel(sc_frame_params p, const float *pos, const uint32_t *idx, floa
         sc_tri_setup s;
         float key = INFINITY;
         if (sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s)) {
-            uint32_t count = 0;
+            /* The record of the tiles for emit: a mask over the span when it has at most 32 tiles. */
+            const uint32_t w = s.tx1 - s.tx0 + 1, h = s.ty1 - s.ty0 + 1;
+            const bool small = w <= SC_CUDA_BINS_MASK_TILES && h <= SC_CUDA_BINS_MASK_TILES &&
+                               w * h <= SC_CUDA_BINS_MASK_TILES;
+            uint32_t count = 0, mask = 0, bit = 0;
             for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
-                for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx)
+                for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx, ++bit)
                     if (sc_tri_overlaps_tile(&p, &s, tx, ty)) {
                         count_tile(tile_counts, ty * p.tiles_x + tx);
                         ++count;
+                        if (small) mask |= 1u << bit;
                     }
             if (count > 0) {
                 key = s.depth_key;
@@ -54,6 +59,8 @@ sc_project_kernel(sc_frame_params p, const float *pos, const uint32_t *idx, floa
                 min_inv = ~b;
                 max_bits = b;
                 visible = 1;
+                tri_bins[t] = make_uint4(s.ty0 * p.tiles_x + s.tx0,
+                                         small ? (w - 1) | (h - 1) << 16 : SC_CUDA_BINS_RECLASSIFY, mask, b);
             }
         }
         tri_keys[t] = key;
@@ -90,7 +97,7 @@ sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cud
     uint32_t n = p->num_triangles;
     if (n == 0) return SC_OK;
     sc_project_kernel<<<(n + SC_CUDA_PROJECT_THREADS - 1) / SC_CUDA_PROJECT_THREADS, SC_CUDA_PROJECT_THREADS, 0, s>>>(
-        *p, st->positions, st->indices, st->tri_keys, st->tile_cursors, st->globals);
+        *p, st->positions, st->indices, st->tri_keys, (uint4 *)st->tri_bins, st->tile_cursors, st->globals);
     SC_CUDA_CHECK_LAUNCH("sc_project_kernel");
     return SC_OK;
 }
