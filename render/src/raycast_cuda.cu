@@ -13,12 +13,18 @@
  * decision, and at the end the per-warp hits are reduced in (depth, id) order, which is the result
  * of the CPU's sequential loop. Barycentrics are divided out once, for the winning hit.
  *
- * Larger tiles: one block per tile, one thread per ray, every thread testing every reference.
- * Counters: tests counted from slab sizes with one atomic per tile (warps kernel), or per test with
- * one atomic per warp (block kernel). */
+ * Larger tiles (up to 32x32): one block per tile, one warp per 8x8 quadrant holding its 64 rays (two
+ * per lane). The block stages each batch of references once in shared memory (the same records,
+ * plus a mask of the quadrants the binning rule at 8x8 tiles gives the triangle), and every warp
+ * tests the batch against its own rays, skipping triangles outside its quadrant and whole batches
+ * once its rays are done. Each ray lives in one thread: the early exit is the per-ray rule plus one
+ * block vote per non-empty slab.
+ * Counters: tests counted from slab sizes (each live ray counts every reference of the slab, as the
+ * CPU does), summed per warp before one atomic. */
 #include <math.h>
 
 #include "backend_cuda.h"
+#include "classify.h"
 #include "intersect.h"
 #include "render_tuning.h"
 #include "sc_report.h"
@@ -33,95 +39,6 @@ __device__ static inline unsigned long long warp_sum_u64(unsigned long long v, u
         if (lane + o < lanes) v += w;
     }
     return v;
-}
-
-template <int MAX_THREADS>
-__global__ void __launch_bounds__(MAX_THREADS)
-sc_raycast_block_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_globals *g, const uint32_t *cell_offsets,
-                  const uint32_t *ref_values, const uint32_t *idx, const float *pos, sc_hit *hits,
-                  uint32_t *tests_out)
-{
-    __shared__ sc_cuda_tri batch[MAX_THREADS];
-    if (g_in->overflow) return;
-    p.depth_min = g_in->depth_min;
-    p.depth_max = g_in->depth_max;
-    const uint32_t tile = blockIdx.x;
-    const uint32_t tid = threadIdx.x, nthreads = blockDim.x;
-    const uint32_t x = (tile % p.tiles_x) * p.tile_size + tid % p.tile_size;
-    const uint32_t y = (tile / p.tiles_x) * p.tile_size + tid / p.tile_size;
-    const int valid = x < p.width && y < p.height;
-
-    sc_ray ray;
-    if (valid) {
-        float dir[3];
-        sc_pixel_ray_dir(&p, x, y, dir);
-        sc_ray_setup(&ray, p.eye, dir);
-    }
-    float best_t = INFINITY, best_u = 0.0f, best_v = 0.0f;
-    uint32_t best_tri = SC_NO_HIT, tests = 0;
-    int done = !valid;
-
-    const uint32_t *cells = cell_offsets + ((size_t)tile << p.slab_bits);
-    const uint32_t tile_end = cells[p.num_slabs];
-    int exited = 0;
-    for (uint32_t k = 0; k < p.num_slabs; ++k) {
-        const uint32_t begin = cells[k], end = cells[k + 1];
-        if (__syncthreads_and(done)) {
-            exited = tile_end > begin;
-            break;
-        }
-        for (uint32_t b = begin; b < end; b += nthreads) {
-            __syncthreads(); /* the previous batch is consumed */
-            if (b + tid < end) {
-                const uint32_t tri = ref_values[b + tid];
-                const uint32_t *f = idx + 3 * (size_t)tri;
-                sc_cuda_tri *o = &batch[tid];
-                const float *va = pos + 3 * (size_t)f[0], *vb = pos + 3 * (size_t)f[1], *vc = pos + 3 * (size_t)f[2];
-                for (int i = 0; i < 3; ++i) {
-                    o->a[i] = va[i];
-                    o->b[i] = vb[i];
-                    o->c[i] = vc[i];
-                }
-                o->id = tri;
-            }
-            __syncthreads();
-            if (done) continue;
-            const uint32_t m = end - b < nthreads ? end - b : nthreads;
-            for (uint32_t j = 0; j < m; ++j) {
-                const sc_cuda_tri *q = &batch[j];
-                float t, u, v;
-                ++tests;
-                if (sc_intersect(&ray, q->a, q->b, q->c, p.near_plane, p.far_plane, &t, &u, &v) &&
-                    sc_hit_better(t, q->id, best_t, best_tri)) {
-                    best_t = t;
-                    best_u = u;
-                    best_v = v;
-                    best_tri = q->id;
-                }
-            }
-        }
-        if (!done && best_t < sc_slab_bound(&p, k + 1)) done = 1;
-    }
-
-    if (valid) {
-        const size_t px = (size_t)y * p.width + x;
-        sc_hit h;
-        h.tri = best_tri;
-        h.depth = best_t;
-        h.u = best_u;
-        h.v = best_v;
-        hits[px] = h;
-        tests_out[px] = tests;
-    }
-    const uint32_t warp_base = tid & ~31u;
-    const uint32_t lanes = nthreads - warp_base < 32 ? nthreads - warp_base : 32;
-    unsigned long long sum_tests = warp_sum_u64(tests, lanes);
-    unsigned long long sum_hits = warp_sum_u64(valid && best_tri != SC_NO_HIT ? 1ull : 0ull, lanes);
-    if ((tid & 31) == 0) {
-        if (sum_tests) atomicAdd(&g->tests, sum_tests);
-        if (sum_hits) atomicAdd(&g->hit_pixels, sum_hits);
-    }
-    if (tid == 0 && exited) atomicAdd(&g->exited, 1ull);
 }
 
 /* ---- Tiles of at most 64 pixels: a block of warps per tile ---- */
@@ -402,6 +319,247 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
     }
 }
 
+/* ---- Tiles of 65 .. 1024 pixels: a block per tile, each warp owning an 8x8 quadrant ---- */
+
+/* Quadrants of 8x8 pixels: warp w of a tile of edge ts owns quadrant (w % qn, w / qn) with
+ * qn = ceil(ts / 8); its lane holds the quadrant's rays lane and lane + 32. */
+enum { RC_QUAD = 8 };
+
+/* The quadrants (bit w: warp w's) of a tile that staged triangle (a, b, c) may cover: those the
+ * binning itself would give it with 8x8 tiles (sc_tri_classify with tile_size 8, the same bounds and
+ * edge tests; conservative: every pixel centre whose ray hits the triangle lies in one of them).
+ * All quadrants when the tile edge is not a multiple of 8. */
+__device__ static inline uint32_t rc_quad_mask(const sc_frame_params &p8, uint32_t ts, uint32_t qn, uint32_t tile_x,
+                                               uint32_t tile_y, const float *a, const float *b, const float *c)
+{
+    const uint32_t all = qn * qn >= 32 ? 0xFFFFFFFFu : (1u << (qn * qn)) - 1u;
+    if (ts % RC_QUAD != 0) return all;
+    sc_tri_setup s;
+    if (!sc_tri_classify(&p8, a, b, c, &s)) return all; /* binned by the same rule: not expected */
+    const uint32_t cx0 = tile_x * qn, cy0 = tile_y * qn; /* the tile's first 8x8 cell */
+    uint32_t mask = 0;
+    for (uint32_t qy = 0; qy < qn; ++qy) {
+        const uint32_t cy = cy0 + qy;
+        if (cy < s.ty0 || cy > s.ty1) continue;
+        for (uint32_t qx = 0; qx < qn; ++qx) {
+            const uint32_t cx = cx0 + qx;
+            if (cx < s.tx0 || cx > s.tx1) continue;
+            if (sc_tri_overlaps_tile(&p8, &s, cx, cy)) mask |= 1u << (qy * qn + qx);
+        }
+    }
+    return mask;
+}
+
+/* Triangle j of a staged batch: 12 words (9 coordinates, permuted when UNIFORM, then id, quadrant
+ * mask); tested against the lane's two rays (only live rays take hits). */
+template <bool UNIFORM>
+__device__ static __forceinline__ void rc_test_one(const float4 *rec, const rc_ray (&ray)[2], const bool (&live)[2],
+                                                   float tmin, float tmax, rc_best (&best)[2])
+{
+    sc_tri_axes tri[2];
+    uint32_t id;
+    if (UNIFORM) {
+        const float4 q0 = rec[0], q1 = rec[1], q2 = rec[2];
+        id = __float_as_uint(q2.y);
+        tri[0] = sc_tri_axes{q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x};
+        tri[1] = tri[0];
+    } else {
+        const float *f = (const float *)rec;
+        id = __float_as_uint(f[9]);
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+            const uint32_t kx = ray[r].perm & 3u, ky = (ray[r].perm >> 2) & 3u, kz = (ray[r].perm >> 4) & 3u;
+            tri[r] = sc_tri_axes{f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz]};
+        }
+    }
+    sc_edges e[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) sc_edges_compute(ray[r].sx, ray[r].sy, &tri[r], &e[r]);
+    if (sc_edges_zero(&e[0]) || sc_edges_zero(&e[1])) {
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+            if (sc_edges_zero(&e[r])) sc_edges_exact(&e[r]);
+    }
+#pragma unroll
+    for (int r = 0; r < 2; ++r)
+        if (live[r] && sc_edges_inside(&e[r])) rc_hit(ray[r], tri[r], e[r], id, tmin, tmax, best[r]);
+}
+
+template <bool UNIFORM>
+__device__ static __forceinline__ void rc_test_batch(const float4 (*q)[3], uint32_t n, uint32_t warp_bit,
+                                                     const rc_ray (&ray)[2], const bool (&live)[2], float tmin,
+                                                     float tmax, rc_best (&best)[2])
+{
+    for (uint32_t j = 0; j < n; ++j) {
+        if (!(__float_as_uint(q[j][2].z) & warp_bit)) continue; /* cannot touch this warp's quadrant */
+        rc_test_one<UNIFORM>(q[j], ray, live, tmin, tmax, best);
+    }
+}
+
+/* One block of ceil(ts / 8)^2 warps (at most MAX_WARPS) per tile. All threads stage each batch of
+ * BATCH references once into shared memory (double-buffered: one barrier per batch); every warp
+ * tests the batch against its own rays, skipping the triangles that cannot touch its quadrant and
+ * the whole batch when its rays are done. Each ray lives in one thread, so the early exit is the
+ * CPU's per-ray rule plus one block vote (__syncthreads_and) before each non-empty slab. */
+template <int MAX_WARPS, int BATCH>
+__global__ void __launch_bounds__(MAX_WARPS * 32)
+sc_raycast_quads_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_globals *g,
+                        const uint32_t *cell_offsets, const uint32_t *ref_values, const uint32_t *idx,
+                        const float *pos, sc_hit *hits, uint32_t *tests_out)
+{
+    __shared__ float4 s_tri[2][BATCH][3];
+    __shared__ uint32_t s_perm0;
+    static_assert(BATCH <= MAX_WARPS * 32, "one staged triangle per thread at most");
+
+    if (g_in->overflow) return;
+    p.depth_min = g_in->depth_min;
+    p.depth_max = g_in->depth_max;
+    const uint32_t tile = blockIdx.x, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const uint32_t ts = p.tile_size, qn = (ts + RC_QUAD - 1) / RC_QUAD;
+    const uint32_t tile_x = tile % p.tiles_x, tile_y = tile / p.tiles_x;
+    const uint32_t x0 = tile_x * ts, y0 = tile_y * ts;
+    const uint32_t S = p.num_slabs;
+    const uint32_t *cells = cell_offsets + ((size_t)tile << p.slab_bits);
+    const uint32_t tile_begin = cells[0], tile_end = cells[S];
+
+    /* The lane's two pixels: quadrant (warp % qn, warp / qn), rows lane / 8 and lane / 8 + 4. */
+    uint32_t px[2], py[2];
+    bool valid[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        const uint32_t j = lane + 32u * r;
+        const uint32_t lx = (warp % qn) * RC_QUAD + j % RC_QUAD, ly = (warp / qn) * RC_QUAD + j / RC_QUAD;
+        px[r] = x0 + lx;
+        py[r] = y0 + ly;
+        valid[r] = lx < ts && ly < ts && px[r] < p.width && py[r] < p.height;
+    }
+
+    if (tile_begin == tile_end) { /* no references: no hits, no tests */
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+            if (valid[r]) {
+                const size_t o = (size_t)py[r] * p.width + px[r];
+                hits[o] = sc_hit{SC_NO_HIT, INFINITY, 0.0f, 0.0f};
+                tests_out[o] = 0;
+            }
+        return;
+    }
+
+    rc_ray ray[2];
+    bool done[2];
+    rc_best best[2];
+    uint32_t tests[2] = {0, 0};
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        ray[r] = rc_ray{0.0f, 0.0f, 0.0f, RC_PERM_NONE};
+        if (valid[r]) {
+            float dir[3];
+            sc_ray sr;
+            sc_pixel_ray_dir(&p, px[r], py[r], dir);
+            sc_ray_setup(&sr, p.eye, dir);
+            ray[r] = rc_ray{sr.sx, sr.sy, sr.sz, (uint32_t)sr.kx | (uint32_t)sr.ky << 2 | (uint32_t)sr.kz << 4};
+        }
+        done[r] = !valid[r];
+        best[r] = rc_best{INFINITY, 0.0f, 0.0f, 0.0f, SC_NO_HIT};
+    }
+    if (tid == 0) s_perm0 = ray[0].perm; /* pixel (x0, y0) is always inside the target */
+    __syncthreads();
+    const uint32_t perm0 = s_perm0;
+    const bool uniform = !__syncthreads_or((valid[0] && ray[0].perm != perm0) || (valid[1] && ray[1].perm != perm0));
+    const uint32_t kx0 = perm0 & 3u, ky0 = (perm0 >> 2) & 3u, kz0 = (perm0 >> 4) & 3u;
+
+    sc_frame_params p8 = p; /* the binning rule at 8x8 tiles, for the quadrant masks */
+    p8.tile_size = RC_QUAD;
+    const uint32_t warp_bit = 1u << warp;
+    const float tmin = p.near_plane, tmax = p.far_plane;
+    bool started = false, exited = false;
+    uint32_t buf = 0;
+    for (uint32_t k = 0; k < S; ++k) {
+        const uint32_t begin = cells[k], end = cells[k + 1];
+        if (begin == end) continue;
+        if (started) {
+            /* Before slab k: done when the nearest hit is below its near bound (the bounds grow
+             * with k, so this also covers the empty slabs skipped since). */
+            const float bound = sc_slab_bound(&p, k);
+#pragma unroll
+            for (int r = 0; r < 2; ++r)
+                if (!done[r] && best[r].t < bound) done[r] = true;
+            if (__syncthreads_and(done[0] && done[1])) {
+                exited = true;
+                break;
+            }
+        }
+        started = true;
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+            if (!done[r]) tests[r] += end - begin;
+        const bool live[2] = {!done[0], !done[1]};
+        const bool warp_live = __any_sync(0xFFFFFFFFu, live[0] || live[1]);
+        for (uint32_t b = begin; b < end; b += BATCH) {
+            const uint32_t n = end - b < BATCH ? end - b : BATCH;
+            float4(*const q)[3] = s_tri[buf];
+            buf ^= 1u;
+            if (tid < n) {
+                const uint32_t tri = ref_values[b + tid];
+                const uint32_t *f = idx + 3 * (size_t)tri;
+                const float *va = pos + 3 * (size_t)f[0], *vb = pos + 3 * (size_t)f[1], *vc = pos + 3 * (size_t)f[2];
+                float wa[3], wb[3], wc[3], a[3], bb[3], c[3];
+#pragma unroll
+                for (int i = 0; i < 3; ++i) {
+                    wa[i] = va[i];
+                    wb[i] = vb[i];
+                    wc[i] = vc[i];
+                    a[i] = SC_FSUB(wa[i], p.eye[i]);
+                    bb[i] = SC_FSUB(wb[i], p.eye[i]);
+                    c[i] = SC_FSUB(wc[i], p.eye[i]);
+                }
+                const uint32_t mask = rc_quad_mask(p8, ts, qn, tile_x, tile_y, wa, wb, wc);
+                if (uniform) {
+                    q[tid][0] = make_float4(rc_pick(kx0, a[0], a[1], a[2]), rc_pick(ky0, a[0], a[1], a[2]),
+                                            rc_pick(kz0, a[0], a[1], a[2]), rc_pick(kx0, bb[0], bb[1], bb[2]));
+                    q[tid][1] = make_float4(rc_pick(ky0, bb[0], bb[1], bb[2]), rc_pick(kz0, bb[0], bb[1], bb[2]),
+                                            rc_pick(kx0, c[0], c[1], c[2]), rc_pick(ky0, c[0], c[1], c[2]));
+                    q[tid][2] = make_float4(rc_pick(kz0, c[0], c[1], c[2]), __uint_as_float(tri),
+                                            __uint_as_float(mask), 0.0f);
+                } else {
+                    q[tid][0] = make_float4(a[0], a[1], a[2], bb[0]);
+                    q[tid][1] = make_float4(bb[1], bb[2], c[0], c[1]);
+                    q[tid][2] = make_float4(c[2], __uint_as_float(tri), __uint_as_float(mask), 0.0f);
+                }
+            }
+            /* One barrier per batch: the other buffer, written next, was consumed before this one. */
+            __syncthreads();
+            if (!warp_live) continue;
+            if (uniform)
+                rc_test_batch<true>(q, n, warp_bit, ray, live, tmin, tmax, best);
+            else
+                rc_test_batch<false>(q, n, warp_bit, ray, live, tmin, tmax, best);
+        }
+    }
+
+    unsigned hit_bits = 0;
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        if (!valid[r]) continue;
+        float u = 0.0f, v = 0.0f;
+        if (best[r].tri != SC_NO_HIT) {
+            u = SC_FDIV(best[r].V, best[r].det);
+            v = SC_FDIV(best[r].W, best[r].det);
+            hit_bits += 1;
+        }
+        const size_t o = (size_t)py[r] * p.width + px[r];
+        hits[o] = sc_hit{best[r].tri, best[r].t, u, v};
+        tests_out[o] = tests[r];
+    }
+    const unsigned long long sum_tests = warp_sum_u64((unsigned long long)tests[0] + tests[1], 32);
+    const unsigned long long sum_hits = warp_sum_u64(hit_bits, 32);
+    if (lane == 0) {
+        if (sum_tests) atomicAdd(&g->tests, sum_tests);
+        if (sum_hits) atomicAdd(&g->hit_pixels, sum_hits);
+        if (tid == 0 && exited) atomicAdd(&g->exited, 1ull);
+    }
+}
+
 sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
 {
     const uint32_t threads = p->tile_size * p->tile_size;
@@ -410,16 +568,18 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
         sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS><<<p->num_tiles, SC_CUDA_RAYCAST_WARPS * 32, 0, s>>>(
             *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel");
-    } else if (threads <= 256) {
-        sc_raycast_block_kernel<256><<<p->num_tiles, threads, 0, s>>>(*p, st->globals, st->globals, st->cell_offsets,
-                                                                       values, st->indices, st->positions, st->hits,
-                                                                       st->tests);
-        SC_CUDA_CHECK_LAUNCH("sc_raycast_block_kernel");
     } else {
-        sc_raycast_block_kernel<1024><<<p->num_tiles, threads, 0, s>>>(*p, st->globals, st->globals, st->cell_offsets,
-                                                                        values, st->indices, st->positions, st->hits,
-                                                                        st->tests);
-        SC_CUDA_CHECK_LAUNCH("sc_raycast_block_kernel");
+        const uint32_t qn = (p->tile_size + RC_QUAD - 1) / RC_QUAD, block = qn * qn * 32;
+        if (qn <= 2) {
+            sc_raycast_quads_kernel<4, SC_CUDA_RAYCAST_BATCH_16><<<p->num_tiles, block, 0, s>>>(
+                *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits,
+                st->tests);
+        } else {
+            sc_raycast_quads_kernel<16, SC_CUDA_RAYCAST_BATCH_32><<<p->num_tiles, block, 0, s>>>(
+                *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits,
+                st->tests);
+        }
+        SC_CUDA_CHECK_LAUNCH("sc_raycast_quads_kernel");
     }
     return SC_OK;
 }
