@@ -130,7 +130,7 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     sc_cuda_state *st = r->cuda;
     const sc_frame_params *p = &r->params;
     const size_t pixels = (size_t)p->width * p->height;
-    const size_t cursor_n = p->num_tiles;
+    const size_t cursor_n = sc_cuda_cursor_words(p->num_tiles) + 2 * (size_t)p->num_tiles;
     const size_t tile_n = (size_t)p->num_tiles + 1;
     const size_t cell_n = ((size_t)p->num_tiles << p->slab_bits) + 1;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream)); /* no frame in flight uses the old buffers */
@@ -150,6 +150,7 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     free(h);
     SC_CUDA_CHECK(e);
     SC_CUDA_CHECK(cudaMemset(st->tests, 0, pixels * sizeof(uint32_t)));
+    SC_CUDA_CHECK(cudaMemset(st->tile_cursors, 0, cursor_n * sizeof(uint32_t))); /* the tile counts start zero */
     SC_CUDA_CHECK(cudaMemset(st->tile_offsets, 0, tile_n * sizeof(uint32_t)));
     SC_CUDA_CHECK(cudaMemset(st->cell_offsets, 0, cell_n * sizeof(uint32_t)));
     return SC_OK;

@@ -56,7 +56,7 @@ enum {
     SC_CUDA_NORMALS_THREADS = 256,
     SC_CUDA_PROJECT_THREADS = 128,
     SC_CUDA_TILE_SCAN_THREADS = 512,  /* one block scans the tile counts ... */
-    SC_CUDA_TILE_SCAN_ITEMS = 32,     /* ... this many per thread per round (16K tiles: one round) */
+    SC_CUDA_TILE_SCAN_ITEMS = 16,     /* ... this many per thread per round (8K tiles, 32 KB staged) */
     SC_CUDA_EMIT_THREADS = 128,
     SC_CUDA_RAYCAST_WARPS = 4,     /* warps per tile of at most 64 pixels (raycast_cuda.cu) */
     SC_CUDA_RAYCAST_BATCH_16 = 128, /* triangles staged per batch, tiles of 9..16 pixels per edge */
@@ -83,9 +83,13 @@ typedef struct sc_cuda_globals {
 /* The tiles of a visible triangle as project found them, for emit (one 16-byte record: x = first
  * tile of its span (ty0 * tiles_x + tx0), y = span width - 1 | (span height - 1) << 16, or
  * SC_CUDA_BINS_RECLASSIFY when the span has more than 32 tiles (emit classifies it again), z = the
- * span's tiles the triangle overlaps, bit dy * width + dx, w = depth key bits). */
+ * span's tiles the triangle overlaps, bit dy * width + dx, w = for a single-tile triangle (y = 0)
+ * its rank among the tile's single-tile references, else 0). */
 enum { SC_CUDA_BINS_MASK_TILES = 32 };
 #define SC_CUDA_BINS_RECLASSIFY 0x80000000u
+
+/* 32-bit words of emit's cursors before the 64-bit tile counts (16-byte aligned). */
+static inline size_t sc_cuda_cursor_words(uint32_t num_tiles) { return ((size_t)num_tiles + 3) & ~(size_t)3; }
 
 /* One triangle as the ray cast loads it into shared memory. */
 typedef struct sc_cuda_tri {
@@ -124,8 +128,9 @@ typedef struct sc_cuda_state {
     uint32_t *ref_keys[2], *ref_values[2];
     unsigned char *split_temp;
     size_t split_temp_bytes;
-    /* Per tile: reference counts, then emit's cursors (num_tiles); tile offsets (num_tiles + 1, entry
-     * num_tiles = the frame's references); cells (num_tiles << slab_bits) + 1. */
+    /* Per tile: emit's cursors (num_tiles, padded to sc_cuda_cursor_words), then project's 64-bit
+     * reference counts (num_tiles; zero between frames: project_cuda.cu); tile offsets (num_tiles +
+     * 1, entry num_tiles = the frame's references); cells (num_tiles << slab_bits) + 1. */
     uint32_t *tile_cursors, *tile_offsets, *cell_offsets;
     size_t cursor_cap, tile_cap, cell_cap;
     /* Per pixel. */

@@ -3,8 +3,9 @@
  *
  * Tile grouping: a multisplit by tile id fused into the passes that already visit every (triangle,
  * tile) pair: project counts each tile's references (project_cuda.cu), one block scans the counts
- * into tile offsets and cursors, and emit writes every reference straight into its tile's range at
- * an atomically taken cursor position (one atomic per distinct tile among a warp's lanes). Tiles
+ * into tile offsets and cursors, and emit writes every reference straight into its tile's range: a
+ * single-tile triangle's at the rank project's count gave it, the others at an atomically taken
+ * cursor position (one atomic per distinct tile among a warp's lanes). Tiles
  * therefore come out contiguous and in tile order, while the order inside a tile is unspecified
  * (the ray cast does not depend on it: its hits break depth ties by triangle id and it counts
  * tests per slab read, so which slabs it reads, not their order, sets every counter).
@@ -35,7 +36,9 @@ __device__ __forceinline__ uint32_t take_slot(uint32_t *cursors, uint32_t tile)
 }
 
 /* Writes (tile | slab << tile_bits, triangle) into the tile's range for every tile project binned a
- * visible triangle to: from project's record (first tile, span, mask of overlapped tiles), or, for
+ * visible triangle to: a single-tile triangle at the rank project gave it (the tile's first slots),
+ * the others at cursor slots taken from project's record (first tile, span, mask of overlapped
+ * tiles), or, for
  * a span of more than 32 tiles, by classifying the triangle again and visiting its tiles as project
  * did (same classification, same tiles). A slot past the tile's range cannot happen (the count pass
  * counted the same tiles); it is dropped, never written. */
@@ -52,6 +55,14 @@ sc_emit_kernel(sc_frame_params p, const sc_cuda_globals *g, const float *pos, co
     p.depth_max = g->depth_max;
     const uint32_t slab_key = sc_slab_of(&p, depth_key) << p.tile_bits;
     const uint4 rec = tri_bins[t];
+    if (rec.y == 0) { /* one tile: its slot is the rank project took, after the tile's offset */
+        const uint32_t at = tile_offsets[rec.x] + rec.w;
+        if (at < tile_offsets[rec.x + 1]) {
+            keys[at] = rec.x | slab_key;
+            values[at] = t;
+        }
+        return;
+    }
     if (!(rec.y & SC_CUDA_BINS_RECLASSIFY)) {
         const uint32_t w = (rec.y & 0xFFFFu) + 1;
         uint32_t mask = rec.z;
