@@ -143,19 +143,115 @@ static void job_from_desc(const split_desc *d, const split_checked *c, split_job
     job->unstable = d->unstable;
 }
 
+/* ---- two stable LSD passes for wide BITS fields (B = 512 .. 2048) ---- */
+
+/* True when the request takes the two-pass path: a BITS field of at least SPLIT_TWO_PASS_MIN_BITS
+ * bits, keys moved, no index outputs. */
+static int two_pass_eligible(const split_desc *d)
+{
+    return d->buckets.rule == SPLIT_BUCKETS_BITS && d->buckets.bit_count >= (uint32_t)SPLIT_TWO_PASS_MIN_BITS &&
+           d->keys_in && d->keys_out && !d->gather_index && !d->scatter_index;
+}
+
+/* Layout: job temp (the larger of the two passes) | keys (n) | values (n, when moved). */
+static sc_status two_pass_layout(const split_desc *d, uint32_t n, size_t *job_bytes, size_t *keys_bytes,
+                                 size_t *vals_bytes)
+{
+    const uint32_t lo_bits = d->buckets.bit_count - SPLIT_TWO_PASS_HIGH_BITS;
+    size_t a, b;
+    SC_TRY(split_job_temp_bytes(n, 1u << lo_bits, &a));
+    SC_TRY(split_job_temp_bytes(n, 1u << SPLIT_TWO_PASS_HIGH_BITS, &b));
+    *job_bytes = align_up(a > b ? a : b);
+    *keys_bytes = align_up((size_t)n * (d->key_type == SPLIT_KEY_U64 ? 8 : 4));
+    *vals_bytes = d->values_in ? align_up((size_t)n * 4) : 0;
+    return SC_OK;
+}
+
+/* bucket_offsets[b] = first j with bucket(keys[j]) >= b (keys grouped by bucket ascending);
+ * bucket_offsets[B] = n. One thread per entry. */
+template <typename KeyT>
+__global__ void split_offsets_search_kernel(const KeyT *keys, uint32_t n, uint32_t start_bit, uint32_t mask,
+                                            uint32_t num_buckets, uint32_t *bucket_offsets)
+{
+    const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b > num_buckets) return;
+    uint32_t lo = 0, hi = n;
+    if (b == num_buckets) lo = n;
+    while (lo < hi) {
+        const uint32_t mid = lo + ((hi - lo) >> 1);
+        const uint32_t bm = (uint32_t)(((uint64_t)keys[mid] >> start_bit) & mask);
+        if (bm < b) lo = mid + 1;
+        else hi = mid;
+    }
+    bucket_offsets[b] = lo;
+}
+
+static sc_status two_pass_run(void *temp, const split_desc *d, const split_checked *c, cudaStream_t stream)
+{
+    const uint32_t n = c->n, nb = c->num_buckets;
+    if (n == 0) {
+        if (d->bucket_offsets)
+            SC_CUDA_CHECK(cudaMemsetAsync(d->bucket_offsets, 0, ((size_t)nb + 1) * sizeof(uint32_t), stream));
+        return SC_OK;
+    }
+    size_t job_bytes, keys_bytes, vals_bytes;
+    SC_TRY(two_pass_layout(d, n, &job_bytes, &keys_bytes, &vals_bytes));
+    char *t = (char *)temp;
+    void *mid_keys = t + job_bytes;
+    uint32_t *mid_vals = d->values_in ? (uint32_t *)(t + job_bytes + keys_bytes) : NULL;
+    const uint32_t bits = d->buckets.bit_count, lo_bits = bits - SPLIT_TWO_PASS_HIGH_BITS;
+    for (int pass = 0; pass < 2; ++pass) {
+        split_job job;
+        job_from_desc(d, c, &job);
+        const uint32_t pb = pass == 0 ? lo_bits : (uint32_t)SPLIT_TWO_PASS_HIGH_BITS;
+        job.rp.num_buckets = 1u << pb;
+        job.rp.start_bit = d->buckets.start_bit + (pass == 0 ? 0u : lo_bits);
+        job.rp.bit_mask = ((uint64_t)1 << pb) - 1;
+        job.bucket_offsets = NULL;
+        job.unstable = 0;
+        job.keys_in = pass == 0 ? d->keys_in : mid_keys;
+        job.keys_out = pass == 0 ? mid_keys : d->keys_out;
+        if (d->values_in) {
+            job.values_in[0] = pass == 0 ? d->values_in : mid_vals;
+            job.values_out[0] = pass == 0 ? mid_vals : d->values_out;
+        }
+        SC_TRY(split_job_run(temp, job_bytes, &job, stream));
+    }
+    if (d->bucket_offsets) {
+        const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
+        const uint32_t mask = (1u << bits) - 1u;
+        if (d->key_type == SPLIT_KEY_U64)
+            split_offsets_search_kernel<uint64_t><<<blocks, threads, 0, stream>>>(
+                (const uint64_t *)d->keys_out, n, d->buckets.start_bit, mask, nb, d->bucket_offsets);
+        else
+            split_offsets_search_kernel<uint32_t><<<blocks, threads, 0, stream>>>(
+                (const uint32_t *)d->keys_out, n, d->buckets.start_bit, mask, nb, d->bucket_offsets);
+        SC_CUDA_CHECK_LAUNCH("split_offsets_search_kernel");
+    }
+    return SC_OK;
+}
+
 static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_desc *d, split_entry_kind kind,
                                   const char *entry, cudaStream_t stream)
 {
     SC_TRY(split_validate_temp_arg(temp_bytes, entry));
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, temp != NULL, entry, &c));
+    const int two_pass = two_pass_eligible(d);
     size_t need;
-    SC_TRY(split_job_temp_bytes(c.n, c.num_buckets, &need));
+    if (two_pass) {
+        size_t job_bytes, keys_bytes, vals_bytes;
+        SC_TRY(two_pass_layout(d, c.n, &job_bytes, &keys_bytes, &vals_bytes));
+        need = job_bytes + keys_bytes + vals_bytes;
+    } else {
+        SC_TRY(split_job_temp_bytes(c.n, c.num_buckets, &need));
+    }
     if (temp == NULL) {
         *temp_bytes = need;
         return SC_OK;
     }
     SC_TRY(split_validate_temp_size(*temp_bytes, need, entry));
+    if (two_pass) return two_pass_run(temp, d, &c, stream);
     split_job job;
     job_from_desc(d, &c, &job);
     return split_job_run(temp, *temp_bytes, &job, stream);

@@ -38,6 +38,12 @@ enum {
     SPLIT_ELEMENTWISE_THREADS = 256
 };
 
+/* Split of a BITS field of SPLIT_TWO_PASS_MIN_BITS .. 11 bits (B = 512 .. 2048) with keys out and no
+ * index outputs: two stable LSD passes over the field (its low bits, then its top
+ * SPLIT_TWO_PASS_HIGH_BITS bits), each on the fast small-B paths; bucket offsets by binary search of
+ * the grouped keys. */
+enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 8 };
+
 /* SplitSort: LSD passes of this many bits (B = 256 buckets per pass). */
 enum { SPLIT_SORT_RADIX_BITS = 8 };
 
