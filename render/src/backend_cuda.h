@@ -50,7 +50,8 @@ sc_status sc_backend_cuda_read_positions(const struct sc_renderer *r, float *out
 #endif
 
 /* Launch shapes of the CUDA stages (threads per block; the ray cast uses one block per tile:
- * SC_CUDA_RAYCAST_WARPS warps for tiles of at most 64 pixels, else one warp per 8x8 quadrant). */
+ * SC_CUDA_RAYCAST_WARPS warps for tiles of at most 64 pixels, a cluster of four such blocks for tiles
+ * of 9..16 pixels per edge (one per 8x8 quadrant), else one warp per 8x8 quadrant). */
 enum {
     SC_CUDA_DEFORM_THREADS = 256,
     SC_CUDA_NORMALS_THREADS = 256,
@@ -59,8 +60,9 @@ enum {
     SC_CUDA_TILE_SCAN_ITEMS = 16,     /* ... this many per thread per round (8K tiles, 32 KB staged) */
     SC_CUDA_EMIT_THREADS = 128,
     SC_CUDA_RAYCAST_WARPS = 4,     /* warps per tile of at most 64 pixels (raycast_cuda.cu) */
-    SC_CUDA_RAYCAST_BATCH_16 = 128, /* triangles staged per batch, tiles of 9..16 pixels per edge */
-    SC_CUDA_RAYCAST_BATCH_32 = 256, /* the same, tiles of 17..32 pixels per edge */
+    SC_CUDA_RAYCAST_MIN_BLOCKS = 6, /* ... resident blocks asked of the compiler (at most 85 registers) */
+    SC_CUDA_RAYCAST_BATCH_32 = 256, /* triangles staged per batch, tiles of 17..32 pixels per edge */
+    SC_CUDA_RAYCAST_CULL_MARGIN = 4, /* quadrant cull of tiles of 9..16: this many binning margins */
     SC_CUDA_SHADE_BLOCK_X = 32,
     SC_CUDA_SHADE_BLOCK_Y = 4
 };

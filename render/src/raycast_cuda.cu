@@ -13,14 +13,22 @@
  * decision, and at the end the per-warp hits are reduced in (depth, id) order, which is the result
  * of the CPU's sequential loop. Barycentrics are divided out once, for the winning hit.
  *
- * Larger tiles (up to 32x32): one block per tile, one warp per 8x8 quadrant holding its 64 rays (two
- * per lane). The block stages each batch of references once in shared memory (the same records,
+ * Tiles of 9..16 pixels per edge: the same kernel on each 8x8 quadrant, a cluster of four blocks per
+ * tile. A block stages only the references that may cover its quadrant (projected bounds with a
+ * wider margin than the binning's, so nothing the 8x8 binning would keep is dropped), compacted per
+ * warp; tests are still counted per reference as the CPU counts them, a quadrant stops when its rays
+ * are done, and the tile's early exit (all its rays done) is the AND of its quadrants', gathered in
+ * the cluster's shared memory.
+ *
+ * Tiles of 17..32 pixels per edge: one block per tile, one warp per 8x8 quadrant holding its 64
+ * rays (two per lane). The block stages each batch of references once in shared memory (the same records,
  * plus a mask of the quadrants the binning rule at 8x8 tiles gives the triangle), and every warp
  * tests the batch against its own rays, skipping triangles outside its quadrant and whole batches
  * once its rays are done. Each ray lives in one thread: the early exit is the per-ray rule plus one
  * block vote per non-empty slab.
  * Counters: tests counted from slab sizes (each live ray counts every reference of the slab, as the
  * CPU does), summed per warp before one atomic. */
+#include <cooperative_groups.h>
 #include <math.h>
 
 #include "backend_cuda.h"
@@ -28,6 +36,8 @@
 #include "intersect.h"
 #include "render_tuning.h"
 #include "sc_report.h"
+
+namespace cg = cooperative_groups;
 
 /* Sum of v over the `lanes` first lanes of the warp (lanes 1..32), valid in lane 0. */
 __device__ static inline unsigned long long warp_sum_u64(unsigned long long v, uint32_t lanes)
@@ -121,8 +131,60 @@ __device__ static __forceinline__ void rc_test_staged(const float4 (*q)[3], uint
     }
 }
 
-template <int WARPS>
-__global__ void __launch_bounds__(WARPS * 32)
+/* Nonzero when triangle (a, b, c) (vertices minus the eye) may be hit by a ray through a pixel
+ * centre of columns qx0..qx1, rows qy0..qy1: its projected bounds (classify.h's projection) widened
+ * by SC_CUDA_RAYCAST_CULL_MARGIN times the binning margin overlap them. The binning rule keeps a
+ * triangle from every tile outside its bounds widened once; this test is weaker, so it never drops a
+ * triangle that the same rule at 8x8 tiles would keep. Triangles reaching behind the near plane, or
+ * with non-finite bounds, are always kept. */
+__device__ static inline bool rc_may_cover(const sc_frame_params &p, const float *a, const float *b, const float *c,
+                                           uint32_t qx0, uint32_t qy0, uint32_t qx1, uint32_t qy1)
+{
+    const float *v[3] = {a, b, c};
+    const float kx = SC_FMUL(SC_FMUL(0.5f, (float)p.width), p.proj_x);
+    const float ky = SC_FMUL(SC_FMUL(0.5f, (float)p.height), p.proj_y);
+    const float cx = SC_FMUL(0.5f, (float)p.width), cy = SC_FMUL(0.5f, (float)p.height);
+    float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, big = 0.0f;
+#pragma unroll
+    for (int i = 0; i < 3; ++i) {
+        const float vx = sc_dot3(v[i], p.right), vy = sc_dot3(v[i], p.up), vw = sc_dot3(v[i], p.forward);
+        if (!(vw >= p.near_plane)) return true;
+        const float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, vx), vw));
+        const float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, vy), vw));
+        bx0 = fminf(bx0, X);
+        bx1 = fmaxf(bx1, X);
+        by0 = fminf(by0, Y);
+        by1 = fmaxf(by1, Y);
+        big = fmaxf(big, fmaxf(fabsf(X), fabsf(Y)));
+    }
+    if (!isfinite(big)) return true;
+    const float margin = SC_FADD(SC_BIN_MARGIN_PX, SC_FMUL(SC_BIN_MARGIN_REL, big));
+    const float m = SC_FMUL((float)SC_CUDA_RAYCAST_CULL_MARGIN, margin);
+    return SC_FSUB(bx0, m) <= (float)qx1 + 0.5f && SC_FADD(bx1, m) >= (float)qx0 + 0.5f &&
+           SC_FSUB(by0, m) <= (float)qy1 + 0.5f && SC_FADD(by1, m) >= (float)qy0 + 0.5f;
+}
+
+/* Pixel (lx, ly) of the tile holding ray j (0..63) of block quadrant quad: the whole tile (row-major)
+ * when QUADS is 1, else 8x8 quadrant (quad % 2, quad / 2). False when outside the tile. */
+template <int QUADS>
+__device__ static inline bool rc_ray_pixel(uint32_t j, uint32_t quad, uint32_t ts, uint32_t &lx, uint32_t &ly)
+{
+    if (QUADS == 1) {
+        lx = j % ts;
+        ly = j / ts;
+        return j < ts * ts;
+    }
+    lx = (quad % 2u) * 8u + j % 8u;
+    ly = (quad / 2u) * 8u + j / 8u;
+    return lx < ts && ly < ts;
+}
+
+/* QUADS = 1: one block per tile of at most 64 pixels. QUADS = 4: a tile of 9..16 pixels per edge as
+ * a cluster of 4 blocks, one per 8x8 quadrant, each staging only the triangles that may cover its
+ * quadrant (rc_may_cover; the tests are still counted per reference, as the CPU counts them); the
+ * tile's early exit (all its rays done) is the AND of the quadrants', gathered in the cluster. */
+template <int WARPS, int QUADS>
+__global__ void __launch_bounds__(WARPS * 32, SC_CUDA_RAYCAST_MIN_BLOCKS)
 sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_globals *g,
                         const uint32_t *cell_offsets, const uint32_t *ref_values, const uint32_t *idx,
                         const float *pos, sc_hit *hits, uint32_t *tests_out)
@@ -133,21 +195,25 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
     __shared__ float s_near[2][WARPS][RC_RAYS]; /* nearest depth per warp and ray, by slab parity */
     __shared__ rc_ray s_ray[RC_RAYS];
     __shared__ uint32_t s_tests[RC_RAYS];
+    __shared__ uint32_t s_exit[QUADS];      /* rank 0 of a cluster: the quadrants' early exits */
     static_assert(sizeof(s_tri[0]) >= 5 * RC_RAYS * sizeof(float), "hit exchange fits the staging buffer");
+    static_assert(QUADS == 1 || QUADS == 4, "a tile or its four 8x8 quadrants");
 
     if (g_in->overflow) return;
     p.depth_min = g_in->depth_min;
     p.depth_max = g_in->depth_max;
-    const uint32_t tile = blockIdx.x, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
-    const uint32_t ts = p.tile_size, npix = ts * ts;
+    const uint32_t tile = blockIdx.x / QUADS, quad = blockIdx.x % QUADS;
+    const uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const uint32_t ts = p.tile_size;
     const uint32_t x0 = (tile % p.tiles_x) * ts, y0 = (tile / p.tiles_x) * ts;
     const uint32_t S = p.num_slabs;
     const uint32_t *cells = cell_offsets + ((size_t)tile << p.slab_bits);
     const uint32_t tile_begin = cells[0], tile_end = cells[S];
 
-    if (tile_begin == tile_end) { /* no references: no hits, no tests */
-        if (tid < npix) {
-            const uint32_t x = x0 + tid % ts, y = y0 + tid / ts;
+    if (tile_begin == tile_end) { /* no references: no hits, no tests (the whole cluster returns) */
+        uint32_t lx, ly;
+        if (tid < RC_RAYS && rc_ray_pixel<QUADS>(tid, quad, ts, lx, ly)) {
+            const uint32_t x = x0 + lx, y = y0 + ly;
             if (x < p.width && y < p.height) {
                 const size_t px = (size_t)y * p.width + x;
                 hits[px] = sc_hit{SC_NO_HIT, INFINITY, 0.0f, 0.0f};
@@ -160,8 +226,10 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
     /* The tile's rays, prepared once (sc_ray_setup) and shared by the warps. */
     if (tid < RC_RAYS) {
         rc_ray r = {0.0f, 0.0f, 0.0f, RC_PERM_NONE};
-        const uint32_t x = x0 + tid % ts, y = y0 + tid / ts;
-        if (tid < npix && x < p.width && y < p.height) {
+        uint32_t lx, ly;
+        const bool in_tile = rc_ray_pixel<QUADS>(tid, quad, ts, lx, ly);
+        const uint32_t x = x0 + lx, y = y0 + ly;
+        if (in_tile && x < p.width && y < p.height) {
             float dir[3];
             sc_ray ray;
             sc_pixel_ray_dir(&p, x, y, dir);
@@ -178,7 +246,9 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
     bool done[2];
     rc_best best[2];
     uint32_t tests[2] = {0, 0};
-    const uint32_t perm0 = s_ray[0].perm; /* pixel (x0, y0) is always inside the target */
+    /* Ray 0 is inside the target (pixel (x0, y0)) except in a quadrant wholly off the target, whose
+     * rays are all done from the start (its records are permuted for no ray). */
+    const uint32_t perm0 = s_ray[0].perm;
     bool other_axes = false;
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
@@ -189,6 +259,10 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
     }
     const bool uniform = !__syncthreads_or(other_axes);
     const uint32_t kx0 = perm0 & 3u, ky0 = (perm0 >> 2) & 3u, kz0 = (perm0 >> 4) & 3u;
+    /* The quadrant's pixel columns and rows (screen), for rc_may_cover. */
+    const uint32_t qx0 = x0 + (quad % 2u) * 8u, qy0 = y0 + (quad / 2u) * 8u;
+    const uint32_t qx1 = qx0 + 7u, qy1 = qy0 + 7u;
+    if (QUADS > 1) cg::this_cluster().sync(); /* every block of the cluster runs (rank 0's flags, below) */
 
     float4(*const q)[3] = s_tri[warp];
     const float tmin = p.near_plane, tmax = p.far_plane;
@@ -234,35 +308,44 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
                 const uint32_t n = m > warp * share ? (m - warp * share < share ? m - warp * share : share) : 0u;
                 if (n == 0) continue;
                 __syncwarp(); /* the previous triangles are consumed */
-                if (lane < n) {
-                    const uint32_t tri = ref_values[first + lane];
+                uint32_t tri = 0;
+                float a[3], bb[3], c[3];
+                bool keep = lane < n;
+                if (keep) {
+                    tri = ref_values[first + lane];
                     const uint32_t *f = idx + 3 * (size_t)tri;
                     const float *va = pos + 3 * (size_t)f[0], *vb = pos + 3 * (size_t)f[1], *vc = pos + 3 * (size_t)f[2];
-                    float a[3], bb[3], c[3];
 #pragma unroll
                     for (int i = 0; i < 3; ++i) {
                         a[i] = SC_FSUB(va[i], p.eye[i]);
                         bb[i] = SC_FSUB(vb[i], p.eye[i]);
                         c[i] = SC_FSUB(vc[i], p.eye[i]);
                     }
+                    if (QUADS > 1) keep = rc_may_cover(p, a, bb, c, qx0, qy0, qx1, qy1);
+                }
+                /* The kept triangles, compacted in reference order. */
+                const uint32_t kept = __ballot_sync(0xFFFFFFFFu, keep);
+                const uint32_t slot = (uint32_t)__popc(kept & ((1u << lane) - 1u));
+                if (keep) {
                     if (uniform) {
-                        q[lane][0] = make_float4(rc_pick(kx0, a[0], a[1], a[2]), rc_pick(ky0, a[0], a[1], a[2]),
+                        q[slot][0] = make_float4(rc_pick(kx0, a[0], a[1], a[2]), rc_pick(ky0, a[0], a[1], a[2]),
                                                  rc_pick(kz0, a[0], a[1], a[2]), rc_pick(kx0, bb[0], bb[1], bb[2]));
-                        q[lane][1] = make_float4(rc_pick(ky0, bb[0], bb[1], bb[2]), rc_pick(kz0, bb[0], bb[1], bb[2]),
+                        q[slot][1] = make_float4(rc_pick(ky0, bb[0], bb[1], bb[2]), rc_pick(kz0, bb[0], bb[1], bb[2]),
                                                  rc_pick(kx0, c[0], c[1], c[2]), rc_pick(ky0, c[0], c[1], c[2]));
-                        q[lane][2] = make_float4(rc_pick(kz0, c[0], c[1], c[2]), __uint_as_float(tri), 0.0f, 0.0f);
+                        q[slot][2] = make_float4(rc_pick(kz0, c[0], c[1], c[2]), __uint_as_float(tri), 0.0f, 0.0f);
                     } else {
-                        q[lane][0] = make_float4(a[0], a[1], a[2], bb[0]);
-                        q[lane][1] = make_float4(bb[1], bb[2], c[0], c[1]);
-                        q[lane][2] = make_float4(c[2], __uint_as_float(tri), 0.0f, 0.0f);
+                        q[slot][0] = make_float4(a[0], a[1], a[2], bb[0]);
+                        q[slot][1] = make_float4(bb[1], bb[2], c[0], c[1]);
+                        q[slot][2] = make_float4(c[2], __uint_as_float(tri), 0.0f, 0.0f);
                     }
                 }
                 __syncwarp();
+                const uint32_t nk = (uint32_t)__popc(kept);
                 const bool live[2] = {!done[0], !done[1]};
                 if (uniform)
-                    rc_test_staged<true>(q, n, ray, live, tmin, tmax, best);
+                    rc_test_staged<true>(q, nk, ray, live, tmin, tmax, best);
                 else
-                    rc_test_staged<false>(q, n, ray, live, tmin, tmax, best);
+                    rc_test_staged<false>(q, nk, ray, live, tmin, tmax, best);
             }
         }
     }
@@ -284,13 +367,26 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
         unsigned long long sum = warp_sum_u64((unsigned long long)tests[0] + tests[1], 32);
         if (lane == 0) {
             if (sum) atomicAdd(&g->tests, sum);
-            if (exited) atomicAdd(&g->exited, 1ull);
+            if (QUADS == 1 && exited) atomicAdd(&g->exited, 1ull);
+        }
+    }
+    if (QUADS > 1) {
+        /* The tile exited early when every quadrant did: rank 0 gathers the flags. */
+        cg::cluster_group cluster = cg::this_cluster();
+        if (tid == 0) *cluster.map_shared_rank(&s_exit[quad], 0) = exited ? 1u : 0u;
+        cluster.sync();
+        if (quad == 0 && tid == 0) {
+            bool all = true;
+            for (int i = 0; i < QUADS; ++i) all = all && s_exit[i] != 0;
+            if (all) atomicAdd(&g->exited, 1ull);
         }
     }
     __syncthreads();
     if (tid < RC_RAYS) {
-        const uint32_t x = x0 + tid % ts, y = y0 + tid / ts;
-        const bool valid = tid < npix && x < p.width && y < p.height;
+        uint32_t lx, ly;
+        const bool in_tile = rc_ray_pixel<QUADS>(tid, quad, ts, lx, ly);
+        const uint32_t x = x0 + lx, y = y0 + ly;
+        const bool valid = in_tile && x < p.width && y < p.height;
         float t = INFINITY, u = 0.0f, v = 0.0f;
         uint32_t tri = SC_NO_HIT;
         int from = -1;
@@ -319,7 +415,7 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
     }
 }
 
-/* ---- Tiles of 65 .. 1024 pixels: a block per tile, each warp owning an 8x8 quadrant ---- */
+/* ---- Tiles of 17..32 pixels per edge: a block per tile, each warp owning an 8x8 quadrant ---- */
 
 /* Quadrants of 8x8 pixels: warp w of a tile of edge ts owns quadrant (w % qn, w / qn) with
  * qn = ceil(ts / 8); its lane holds the quadrant's rays lane and lane + 32. */
@@ -565,20 +661,32 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
     const uint32_t threads = p->tile_size * p->tile_size;
     const uint32_t *values = st->ref_values[st->final_refs];
     if (threads <= RC_RAYS) {
-        sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS><<<p->num_tiles, SC_CUDA_RAYCAST_WARPS * 32, 0, s>>>(
+        sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 1><<<p->num_tiles, SC_CUDA_RAYCAST_WARPS * 32, 0, s>>>(
             *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel");
+    } else if (p->tile_size <= 2 * RC_QUAD) {
+        /* A cluster of 4 blocks (the 8x8 quadrants) per tile. */
+        cudaLaunchConfig_t cfg = {};
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = 4;
+        attr[0].val.clusterDim.y = 1;
+        attr[0].val.clusterDim.z = 1;
+        cfg.gridDim = dim3(p->num_tiles * 4);
+        cfg.blockDim = dim3(SC_CUDA_RAYCAST_WARPS * 32);
+        cfg.dynamicSmemBytes = 0;
+        cfg.stream = s;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        SC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 4>, *p,
+                                         (const sc_cuda_globals *)st->globals, st->globals,
+                                         (const uint32_t *)st->cell_offsets, values, (const uint32_t *)st->indices,
+                                         (const float *)st->positions, st->hits, st->tests));
+        SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel (quadrants)");
     } else {
         const uint32_t qn = (p->tile_size + RC_QUAD - 1) / RC_QUAD, block = qn * qn * 32;
-        if (qn <= 2) {
-            sc_raycast_quads_kernel<4, SC_CUDA_RAYCAST_BATCH_16><<<p->num_tiles, block, 0, s>>>(
-                *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits,
-                st->tests);
-        } else {
-            sc_raycast_quads_kernel<16, SC_CUDA_RAYCAST_BATCH_32><<<p->num_tiles, block, 0, s>>>(
-                *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits,
-                st->tests);
-        }
+        sc_raycast_quads_kernel<16, SC_CUDA_RAYCAST_BATCH_32><<<p->num_tiles, block, 0, s>>>(
+            *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_quads_kernel");
     }
     return SC_OK;
