@@ -208,6 +208,19 @@ __device__ __forceinline__ uint32_t ballot_masks(uint32_t b, uint32_t valid, uin
 }
 
 /* B <= 32: one warp per segment of at most SEG_BALLOT_MAX_RECORDS records (see the file comment). */
+/* The buckets of one round of the ballot path: record c + k*32 + lane for k < SEG_BALLOT_UNROLL
+ * (0 past hi, never used: the ballots mask those lanes out). */
+template <typename K>
+__device__ static __forceinline__ void load_round_buckets(const seg_params &p, uint32_t c, uint32_t hi, uint32_t lane,
+                                                          uint32_t (&b)[SEG_BALLOT_UNROLL])
+{
+#pragma unroll
+    for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
+        const uint32_t i = c + (uint32_t)k * 32u + lane;
+        b[k] = i < hi ? bucket_of<K>(p, i) : 0u;
+    }
+}
+
 template <typename K>
 __global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_ballot_kernel(seg_params p)
 {
@@ -227,11 +240,7 @@ __global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_ballot_kernel(
         uint32_t cnt = 0;
         for (uint32_t c = lo; c < hi; c += 32u * SEG_BALLOT_UNROLL) {
             uint32_t b[SEG_BALLOT_UNROLL];
-#pragma unroll
-            for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
-                const uint32_t i = c + (uint32_t)k * 32u + lane;
-                b[k] = i < hi ? bucket_of<K>(p, i) : 0u;
-            }
+            load_round_buckets<K>(p, c, hi, lane, b);
 #pragma unroll
             for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
                 const uint32_t r = c + (uint32_t)k * 32u;
@@ -253,11 +262,7 @@ __global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_ballot_kernel(
         /* pass 2: rank inside the round, move, advance the starts */
         for (uint32_t c = lo; c < hi; c += 32u * SEG_BALLOT_UNROLL) {
             uint32_t b[SEG_BALLOT_UNROLL];
-#pragma unroll
-            for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
-                const uint32_t i = c + (uint32_t)k * 32u + lane;
-                b[k] = i < hi ? bucket_of<K>(p, i) : 0u;
-            }
+            load_round_buckets<K>(p, c, hi, lane, b);
 #pragma unroll
             for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
                 const uint32_t r = c + (uint32_t)k * 32u;

@@ -91,6 +91,43 @@ __device__ static __forceinline__ void rc_hit(const rc_ray &r, const sc_tri_axes
     }
 }
 
+/* One staged triangle: 12 words (9 coordinates minus the eye, permuted for the tile's axes when
+ * UNIFORM, then the id, then the quadrant mask of the cluster kernel or unused), tested against the
+ * lane's two rays (only live rays take hits). */
+template <bool UNIFORM>
+__device__ static __forceinline__ void rc_test_one(const float4 *rec, const rc_ray (&ray)[2], const bool (&live)[2],
+                                                   float tmin, float tmax, rc_best (&best)[2])
+{
+    sc_tri_axes tri[2];
+    uint32_t id;
+    if (UNIFORM) {
+        const float4 q0 = rec[0], q1 = rec[1], q2 = rec[2];
+        id = __float_as_uint(q2.y);
+        tri[0] = sc_tri_axes{q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x};
+        tri[1] = tri[0];
+    } else {
+        const float *f = (const float *)rec;
+        id = __float_as_uint(f[9]);
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+            /* A pixel outside the target (never live) reads indices 3, 6, 9: inside the record. */
+            const uint32_t kx = ray[r].perm & 3u, ky = (ray[r].perm >> 2) & 3u, kz = (ray[r].perm >> 4) & 3u;
+            tri[r] = sc_tri_axes{f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz]};
+        }
+    }
+    sc_edges e[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) sc_edges_compute(ray[r].sx, ray[r].sy, &tri[r], &e[r]);
+    if (sc_edges_zero(&e[0]) || sc_edges_zero(&e[1])) {
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+            if (sc_edges_zero(&e[r])) sc_edges_exact(&e[r]);
+    }
+#pragma unroll
+    for (int r = 0; r < 2; ++r)
+        if (live[r] && sc_edges_inside(&e[r])) rc_hit(ray[r], tri[r], e[r], id, tmin, tmax, best[r]);
+}
+
 /* Tests the n (<= 32) staged triangles of warp buffer q against the lane's two rays (only live
  * rays take hits). UNIFORM: the records are permuted for the tile's axes (all rays share them);
  * else each ray picks its own. */
@@ -99,36 +136,7 @@ __device__ static __forceinline__ void rc_test_staged(const float4 (*q)[3], uint
                                                       const bool (&live)[2], float tmin, float tmax,
                                                       rc_best (&best)[2])
 {
-    for (uint32_t j = 0; j < n; ++j) {
-        sc_tri_axes tri[2];
-        uint32_t id;
-        if (UNIFORM) {
-            const float4 q0 = q[j][0], q1 = q[j][1], q2 = q[j][2];
-            id = __float_as_uint(q2.y);
-            tri[0] = sc_tri_axes{q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x};
-            tri[1] = tri[0];
-        } else {
-            const float *f = (const float *)q[j];
-            id = __float_as_uint(f[9]);
-#pragma unroll
-            for (int r = 0; r < 2; ++r) {
-                /* A pixel outside the target (never live) reads indices 3, 6, 9: inside the record. */
-                const uint32_t kx = ray[r].perm & 3u, ky = (ray[r].perm >> 2) & 3u, kz = (ray[r].perm >> 4) & 3u;
-                tri[r] = sc_tri_axes{f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz]};
-            }
-        }
-        sc_edges e[2];
-#pragma unroll
-        for (int r = 0; r < 2; ++r) sc_edges_compute(ray[r].sx, ray[r].sy, &tri[r], &e[r]);
-        if (sc_edges_zero(&e[0]) || sc_edges_zero(&e[1])) {
-#pragma unroll
-            for (int r = 0; r < 2; ++r)
-                if (sc_edges_zero(&e[r])) sc_edges_exact(&e[r]);
-        }
-#pragma unroll
-        for (int r = 0; r < 2; ++r)
-            if (live[r] && sc_edges_inside(&e[r])) rc_hit(ray[r], tri[r], e[r], id, tmin, tmax, best[r]);
-    }
+    for (uint32_t j = 0; j < n; ++j) rc_test_one<UNIFORM>(q[j], ray, live, tmin, tmax, best);
 }
 
 /* Nonzero when triangle (a, b, c) (vertices minus the eye) may be hit by a ray through a pixel
@@ -444,41 +452,6 @@ __device__ static inline uint32_t rc_quad_mask(const sc_frame_params &p8, uint32
         }
     }
     return mask;
-}
-
-/* Triangle j of a staged batch: 12 words (9 coordinates, permuted when UNIFORM, then id, quadrant
- * mask); tested against the lane's two rays (only live rays take hits). */
-template <bool UNIFORM>
-__device__ static __forceinline__ void rc_test_one(const float4 *rec, const rc_ray (&ray)[2], const bool (&live)[2],
-                                                   float tmin, float tmax, rc_best (&best)[2])
-{
-    sc_tri_axes tri[2];
-    uint32_t id;
-    if (UNIFORM) {
-        const float4 q0 = rec[0], q1 = rec[1], q2 = rec[2];
-        id = __float_as_uint(q2.y);
-        tri[0] = sc_tri_axes{q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w, q2.x};
-        tri[1] = tri[0];
-    } else {
-        const float *f = (const float *)rec;
-        id = __float_as_uint(f[9]);
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {
-            const uint32_t kx = ray[r].perm & 3u, ky = (ray[r].perm >> 2) & 3u, kz = (ray[r].perm >> 4) & 3u;
-            tri[r] = sc_tri_axes{f[kx], f[ky], f[kz], f[3 + kx], f[3 + ky], f[3 + kz], f[6 + kx], f[6 + ky], f[6 + kz]};
-        }
-    }
-    sc_edges e[2];
-#pragma unroll
-    for (int r = 0; r < 2; ++r) sc_edges_compute(ray[r].sx, ray[r].sy, &tri[r], &e[r]);
-    if (sc_edges_zero(&e[0]) || sc_edges_zero(&e[1])) {
-#pragma unroll
-        for (int r = 0; r < 2; ++r)
-            if (sc_edges_zero(&e[r])) sc_edges_exact(&e[r]);
-    }
-#pragma unroll
-    for (int r = 0; r < 2; ++r)
-        if (live[r] && sc_edges_inside(&e[r])) rc_hit(ray[r], tri[r], e[r], id, tmin, tmax, best[r]);
 }
 
 template <bool UNIFORM>
