@@ -151,6 +151,7 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     SC_CUDA_CHECK(e);
     SC_CUDA_CHECK(cudaMemset(st->tests, 0, pixels * sizeof(uint32_t)));
     SC_CUDA_CHECK(cudaMemset(st->tile_cursors, 0, cursor_n * sizeof(uint32_t))); /* the tile counts start zero */
+    st->counts_dirty = 0;
     SC_CUDA_CHECK(cudaMemset(st->tile_offsets, 0, tile_n * sizeof(uint32_t)));
     SC_CUDA_CHECK(cudaMemset(st->cell_offsets, 0, cell_n * sizeof(uint32_t)));
     return SC_OK;
@@ -269,6 +270,11 @@ static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame)
 #define SC_STAGE_MARK() SC_CUDA_CHECK(cudaEventRecord(st->events[ev++], s))
     SC_STAGE_MARK();
     SC_CUDA_CHECK(cudaMemsetAsync(st->globals, 0, sizeof(sc_cuda_globals), s));
+    if (st->counts_dirty) { /* the last frame stopped between project and scan: restore the zero counts */
+        const size_t cursor_n = sc_cuda_cursor_words(p->num_tiles) + 2 * (size_t)p->num_tiles;
+        SC_CUDA_CHECK(cudaMemsetAsync(st->tile_cursors, 0, cursor_n * sizeof(uint32_t), s));
+        st->counts_dirty = 0;
+    }
     if (frame->positions) {
         if (st->num_vertices)
             SC_CUDA_CHECK(cudaMemcpyAsync(st->positions, frame->positions, sizeof(float) * 3 * (size_t)st->num_vertices,
@@ -282,11 +288,13 @@ static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame)
     if (!p->flat_shading) SC_TRY(sc_cuda_normals(st, s));
     SC_STAGE_MARK();
     p->depth_min = p->depth_max = 0.0f; /* the device's range replaces these in every kernel */
+    st->counts_dirty = 1;
     SC_TRY(sc_cuda_project(st, p, s));
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_reduce(st, s));
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_scan(st, p, s));
+    st->counts_dirty = 0;
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_emit(st, p, s));
     SC_STAGE_MARK();

@@ -145,6 +145,9 @@ typedef struct sc_cuda_state {
     struct CUevent_st *events[SC_STAGE_COUNT + 1];
     struct CUevent_st *done;
     uint32_t final_refs;           /* which ref pair holds the slab-ordered references */
+    /* Set while a frame's project has been enqueued but its scan (which zeroes the tile counts
+     * again) has not: a frame that stopped in between leaves counts behind, cleared next frame. */
+    int counts_dirty;
 } sc_cuda_state;
 
 #ifdef __cplusplus
