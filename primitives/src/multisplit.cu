@@ -10,22 +10,48 @@
 
 static size_t align_up(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
 
-void split_grid(uint32_t n, uint32_t tile_items, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t *tiles_per_block)
+void split_table_shape(uint32_t n, uint32_t num_buckets, int interleaved, uint32_t *num_tiles, uint32_t *num_cols,
+                       uint32_t *col_tiles)
 {
-    uint32_t tiles = (uint32_t)(((uint64_t)n + tile_items - 1) / tile_items);
-    uint32_t g = tiles < (uint32_t)SPLIT_MAX_GRID_BLOCKS ? tiles : (uint32_t)SPLIT_MAX_GRID_BLOCKS;
-    uint32_t tpb = g ? (tiles + g - 1) / g : 0;
+    const uint32_t tile_items = split_tile_items(num_buckets);
+    const uint32_t tiles = (uint32_t)(((uint64_t)n + tile_items - 1) / tile_items);
     *num_tiles = tiles;
-    *tiles_per_block = tpb;
-    *num_blocks = tpb ? (tiles + tpb - 1) / tpb : 0;
+    if (interleaved) {
+        *num_cols = tiles;
+        *col_tiles = tiles ? 1u : 0u;
+        return;
+    }
+    const uint32_t g = tiles < (uint32_t)SPLIT_MAX_GRID_BLOCKS ? tiles : (uint32_t)SPLIT_MAX_GRID_BLOCKS;
+    const uint32_t tpb = g ? (tiles + g - 1) / g : 0;
+    *col_tiles = tpb;
+    *num_cols = tpb ? (tiles + tpb - 1) / tpb : 0;
 }
 
-/* Layout: counts (G*B) | offsets (G*B) | CUB scan storage. */
+/* Grid of the count and scatter kernels: one block per column, or for interleaved columns the
+ * blocks that fit on the device at once (SMs x SPLIT_SCATTER_MIN_BLOCKS, at most the columns). */
+static sc_status split_grid_blocks(int interleaved, uint32_t num_cols, uint32_t *num_blocks)
+{
+    *num_blocks = num_cols;
+    if (!interleaved) return SC_OK;
+    int dev = 0, sms = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&dev));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    uint64_t g = (uint64_t)(sms > 0 ? sms : 1) * SPLIT_SCATTER_MIN_BLOCKS;
+    if (g > SPLIT_MAX_GRID_BLOCKS) g = SPLIT_MAX_GRID_BLOCKS;
+    *num_blocks = num_cols < g ? num_cols : (uint32_t)g;
+    return SC_OK;
+}
+
+/* Layout: counts (C*B) | offsets (C*B) | CUB scan storage, for the larger table of the two
+ * column schemes (whether the job moves values is not known to the size query). */
 static sc_status job_layout(uint32_t n, uint32_t nb, size_t *table_bytes, size_t *cub_bytes)
 {
-    uint32_t tiles, g, tpb;
-    split_grid(n, split_tile_items(nb), &tiles, &g, &tpb);
-    size_t entries = (size_t)g * nb;
+    uint32_t tiles, cols, col_tiles;
+    split_table_shape(n, nb, split_interleaved(nb, 1), &tiles, &cols, &col_tiles);
+    uint32_t cols_contiguous;
+    split_table_shape(n, nb, 0, &tiles, &cols_contiguous, &col_tiles);
+    if (cols_contiguous > cols) cols = cols_contiguous;
+    size_t entries = (size_t)cols * nb;
     *table_bytes = align_up(entries * sizeof(uint32_t));
     *cub_bytes = 0;
     if (entries == 0) return SC_OK;
@@ -45,11 +71,11 @@ sc_status split_job_temp_bytes(uint32_t n, uint32_t num_buckets, size_t *bytes)
     return SC_OK;
 }
 
-__global__ void split_offsets_kernel(const uint32_t *table_offsets, uint32_t num_blocks, uint32_t num_buckets, uint32_t n,
+__global__ void split_offsets_kernel(const uint32_t *table_offsets, uint32_t num_cols, uint32_t num_buckets, uint32_t n,
                                      uint32_t *bucket_offsets)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < num_buckets) bucket_offsets[b] = table_offsets[(size_t)b * num_blocks];
+    if (b < num_buckets) bucket_offsets[b] = table_offsets[(size_t)b * num_cols];
     else if (b == num_buckets) bucket_offsets[b] = n;
 }
 
@@ -78,7 +104,9 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     p.rule = job->rp;
     p.n = n;
     p.tile_items = split_tile_items(nb);
-    split_grid(n, p.tile_items, &p.num_tiles, &p.num_blocks, &p.tiles_per_block);
+    const int interleaved = split_interleaved(nb, job->num_values);
+    split_table_shape(n, nb, interleaved, &p.num_tiles, &p.num_cols, &p.col_tiles);
+    SC_TRY(split_grid_blocks(interleaved, p.num_cols, &p.num_blocks));
     p.ballot_bits = ceil_log2(nb);
     p.keys_in = job->keys_in;
     p.keys_out = job->keys_out;
@@ -100,11 +128,11 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, mode, stream));
     else SC_TRY(split_launch_count<uint32_t>(p, job->rule, mode, stream));
     size_t cb = cub_bytes;
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, p.table_counts, offsets, (int)((size_t)p.num_blocks * nb),
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, p.table_counts, offsets, (int)((size_t)p.num_cols * nb),
                                                 stream));
     if (job->bucket_offsets) {
         const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
-        split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, p.num_blocks, nb, n, job->bucket_offsets);
+        split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, p.num_cols, nb, n, job->bucket_offsets);
         SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");
     }
     if (job->keys_out || job->num_values || job->gather_index || job->scatter_index) {

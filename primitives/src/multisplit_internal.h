@@ -43,7 +43,8 @@ typedef struct split_kernel_params {
     uint32_t tile_items;       /* records per tile: SPLIT_WARP_TILE_ITEMS or SPLIT_BLOCK_TILE_ITEMS */
     uint32_t num_tiles;        /* ceil(n / tile_items) */
     uint32_t num_blocks;       /* G: grid of the count and scatter kernels */
-    uint32_t tiles_per_block;  /* block g owns tiles [g * tiles_per_block, ...) */
+    uint32_t num_cols;         /* C: columns of the table; column c = tiles [c * col_tiles, ...) */
+    uint32_t col_tiles;        /* tiles per column; block g takes the columns g, g + G, g + 2G, ... */
     uint32_t ballot_bits;      /* ceil(log2 B): ballots per round of the warp-level bucket match */
     const void *keys_in;
     void *keys_out;
@@ -52,7 +53,7 @@ typedef struct split_kernel_params {
     uint32_t *values_out[SPLIT_MAX_VALUE_STREAMS];
     uint32_t *gather_index;
     uint32_t *scatter_index;
-    uint32_t *table_counts;         /* B x G, column-major: entry b * G + g */
+    uint32_t *table_counts;         /* B x C, column-major: entry b * C + c */
     const uint32_t *table_offsets;  /* its exclusive scan */
 } split_kernel_params;
 
@@ -62,8 +63,18 @@ static inline uint32_t split_tile_items(uint32_t num_buckets)
     return num_buckets <= SPLIT_WARP_PATH_MAX_BUCKETS ? (uint32_t)SPLIT_WARP_TILE_ITEMS : (uint32_t)SPLIT_BLOCK_TILE_ITEMS;
 }
 
-/* Grid of a split of n records in tiles of tile_items: num_tiles, num_blocks, tiles_per_block. */
-void split_grid(uint32_t n, uint32_t tile_items, uint32_t *num_tiles, uint32_t *num_blocks, uint32_t *tiles_per_block);
+/* Interleaved columns (one tile each, spread over the blocks) for B buckets and num_values value
+ * streams: every bucket's output then grows at one front. Otherwise each block owns one contiguous
+ * column of tiles. The temporary storage covers both (the interleaved table is the larger). */
+static inline int split_interleaved(uint32_t num_buckets, uint32_t num_values)
+{
+    return num_values > 0 && num_buckets > SPLIT_WARP_PATH_MAX_BUCKETS && num_buckets <= SPLIT_INTERLEAVE_MAX_BUCKETS;
+}
+
+/* Table of a split of n records into B buckets, interleaved or not: num_tiles, num_cols, col_tiles
+ * (no CUDA call). */
+void split_table_shape(uint32_t n, uint32_t num_buckets, int interleaved, uint32_t *num_tiles, uint32_t *num_cols,
+                       uint32_t *col_tiles);
 
 /* Temporary storage of split_job_run for n records and B buckets (host only, no CUDA call but
  * CUB's size query). */

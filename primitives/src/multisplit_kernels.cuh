@@ -1,7 +1,9 @@
 /* multisplit_kernels.cuh - the count and scatter kernels of split / multisplit (internal, CUDA).
  *
- * Block g owns the records [g * tiles_per_block * tile_items, ...) (a contiguous chunk of tiles).
- *  - count kernel: per-block bucket counts into the column-major table (entry b * G + g); the order
+ * Column c is the tiles [c * col_tiles, (c + 1) * col_tiles); block g takes the columns g, g + G, ...
+ * (one column per block, a contiguous chunk of tiles, or for 32 < B <= 256 one-tile columns
+ * interleaved over the blocks).
+ *  - count kernel: per-column bucket counts into the column-major table (entry b * C + c); the order
  *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys.
  *  - scatter kernel: per tile, warp w takes the w-th slice of the tile in ITEMS rounds of 32
  *    consecutive records (coalesced loads; the (warp, round, lane) order is the input order, which
@@ -193,68 +195,73 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS) split_count_kernel(split_
     split_count_smem<KeyT, RULE, WARP>(nb, &hist_off);
     KeyT *s_bounds = (KeyT *)smem;
     uint32_t *s_hist = (uint32_t *)(smem + hist_off);
+    constexpr int VI = 4;                               /* bucket ids per 16-byte vector */
+    constexpr int UI = U * V / VI;                      /* id vectors per step */
+    static_assert(UI >= 1 && UI * VI == U * V, "a count step must cover whole bucket-id vectors");
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
-    if (!WARP)
-        for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
-    __syncthreads();
     const KeyT *keys = (const KeyT *)p.keys_in;
     const uint32_t *ids = p.rule.bucket_ids;
-    const uint64_t chunk = (uint64_t)p.tiles_per_block * p.tile_items;
-    const uint64_t begin = (uint64_t)blockIdx.x * chunk;
-    const uint64_t end = begin + chunk < (uint64_t)p.n ? begin + chunk : (uint64_t)p.n;
+    const uint64_t chunk = (uint64_t)p.col_tiles * p.tile_items;
     const bool keys_aligned = keys && ((uintptr_t)keys & 15u) == 0;
     const bool ids_aligned = ids && ((uintptr_t)ids & 15u) == 0;
-    uint32_t lane_count = 0;
-    for (uint64_t step = begin; step < end; step += (uint64_t)U * V * SPLIT_BLOCK_THREADS) {
-        uint32_t b[U * V];
-        if (RULE == SPLIT_BUCKETS_IDS) {
-            constexpr int VI = 4;
+    for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
+        if (!WARP)
+            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
+        __syncthreads(); /* boundaries loaded; the previous column's counts are written out */
+        const uint64_t begin = (uint64_t)col * chunk;
+        const uint64_t end = begin + chunk < (uint64_t)p.n ? begin + chunk : (uint64_t)p.n;
+        uint32_t lane_count = 0;
+        for (uint64_t step = begin; step < end; step += (uint64_t)U * V * SPLIT_BLOCK_THREADS) {
+            uint32_t b[U * V];
+            if (RULE == SPLIT_BUCKETS_IDS) {
 #pragma unroll
-            for (int u = 0; u < U * V / VI; ++u) {
-                const uint64_t base = step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * VI;
-                uint32_t id[VI];
-                split_load_vector<uint32_t, VI>(ids, base, end, ids_aligned, id);
+                for (int u = 0; u < UI; ++u) {
+                    const uint64_t base = step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * VI;
+                    uint32_t id[VI];
+                    split_load_vector<uint32_t, VI>(ids, base, end, ids_aligned, id);
 #pragma unroll
-                for (int k = 0; k < VI; ++k)
-                    b[u * VI + k] = base + k < end ? (id[k] < nb ? id[k] : nb - 1) : SPLIT_NO_BUCKET;
-            }
-        } else {
-            KeyT key[U][V];
-#pragma unroll
-            for (int u = 0; u < U; ++u)
-                split_load_vector<KeyT, V>(keys, step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V, end, keys_aligned,
-                                           key[u]);
-#pragma unroll
-            for (int u = 0; u < U; ++u)
-#pragma unroll
-                for (int k = 0; k < V; ++k) {
-                    const uint64_t i = step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V + k;
-                    b[u * V + k] = i < end ? split_bucket<KeyT, RULE>(p.rule, key[u][k], i, s_bounds) : SPLIT_NO_BUCKET;
+                    for (int k = 0; k < VI; ++k)
+                        b[u * VI + k] = base + k < end ? (id[k] < nb ? id[k] : nb - 1) : SPLIT_NO_BUCKET;
                 }
-        }
-#pragma unroll
-        for (int k = 0; k < U * V; ++k) {
-            const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, b[k] != SPLIT_NO_BUCKET);
-            if (WARP) {
-                uint32_t mine, lanes;
-                split_warp_masks(b[k], valid_mask, p.ballot_bits, lane, &mine, &lanes);
-                lane_count += __popc(lanes);
             } else {
-                const uint32_t peers = split_warp_peers(b[k], valid_mask, p.ballot_bits);
-                if (b[k] != SPLIT_NO_BUCKET && lane == (uint32_t)(__ffs(peers) - 1))
-                    atomicAdd(&s_hist[b[k]], (uint32_t)__popc(peers));
+                KeyT key[U][V];
+#pragma unroll
+                for (int u = 0; u < U; ++u)
+                    split_load_vector<KeyT, V>(keys, step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V, end, keys_aligned,
+                                               key[u]);
+#pragma unroll
+                for (int u = 0; u < U; ++u)
+#pragma unroll
+                    for (int k = 0; k < V; ++k) {
+                        const uint64_t i = step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V + k;
+                        b[u * V + k] = i < end ? split_bucket<KeyT, RULE>(p.rule, key[u][k], i, s_bounds) : SPLIT_NO_BUCKET;
+                    }
+            }
+#pragma unroll
+            for (int k = 0; k < U * V; ++k) {
+                const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, b[k] != SPLIT_NO_BUCKET);
+                if (WARP) {
+                    uint32_t mine, lanes;
+                    split_warp_masks(b[k], valid_mask, p.ballot_bits, lane, &mine, &lanes);
+                    lane_count += __popc(lanes);
+                } else {
+                    const uint32_t peers = split_warp_peers(b[k], valid_mask, p.ballot_bits);
+                    if (b[k] != SPLIT_NO_BUCKET && lane == (uint32_t)(__ffs(peers) - 1))
+                        atomicAdd(&s_hist[b[k]], (uint32_t)__popc(peers));
+                }
             }
         }
-    }
-    if (WARP) s_hist[warp * SPLIT_WARP_LANES + lane] = lane_count;
-    __syncthreads();
-    for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) {
-        uint32_t c = 0;
-        if (WARP)
-            for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) c += s_hist[w * SPLIT_WARP_LANES + b];
-        else
-            c = s_hist[b];
-        p.table_counts[(size_t)b * p.num_blocks + blockIdx.x] = c;
+        if (WARP) s_hist[warp * SPLIT_WARP_LANES + lane] = lane_count;
+        __syncthreads();
+        for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) {
+            uint32_t c = 0;
+            if (WARP)
+                for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) c += s_hist[w * SPLIT_WARP_LANES + b];
+            else
+                c = s_hist[b];
+            p.table_counts[(size_t)b * p.num_cols + col] = c;
+        }
+        __syncthreads(); /* s_hist is read before the next column clears it */
     }
 }
 
@@ -286,151 +293,153 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     uint32_t *const scatter_index = p.scatter_index;
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
-    uint32_t run = 0; /* warp path: the global start of bucket `lane`, in warp 0 */
-    if (MODE == SPLIT_MODE_WARP) {
-        if (warp == 0 && lane < nb) run = p.table_offsets[(size_t)lane * p.num_blocks + blockIdx.x];
-    } else {
-        for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_blocks + blockIdx.x];
-    }
     __syncthreads();
 
     const uint32_t lt = split_lanemask_lt();
     const uint32_t wbase = warp * WARP_ITEMS;
-    const uint32_t tile_begin = blockIdx.x * p.tiles_per_block;
-    const uint32_t tile_end = min(tile_begin + p.tiles_per_block, p.num_tiles);
-    for (uint32_t tile = tile_begin; tile < tile_end; ++tile) {
-        const uint64_t tile_base = (uint64_t)tile * TILE;
-        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
-        if (MODE == SPLIT_MODE_BLOCK_STABLE) {
-            __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
-            uint32_t *w32 = (uint32_t *)s_whist;
-            for (uint32_t j = tid; j < SPLIT_BLOCK_WARPS * nb / 2; j += SPLIT_BLOCK_THREADS) w32[j] = 0;
-        }
-        if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
-            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
-        if (MODE != SPLIT_MODE_WARP) __syncthreads();
-
-        /* Load the warp's slice, then the buckets, then rank round by round. */
-        KeyT key[ITEMS];
-        uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (block path: before the warp's counter) */
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-            key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
-        }
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-            br[r] = off < tile_n ? split_bucket<KeyT, RULE>(p.rule, key[r], tile_base + off, s_bounds) : SPLIT_NO_BUCKET;
-        }
-        uint32_t lane_count = 0;
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const uint32_t b = br[r];
-            const bool valid = b != SPLIT_NO_BUCKET;
-            const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, valid);
-            uint32_t rank;
-            if (MODE == SPLIT_MODE_WARP) {
-                uint32_t mine, lanes;
-                split_warp_masks(b, valid_mask, nbits, lane, &mine, &lanes);
-                const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, valid ? b : 0u);
-                rank = before + __popc(mine & lt);
-                lane_count += __popc(lanes);
-            } else if (MODE == SPLIT_MODE_BLOCK_STABLE) {
-                const uint32_t peers = split_warp_peers(b, valid_mask, nbits);
-                uint32_t base = 0;
-                if (valid) base = s_whist[warp * nb + b];
-                rank = base + __popc(peers & lt);
-                __syncwarp();
-                if (valid && lane == 31u - __clz(peers)) s_whist[warp * nb + b] = (uint16_t)(base + __popc(peers));
-                __syncwarp();
-            } else {
-                const uint32_t peers = split_warp_peers(b, valid_mask, nbits);
-                const uint32_t leader = (uint32_t)(__ffs(peers) - 1) & 31u;
-                uint32_t base = 0;
-                if (valid && lane == leader) base = atomicAdd(&s_cnt[b], (uint32_t)__popc(peers));
-                base = __shfl_sync(SPLIT_FULL_MASK, base, leader);
-                rank = base + __popc(peers & lt);
+    uint32_t run = 0; /* warp path: the global start of bucket `lane` in this column, in warp 0 */
+    for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
+        const uint32_t tile_begin = col * p.col_tiles;
+        const uint32_t tile_end = min(tile_begin + p.col_tiles, p.num_tiles);
+        if (MODE == SPLIT_MODE_WARP && warp == 0 && lane < nb) run = p.table_offsets[(size_t)lane * p.num_cols + col];
+        for (uint32_t tile = tile_begin; tile < tile_end; ++tile) {
+            const bool col_start = tile == tile_begin;
+            const uint64_t tile_base = (uint64_t)tile * TILE;
+            const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+            if (MODE == SPLIT_MODE_BLOCK_STABLE) {
+                __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
+                uint32_t *w32 = (uint32_t *)s_whist;
+                for (uint32_t j = tid; j < SPLIT_BLOCK_WARPS * nb / 2; j += SPLIT_BLOCK_THREADS) w32[j] = 0;
             }
-            br[r] = valid ? (b | (rank << 16)) : SPLIT_NO_BUCKET;
-        }
-        if (MODE == SPLIT_MODE_WARP) s_wcount[warp * SPLIT_WARP_LANES + lane] = lane_count;
-        __syncthreads();
+            if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
+                for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
+            /* s_run was last read by the previous tile's split_tile_offsets, which ends synchronised. */
+            if (MODE != SPLIT_MODE_WARP && col_start)
+                for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_cols + col];
+            if (MODE != SPLIT_MODE_WARP) __syncthreads();
 
-        /* Tile counts, local starts, global offsets. */
-        if (MODE == SPLIT_MODE_WARP) {
-            if (warp == 0) {
-                uint32_t c = 0;
-                if (lane < nb) {
+            /* Load the warp's slice, then the buckets, then rank round by round. */
+            KeyT key[ITEMS];
+            uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (block path: before the warp's counter) */
 #pragma unroll
-                    for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) {
-                        const uint32_t x = s_wcount[w * SPLIT_WARP_LANES + lane];
-                        s_wcount[w * SPLIT_WARP_LANES + lane] = c;
-                        c += x;
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+                key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
+            }
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+                br[r] = off < tile_n ? split_bucket<KeyT, RULE>(p.rule, key[r], tile_base + off, s_bounds) : SPLIT_NO_BUCKET;
+            }
+            uint32_t lane_count = 0;
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t b = br[r];
+                const bool valid = b != SPLIT_NO_BUCKET;
+                const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, valid);
+                uint32_t rank;
+                if (MODE == SPLIT_MODE_WARP) {
+                    uint32_t mine, lanes;
+                    split_warp_masks(b, valid_mask, nbits, lane, &mine, &lanes);
+                    const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, valid ? b : 0u);
+                    rank = before + __popc(mine & lt);
+                    lane_count += __popc(lanes);
+                } else if (MODE == SPLIT_MODE_BLOCK_STABLE) {
+                    const uint32_t peers = split_warp_peers(b, valid_mask, nbits);
+                    uint32_t base = 0;
+                    if (valid) base = s_whist[warp * nb + b];
+                    rank = base + __popc(peers & lt);
+                    __syncwarp();
+                    if (valid && lane == 31u - __clz(peers)) s_whist[warp * nb + b] = (uint16_t)(base + __popc(peers));
+                    __syncwarp();
+                } else {
+                    const uint32_t peers = split_warp_peers(b, valid_mask, nbits);
+                    const uint32_t leader = (uint32_t)(__ffs(peers) - 1) & 31u;
+                    uint32_t base = 0;
+                    if (valid && lane == leader) base = atomicAdd(&s_cnt[b], (uint32_t)__popc(peers));
+                    base = __shfl_sync(SPLIT_FULL_MASK, base, leader);
+                    rank = base + __popc(peers & lt);
+                }
+                br[r] = valid ? (b | (rank << 16)) : SPLIT_NO_BUCKET;
+            }
+            if (MODE == SPLIT_MODE_WARP) s_wcount[warp * SPLIT_WARP_LANES + lane] = lane_count;
+            __syncthreads();
+
+            /* Tile counts, local starts, global offsets. */
+            if (MODE == SPLIT_MODE_WARP) {
+                if (warp == 0) {
+                    uint32_t c = 0;
+                    if (lane < nb) {
+#pragma unroll
+                        for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) {
+                            const uint32_t x = s_wcount[w * SPLIT_WARP_LANES + lane];
+                            s_wcount[w * SPLIT_WARP_LANES + lane] = c;
+                            c += x;
+                        }
+                    }
+                    uint32_t incl = c;
+                    for (uint32_t off = 1; off < 32; off <<= 1) {
+                        const uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
+                        if (lane >= off) incl += y;
+                    }
+                    if (lane < nb) {
+                        s_start[lane] = incl - c;
+                        s_goff[lane] = run - (incl - c);
+                        run += c;
                     }
                 }
-                uint32_t incl = c;
-                for (uint32_t off = 1; off < 32; off <<= 1) {
-                    const uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
-                    if (lane >= off) incl += y;
-                }
-                if (lane < nb) {
-                    s_start[lane] = incl - c;
-                    s_goff[lane] = run - (incl - c);
-                    run += c;
-                }
+                __syncthreads();
+            } else {
+                split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
             }
-            __syncthreads();
-        } else {
-            split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
-        }
 
-        /* Local positions (and the scatter index, written straight from them). */
-        uint32_t lpos[ITEMS];
+            /* Local positions (and the scatter index, written straight from them). */
+            uint32_t lpos[ITEMS];
 #pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            lpos[r] = SPLIT_NO_POS;
-            if (br[r] == SPLIT_NO_BUCKET) continue;
-            const uint32_t b = br[r] & 0xFFFFu;
-            uint32_t within = br[r] >> 16;
-            if (MODE == SPLIT_MODE_WARP) within += s_wcount[warp * SPLIT_WARP_LANES + b];
-            if (MODE == SPLIT_MODE_BLOCK_STABLE) within += s_whist[warp * nb + b];
-            lpos[r] = s_start[b] + within;
-            if (scatter_index) scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[b] + lpos[r];
-        }
-        if (MODE == SPLIT_MODE_BLOCK_STABLE) __syncthreads(); /* the staging area overwrites the counters */
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            if (lpos[r] == SPLIT_NO_POS) continue;
-            const uint32_t lp = lpos[r];
-            s_bkt[lp] = (uint16_t)(br[r] & 0xFFFFu);
-            if (keys_out) s_key[lp] = key[r];
-            if (gather_index) s_idx[lp] = (uint32_t)(tile_base + wbase + (uint32_t)r * 32u + lane);
-        }
-        /* Value stream 0 goes with the keys; streams 1.. reuse its staging buffer. */
-        for (uint32_t v = 0; v < (nv ? nv : 1u); ++v) {
-            if (nv) {
-                const uint32_t *vin = p.values_in[v];
-                uint32_t val[ITEMS];
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r)
-                    val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
-                if (v > 0) __syncthreads(); /* the previous stream is written out */
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r)
-                    if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
+            for (int r = 0; r < ITEMS; ++r) {
+                lpos[r] = SPLIT_NO_POS;
+                if (br[r] == SPLIT_NO_BUCKET) continue;
+                const uint32_t b = br[r] & 0xFFFFu;
+                uint32_t within = br[r] >> 16;
+                if (MODE == SPLIT_MODE_WARP) within += s_wcount[warp * SPLIT_WARP_LANES + b];
+                if (MODE == SPLIT_MODE_BLOCK_STABLE) within += s_whist[warp * nb + b];
+                lpos[r] = s_start[b] + within;
+                if (scatter_index) scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[b] + lpos[r];
             }
-            __syncthreads();
-            uint32_t *vout = nv ? p.values_out[v] : NULL;
-            const bool first = v == 0;
+            if (MODE == SPLIT_MODE_BLOCK_STABLE) __syncthreads(); /* the staging area overwrites the counters */
 #pragma unroll
-            for (int k = 0; k < ITEMS; ++k) {
-                const uint32_t j = tid + (uint32_t)k * SPLIT_BLOCK_THREADS;
-                if (j >= tile_n) break;
-                const uint32_t d = s_goff[s_bkt[j]] + j;
-                if (first && keys_out) keys_out[d] = s_key[j];
-                if (first && gather_index) gather_index[d] = s_idx[j];
-                if (vout) vout[d] = s_val[j];
+            for (int r = 0; r < ITEMS; ++r) {
+                if (lpos[r] == SPLIT_NO_POS) continue;
+                const uint32_t lp = lpos[r];
+                s_bkt[lp] = (uint16_t)(br[r] & 0xFFFFu);
+                if (keys_out) s_key[lp] = key[r];
+                if (gather_index) s_idx[lp] = (uint32_t)(tile_base + wbase + (uint32_t)r * 32u + lane);
+            }
+            /* Value stream 0 goes with the keys; streams 1.. reuse its staging buffer. */
+            for (uint32_t v = 0; v < (nv ? nv : 1u); ++v) {
+                if (nv) {
+                    const uint32_t *vin = p.values_in[v];
+                    uint32_t val[ITEMS];
+#pragma unroll
+                    for (int r = 0; r < ITEMS; ++r)
+                        val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+                    if (v > 0) __syncthreads(); /* the previous stream is written out */
+#pragma unroll
+                    for (int r = 0; r < ITEMS; ++r)
+                        if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
+                }
+                __syncthreads();
+                uint32_t *vout = nv ? p.values_out[v] : NULL;
+                const bool first = v == 0;
+#pragma unroll
+                for (int k = 0; k < ITEMS; ++k) {
+                    const uint32_t j = tid + (uint32_t)k * SPLIT_BLOCK_THREADS;
+                    if (j >= tile_n) break;
+                    const uint32_t d = s_goff[s_bkt[j]] + j;
+                    if (first && keys_out) keys_out[d] = s_key[j];
+                    if (first && gather_index) gather_index[d] = s_idx[j];
+                    if (vout) vout[d] = s_val[j];
+                }
             }
         }
     }

@@ -5,7 +5,8 @@
 #define SPLIT_TUNING_H
 
 /* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
- * A block processes a contiguous chunk of tiles; a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x
+ * A block processes a contiguous chunk of tiles (interleaved tiles for key-value, 32 < B <= 256);
+ * a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x
  * ITEMS rounds of 32 consecutive records (ITEMS: SPLIT_WARP_PATH_ITEMS for B <= 32, else
  * SPLIT_BLOCK_PATH_ITEMS). Blocks count their buckets (count kernel, 16-byte loads), one exclusive
  * scan of the column-major (bucket x block) table gives every block its global start per bucket, and
@@ -21,10 +22,17 @@ enum {
     SPLIT_BLOCK_TILE_ITEMS = SPLIT_BLOCK_THREADS * SPLIT_BLOCK_PATH_ITEMS, /* 3072 */
     /* Scatter kernel: blocks per SM the register allocation must allow (__launch_bounds__). */
     SPLIT_SCATTER_MIN_BLOCKS = 3,
-    /* Count kernel: 16-byte vectors per thread per loop step. */
+    /* Count kernel: 16-byte vectors per thread per loop step (the bucket-id loop of 64-bit keys
+     * reads U * V / 4 id vectors, rounded up). */
     SPLIT_COUNT_VECTORS = 2,
     /* B <= this: warp path (ballots + popcounts, per-lane bucket counters, no shared atomics). */
     SPLIT_WARP_PATH_MAX_BUCKETS = 32,
+    /* Key-value splits with SPLIT_WARP_PATH_MAX_BUCKETS < B <= this: the blocks take interleaved
+     * one-tile columns (tiles g, g + G, ...; a (bucket x tile) table), so each bucket's output grows
+     * at one front; the grid is then the resident blocks (SMs x SPLIT_SCATTER_MIN_BLOCKS). Above it
+     * (one-pass B > 256) the table would grow too large; keys only and B <= 32 are faster in
+     * contiguous chunks (the larger table's count and scan cost more than the writes gain). */
+    SPLIT_INTERLEAVE_MAX_BUCKETS = 256,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
      * temporary storage has at most SPLIT_MAX_GRID_BLOCKS * B entries. */
     SPLIT_MAX_GRID_BLOCKS = 1024,
