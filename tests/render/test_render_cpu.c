@@ -160,17 +160,29 @@ static void test_camera_inside_closed_mesh(void)
 
 /* A convex closed mesh seen from outside: every ray through its interior (by an independent
  * half-space test in double) hits, i.e. no background inside the silhouette. */
+/* A renderer of w x h (tile, slabs; 0: defaults) holding mesh m, its eye at the origin looking down
+ * -z with near 0.1 and far 100 (the view of most scenes here); NULL on failure. */
+static sc_renderer *looking_ahead(const sc_mesh *m, uint32_t w, uint32_t h, uint32_t tile, uint32_t slabs)
+{
+    sc_renderer *r = make_renderer(w, h, tile, slabs, 0);
+    if (!r) return NULL;
+    sc_mesh_data md = sc_mesh_view(m);
+    if (sc_renderer_set_mesh(r, &md) != SC_OK) {
+        sc_renderer_destroy(r);
+        return NULL;
+    }
+    look(r, 0, 0, 0, 0, 0, -1, 0.1f, 100);
+    return r;
+}
+
 static void test_closed_mesh_no_background_inside_silhouette(void)
 {
     test_mesh t = {0};
     float c[3] = {0.05f, 0.02f, -3.0f};
     tm_sphere(&t, c, 1.0f, 40, 64, sct_base_seed() + 4);
     const uint32_t W = 240, H = 180;
-    sc_renderer *r = make_renderer(W, H, 0, 0, 0);
+    sc_renderer *r = looking_ahead(&t.m, W, H, 0, 0);
     SCT_REQUIRE(r);
-    sc_mesh_data md = sc_mesh_view(&t.m);
-    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
-    look(r, 0, 0, 0, 0, 0, -1, 0.1f, 100);
     sc_hit *hits = NULL;
     SCT_CHECK(compare_with_brute_force(r, &t.m, 0.0f, "convex sphere", &hits) == 0);
     SCT_REQUIRE(hits);
@@ -216,11 +228,8 @@ static void test_close_up_triangles(void)
     sct_rng_seed(&rng, sct_base_seed() + 5);
     random_soup(&t, &rng, 30, 0.3f, -4, -1);
     SCT_CHECK(check_scene(&t.m, 256, 200, ORIGIN, FORWARD, 0.1f, 100, "close-up", NUM_CONFIGS) == 0);
-    sc_renderer *r = make_renderer(256, 200, 8, 16, 0);
+    sc_renderer *r = looking_ahead(&t.m, 256, 200, 8, 16);
     SCT_REQUIRE(r);
-    sc_mesh_data md = sc_mesh_view(&t.m);
-    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
-    look(r, 0, 0, 0, 0, 0, -1, 0.1f, 100);
     sc_frame_desc fr = {0};
     SCT_CHECK_OK(sc_renderer_render(r, &fr));
     sc_frame_stats s;
@@ -264,11 +273,8 @@ static void test_long_thin_triangles_across_slabs(void)
     SCT_CHECK(check_scene(&t.m, 300, 200, ORIGIN, FORWARD, 0.1f, 100, "long thin triangles", NUM_CONFIGS) == 0);
     /* The trap is live: some pixel's winner is a small triangle although a long triangle of an
      * earlier slab is hit too, and some tiles exit early. */
-    sc_renderer *r = make_renderer(300, 200, 8, 16, 0);
+    sc_renderer *r = looking_ahead(&t.m, 300, 200, 8, 16);
     SCT_REQUIRE(r);
-    sc_mesh_data md = sc_mesh_view(&t.m);
-    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
-    look(r, 0, 0, 0, 0, 0, -1, 0.1f, 100);
     sc_frame_desc fr = {0};
     SCT_CHECK_OK(sc_renderer_render(r, &fr));
     sc_frame_stats s;
@@ -325,11 +331,8 @@ static void test_everything_in_one_tile(void)
         tm_tri3(&t, v[0], v[1], v[2]);
     }
     SCT_CHECK(check_scene(&t.m, 64, 64, ORIGIN, FORWARD, 0.1f, 100, "one tile", NUM_CONFIGS) == 0);
-    sc_renderer *r = make_renderer(64, 64, 8, 16, 0);
+    sc_renderer *r = looking_ahead(&t.m, 64, 64, 8, 16);
     SCT_REQUIRE(r);
-    sc_mesh_data md = sc_mesh_view(&t.m);
-    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
-    look(r, 0, 0, 0, 0, 0, -1, 0.1f, 100);
     sc_frame_desc fr = {0};
     SCT_CHECK_OK(sc_renderer_render(r, &fr));
     uint32_t busy = 0;
@@ -417,11 +420,8 @@ static void test_degenerate_frame_input(void)
     pos[3 * 5 + 0] = NAN;
     pos[3 * 11 + 2] = INFINITY;
     pos[3 * 17 + 1] = -INFINITY;
-    sc_renderer *r = make_renderer(120, 90, 0, 0, 0);
+    sc_renderer *r = looking_ahead(&t.m, 120, 90, 0, 0);
     SCT_REQUIRE(r);
-    sc_mesh_data md = sc_mesh_view(&t.m);
-    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
-    look(r, 0, 0, 0, 0, 0, -1, 0.1f, 100);
     sc_frame_desc f = {0};
     f.positions = pos;
     SCT_CHECK_OK(sc_renderer_render(r, &f));
