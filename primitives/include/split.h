@@ -28,6 +28,11 @@ extern "C" {
 typedef struct CUstream_st *cudaStream_t;
 
 enum { SPLIT_MAX_BUCKETS = 2048 }; /* buckets in one pass */
+/* Buckets of an unstable split_multisplit / split_index (desc->unstable nonzero): B in
+ * (SPLIT_MAX_BUCKETS, SPLIT_MAX_WIDE_BUCKETS] takes the "wide" path (one count pass, a scan of the
+ * B counts, one placement pass with atomic cursors). Stable calls and the segmented split stay at
+ * SPLIT_MAX_BUCKETS. */
+enum { SPLIT_MAX_WIDE_BUCKETS = 1u << 24 };
 
 typedef enum split_key_type {
     SPLIT_KEY_U32 = 0, /* uint32_t keys */
@@ -51,9 +56,11 @@ typedef enum split_bucket_rule {
 
 typedef struct split_buckets {
     split_bucket_rule rule;
-    uint32_t num_buckets;       /* B, 1 .. SPLIT_MAX_BUCKETS; 0 with BITS means 2^bit_count */
+    uint32_t num_buckets;       /* B, 1 .. SPLIT_MAX_BUCKETS (unstable multisplit / split index:
+                                   1 .. SPLIT_MAX_WIDE_BUCKETS); 0 with BITS means 2^bit_count */
     uint32_t start_bit;         /* BITS: lowest bit of the field */
-    uint32_t bit_count;         /* BITS: width of the field, 0 .. 11 */
+    uint32_t bit_count;         /* BITS: width of the field, 0 .. 11 (unstable multisplit / split
+                                   index: 0 .. 24) */
     const uint32_t *bucket_ids; /* IDS: n entries */
     uint64_t range_base;        /* RANGE */
     uint64_t range_delta;       /* RANGE: > 0 */
@@ -78,19 +85,33 @@ typedef struct split_desc {
      * and entry num_segments is n. Buckets never cross segments. */
     const uint32_t *segment_offsets;
     size_t num_segments;
-    /* Segmented split only, optional: the number of records, read on the device when the split
-     * runs (a size only the device knows, e.g. produced by an earlier kernel on the stream). The
-     * split then processes records [0, c) with c = min(*num_records_device, n): records past c are
-     * neither read nor written, segment s is [min(segment_offsets[s], c), min(segment_offsets[s+1], c))
-     * (so entry num_segments may be any value >= c), and the last bucket offset is c. Temporary
-     * storage is sized from n. NULL: c = n (the rules above). The reference, split_segmented_ref,
-     * takes it as a HOST pointer with the same meaning. The other entry points reject it. */
+    /* Segmented split and unstable multisplit / split index only, optional: the number of
+     * records, read on the device when the split runs (a size only the device knows, e.g. produced
+     * by an earlier kernel on the stream). The split then processes records [0, c) with
+     * c = min(*num_records_device, n): records past c are neither read nor written (outputs
+     * included: keys_out, values_out, gather_index and scatter_index hold c records), and the last
+     * bucket offset is c. Segmented: segment s is [min(segment_offsets[s], c),
+     * min(segment_offsets[s+1], c)) (so entry num_segments may be any value >= c). Temporary
+     * storage is sized from n. NULL: c = n (the rules above). The references (split_segmented_ref,
+     * split_multisplit_ref, split_index_ref) take it as a HOST pointer with the same meaning. Stable
+     * multisplit / split index and split_sort reject it. */
     const uint32_t *num_records_device;
+    /* Unstable multisplit / split index only, optional: the caller's exact number of records in
+     * each bucket (B entries, device), e.g. counted by a pass of its own; with num_records_device
+     * they count records [0, c). The split then skips its own count pass (and its temporary storage
+     * holds no counts). Counts that are wrong give an unspecified output order and bucket offsets,
+     * but nothing is written outside the output arrays. The references take it as a HOST pointer
+     * and reject counts that differ from their own (SC_ERROR_INVALID_ARGUMENT). NULL: counted.
+     * Stable calls and the segmented split reject it. */
+    const uint32_t *bucket_counts;
 } split_desc;
 
 /* Split / multisplit: groups the n records into B contiguous buckets, bucket 0 first; within a
  * bucket the input order is kept unless desc->unstable. Any of keys_out, gather_index,
- * scatter_index and bucket_offsets may be requested; at least one must be. segment_* ignored. */
+ * scatter_index and bucket_offsets may be requested; at least one must be. segment_* ignored.
+ * Unstable calls with B > SPLIT_MAX_BUCKETS, bucket_counts or num_records_device take the wide path
+ * (any B in 1 .. SPLIT_MAX_WIDE_BUCKETS, every rule, u32 / u64 keys; its temporary storage holds two
+ * arrays of B counters besides the scan's, independent of n). */
 sc_status split_multisplit(void *temp, size_t *temp_bytes, const split_desc *desc, cudaStream_t stream);
 
 /* Split index: the same permutation, returned as gather_index and/or scatter_index instead of moving

@@ -265,6 +265,16 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
     SC_TRY(split_validate_temp_arg(temp_bytes, entry));
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, temp != NULL, entry, &c));
+    if (split_wide_selected(d, c.num_buckets)) {
+        size_t wide_need;
+        SC_TRY(split_wide_temp_bytes(d, c.num_buckets, &wide_need));
+        if (temp == NULL) {
+            *temp_bytes = wide_need;
+            return SC_OK;
+        }
+        SC_TRY(split_validate_temp_size(*temp_bytes, wide_need, entry));
+        return split_wide_run(temp, *temp_bytes, d, c.num_buckets, stream);
+    }
     const int two_pass = two_pass_eligible(d);
     size_t need;
     if (two_pass) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sc_status.h"
+#include "split.h"
 #include "split_bucket.cuh"
 #include "split_tuning.h"
 
@@ -82,6 +83,16 @@ sc_status split_job_temp_bytes(uint32_t n, uint32_t num_buckets, size_t *bytes);
 
 /* Runs a validated job. temp holds at least split_job_temp_bytes(n, B) bytes. */
 sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream);
+
+/* ---- wide unstable multisplit (multisplit_wide.cu): B up to SPLIT_MAX_WIDE_BUCKETS ----
+ * Nonzero when a validated split_multisplit / split_index descriptor with B buckets takes the wide
+ * path: unstable, and B > SPLIT_MAX_BUCKETS, bucket_counts or num_records_device. */
+int split_wide_selected(const split_desc *desc, uint32_t num_buckets);
+/* Temporary storage of the wide path (independent of n; host only, no CUDA call but CUB's size query). */
+sc_status split_wide_temp_bytes(const split_desc *desc, uint32_t num_buckets, size_t *bytes);
+/* Runs a validated descriptor on the wide path; temp holds split_wide_temp_bytes bytes. */
+sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *desc, uint32_t num_buckets,
+                         cudaStream_t stream);
 
 /* Typed launchers (multisplit_u32.cu, multisplit_u64.cu). */
 template <typename KeyT>

@@ -1,5 +1,7 @@
 /* multisplit_ref.c - plain-C references of split / multisplit / split index and the host bucket rule.
- * A counting sort by bucket: count, exclusive scan, stable placement in input order. */
+ * A counting sort by bucket: count, exclusive scan, stable placement in input order. With
+ * num_records_device (a host pointer here) only records [0, min(*num_records_device, n)) take part;
+ * with bucket_counts (host) the caller's counts must equal the reference's own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +57,7 @@ static sc_status multisplit_ref(const split_desc *d, split_entry_kind kind, cons
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, 1, entry, &c));
     size_t n = c.n;
+    if (d->num_records_device != NULL && *d->num_records_device < n) n = *d->num_records_device;
     uint32_t nb = c.num_buckets;
     uint32_t *bucket = n ? malloc(n * sizeof *bucket) : NULL;
     uint64_t *start = calloc((size_t)nb + 1, sizeof *start);
@@ -73,6 +76,19 @@ static sc_status multisplit_ref(const split_desc *d, split_entry_kind kind, cons
                            i, bad, nb);
         }
         ++start[bucket[i] + 1];
+    }
+    if (d->bucket_counts != NULL) {
+        for (uint32_t b = 0; b < nb; ++b) {
+            if ((uint64_t)d->bucket_counts[b] != start[b + 1]) {
+                uint32_t given = d->bucket_counts[b];
+                uint64_t own = start[b + 1];
+                free(bucket);
+                free(start);
+                return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
+                               "%s: bucket_counts[%u] = %u differs from the %llu records of bucket %u", entry, b,
+                               given, (unsigned long long)own, b);
+            }
+        }
     }
     for (uint32_t b = 0; b < nb; ++b) start[b + 1] += start[b];
     if (d->bucket_offsets)

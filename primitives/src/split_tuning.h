@@ -52,6 +52,21 @@ enum {
  * the grouped keys. */
 enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 8 };
 
+/* Wide unstable multisplit (multisplit_wide.cu): B up to SPLIT_MAX_WIDE_BUCKETS (BITS: up to
+ * SPLIT_WIDE_MAX_BITS bits), or any B with caller's bucket counts / a device record count. A warp
+ * takes chunks of SPLIT_WIDE_LANE_ITEMS x 32 consecutive records (each lane SPLIT_WIDE_LANE_ITEMS
+ * consecutive ones, 16-byte loads when the inputs are aligned), grid-stride over the records; the
+ * count kernel adds one atomic per distinct bucket of a warp round, the place kernel takes each
+ * round's slots with one atomic per distinct bucket on the bucket's cursor. The grid is at most
+ * SMs x SPLIT_WIDE_BLOCKS_PER_SM blocks of SPLIT_WIDE_THREADS threads. */
+enum {
+    SPLIT_WIDE_MAX_BITS = 24,            /* 2^24 = SPLIT_MAX_WIDE_BUCKETS (split.h) */
+    SPLIT_WIDE_THREADS = 256,
+    SPLIT_WIDE_LANE_ITEMS = 4,           /* must give 16 bytes of uint32_t (one uint4 per lane) */
+    SPLIT_WIDE_CHUNK = SPLIT_WIDE_LANE_ITEMS * 32,
+    SPLIT_WIDE_BLOCKS_PER_SM = 8
+};
+
 /* SplitSort: LSD passes of this many bits (B = 256 buckets per pass). */
 enum { SPLIT_SORT_RADIX_BITS = 8 };
 

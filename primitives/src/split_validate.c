@@ -10,17 +10,25 @@
 uint32_t split_resolved_buckets(const split_buckets *b)
 {
     if (b->rule == SPLIT_BUCKETS_BITS && b->num_buckets == 0)
-        return b->bit_count <= 11 ? (uint32_t)1u << b->bit_count : 0;
+        return b->bit_count <= (uint32_t)SPLIT_WIDE_MAX_BITS ? (uint32_t)1u << b->bit_count : 0;
     return b->num_buckets;
 }
 
-static sc_status check_rule(const split_desc *d, uint32_t key_bits, int check_pointers, const char *entry,
-                            uint32_t *num_buckets)
+/* wide: the entry accepts B up to SPLIT_MAX_WIDE_BUCKETS (unstable multisplit / split index);
+ * wide_kind: the entry could with desc->unstable (the messages then say so). */
+static sc_status check_rule(const split_desc *d, uint32_t key_bits, int check_pointers, const char *entry, int wide,
+                            int wide_kind, uint32_t *num_buckets)
 {
     const split_buckets *b = &d->buckets;
     switch (b->rule) {
     case SPLIT_BUCKETS_BITS:
-        if (b->bit_count > 11)
+        if (wide && b->bit_count > (uint32_t)SPLIT_WIDE_MAX_BITS)
+            return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. %d)", entry, b->bit_count,
+                             SPLIT_WIDE_MAX_BITS);
+        if (!wide && wide_kind && b->bit_count > 11 && b->bit_count <= (uint32_t)SPLIT_WIDE_MAX_BITS)
+            return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. 11) for a stable split; set "
+                                    "desc->unstable for up to %d bits", entry, b->bit_count, SPLIT_WIDE_MAX_BITS);
+        if (!wide && b->bit_count > 11)
             return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. 11)", entry, b->bit_count);
         if ((uint64_t)b->start_bit + b->bit_count > key_bits)
             return SPLIT_BAD(entry, "%s: bit field [%u, %u) lies outside the %u-bit key", entry, b->start_bit,
@@ -42,7 +50,14 @@ static sc_status check_rule(const split_desc *d, uint32_t key_bits, int check_po
         return SPLIT_BAD(entry, "%s: buckets.rule = %d is not a split_bucket_rule", entry, (int)b->rule);
     }
     uint32_t nb = split_resolved_buckets(b);
-    if (nb < 1 || nb > SPLIT_MAX_BUCKETS)
+    if (wide && (nb < 1 || nb > (uint32_t)SPLIT_MAX_WIDE_BUCKETS))
+        return SPLIT_BAD(entry, "%s: number of buckets %u is out of range (1 .. %d)", entry, nb,
+                         SPLIT_MAX_WIDE_BUCKETS);
+    if (!wide && wide_kind && nb > SPLIT_MAX_BUCKETS && nb <= (uint32_t)SPLIT_MAX_WIDE_BUCKETS)
+        return SPLIT_BAD(entry, "%s: number of buckets %u is out of range (1 .. %d) for a stable split; set "
+                                "desc->unstable for up to %d buckets", entry, nb, SPLIT_MAX_BUCKETS,
+                         SPLIT_MAX_WIDE_BUCKETS);
+    if (!wide && (nb < 1 || nb > SPLIT_MAX_BUCKETS))
         return SPLIT_BAD(entry, "%s: number of buckets %u is out of range (1 .. %d)", entry, nb, SPLIT_MAX_BUCKETS);
     if (b->rule == SPLIT_BUCKETS_BOUNDARIES && check_pointers && nb > 1 && b->boundaries == NULL)
         return SPLIT_BAD(entry, "%s: buckets.boundaries is NULL with %u buckets (BOUNDARIES rule)", entry, nb);
@@ -60,7 +75,9 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
         return SPLIT_BAD(entry, "%s: n = %zu records; at most 2^32 - 1 are supported", entry, d->n);
     uint32_t key_bits = d->key_type == SPLIT_KEY_U64 ? 64 : 32;
     uint32_t nb = 0;
-    SC_TRY(check_rule(d, key_bits, check_pointers, entry, &nb));
+    const int wide_kind = kind == SPLIT_ENTRY_MULTISPLIT || kind == SPLIT_ENTRY_INDEX;
+    const int wide = wide_kind && d->unstable;
+    SC_TRY(check_rule(d, key_bits, check_pointers, entry, wide, wide_kind, &nb));
 
     if (kind == SPLIT_ENTRY_SEGMENTED) {
         if (d->n > 0 && d->num_segments == 0)
@@ -73,8 +90,12 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
         if (check_pointers && d->num_segments > 0 && d->segment_offsets == NULL)
             return SPLIT_BAD(entry, "%s: segment_offsets is NULL with num_segments = %zu", entry, d->num_segments);
     }
-    if (kind != SPLIT_ENTRY_SEGMENTED && d->num_records_device != NULL)
-        return SPLIT_BAD(entry, "%s: num_records_device is supported by the segmented split only", entry);
+    if (kind != SPLIT_ENTRY_SEGMENTED && !wide && d->num_records_device != NULL)
+        return SPLIT_BAD(entry, "%s: num_records_device is supported by the segmented split and the unstable "
+                                "multisplit only (desc->unstable is 0)", entry);
+    if (!wide && d->bucket_counts != NULL)
+        return SPLIT_BAD(entry, "%s: bucket_counts is supported by the unstable multisplit only%s", entry,
+                         wide_kind ? " (desc->unstable is 0)" : "");
     if (kind == SPLIT_ENTRY_INDEX && (d->keys_out != NULL || d->values_out != NULL))
         return SPLIT_BAD(entry, "%s: keys_out and values_out must be NULL (split index returns indices only)", entry);
 

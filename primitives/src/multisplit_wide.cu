@@ -1,0 +1,306 @@
+/* multisplit_wide.cu - the wide unstable multisplit (B up to SPLIT_MAX_WIDE_BUCKETS, internal).
+ * Taken by split_multisplit / split_index for unstable calls with B > SPLIT_MAX_BUCKETS, with the
+ * caller's bucket_counts or with num_records_device (multisplit.cu routes them here).
+ *   1. counts: cudaMemsetAsync + count kernel (one atomicAdd per distinct bucket of a warp round,
+ *      __match_any_sync), skipped when the caller gives bucket_counts;
+ *   2. exclusive scan of the B counts (CUB) into the cursors; bucket offsets copied from them with
+ *      the record count c as the last entry;
+ *   3. place kernel: every record takes slot = cursor[bucket]++ (one atomicAdd per distinct bucket of
+ *      a warp round, ranks by popcount) and writes its key, value and indices there.
+ * Records [0, c), c = min(*num_records_device, n) (n without it); slots >= c (wrong caller counts)
+ * are dropped, so nothing is written outside the outputs. Temporary storage: counts (B, unless
+ * given) | cursors (B) | CUB scan storage. No allocation, no synchronisation. */
+#include <stdint.h>
+#include <string.h>
+
+#include <cub/device/device_scan.cuh>
+
+#include "multisplit_internal.h"
+#include "sc_report.h"
+#include "split.h"
+#include "split_validate.h"
+
+static_assert(SPLIT_WIDE_LANE_ITEMS * sizeof(uint32_t) == 16, "one uint4 of uint32_t per lane");
+static_assert(SPLIT_WIDE_THREADS % 32 == 0, "whole warps");
+static_assert((1u << SPLIT_WIDE_MAX_BITS) == (uint32_t)SPLIT_MAX_WIDE_BUCKETS, "bits and buckets agree");
+
+static const unsigned WIDE_FULL_MASK = 0xFFFFFFFFu;
+static const uint32_t WIDE_NO_BUCKET = 0xFFFFFFFFu; /* lanes past the records: no bucket (B <= 2^24) */
+
+/* Parameters of the wide kernels, passed by value. */
+typedef struct wide_params {
+    split_rule_params rule;
+    uint32_t n;                  /* records of the descriptor */
+    const uint32_t *count_dev;   /* optional device record count: c = min(*count_dev, n) */
+    const void *keys_in;         /* NULL: keys not read (IDS rule, keys not moved) */
+    void *keys_out;
+    const uint32_t *values_in;
+    uint32_t *values_out;
+    uint32_t *gather_index;
+    uint32_t *scatter_index;
+    uint32_t *counts;            /* count kernel: B counters, zeroed */
+    uint32_t *cursors;           /* place kernel: B cursors, the exclusive scan of the counts */
+} wide_params;
+
+static size_t wide_align(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
+
+__device__ __forceinline__ uint32_t wide_records(const wide_params &p)
+{
+    if (p.count_dev == NULL) return p.n;
+    const uint32_t c = *p.count_dev;
+    return c < p.n ? c : p.n;
+}
+
+/* The lane's SPLIT_WIDE_LANE_ITEMS consecutive records from `first` (16-byte loads when VEC and all
+ * of them lie below c; past c: zeros). */
+__device__ __forceinline__ void wide_load_keys(const uint32_t *keys, uint64_t first, bool full, uint32_t c,
+                                               uint32_t (&k)[SPLIT_WIDE_LANE_ITEMS], bool vec)
+{
+    if (vec && full) {
+        const uint4 q = __ldg((const uint4 *)(keys + first));
+        k[0] = q.x; k[1] = q.y; k[2] = q.z; k[3] = q.w;
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) k[j] = first + j < c ? __ldg(keys + first + j) : 0u;
+}
+
+__device__ __forceinline__ void wide_load_keys(const uint64_t *keys, uint64_t first, bool full, uint32_t c,
+                                               uint64_t (&k)[SPLIT_WIDE_LANE_ITEMS], bool vec)
+{
+    if (vec && full) {
+#pragma unroll
+        for (int h = 0; h < SPLIT_WIDE_LANE_ITEMS / 2; ++h) {
+            const ulonglong2 q = __ldg((const ulonglong2 *)(keys + first) + h);
+            k[2 * h] = q.x;
+            k[2 * h + 1] = q.y;
+        }
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j)
+        k[j] = first + j < c ? (uint64_t)__ldg((const unsigned long long *)keys + first + j) : 0ull;
+}
+
+/* Count kernel: counts[bucket] += records of the bucket among [0, c). */
+template <typename KeyT, int RULE, bool VEC>
+__global__ void __launch_bounds__(SPLIT_WIDE_THREADS) split_wide_count_kernel(wide_params p)
+{
+    const uint32_t c = wide_records(p);
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+    const KeyT *keys = (const KeyT *)p.keys_in;
+    const KeyT *bounds = (const KeyT *)p.rule.boundaries; /* searched in global memory (B may be huge) */
+    for (uint64_t chunk = warp * SPLIT_WIDE_CHUNK; chunk < c; chunk += warps * SPLIT_WIDE_CHUNK) {
+        const uint64_t first = chunk + (uint64_t)lane * SPLIT_WIDE_LANE_ITEMS;
+        const bool full = first + SPLIT_WIDE_LANE_ITEMS <= c;
+        KeyT k[SPLIT_WIDE_LANE_ITEMS];
+        if (RULE != SPLIT_BUCKETS_IDS) wide_load_keys(keys, first, full, c, k, VEC);
+        else
+#pragma unroll
+            for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) k[j] = 0;
+#pragma unroll
+        for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) {
+            const uint64_t i = first + j;
+            const bool valid = i < c;
+            const uint32_t b =
+                valid ? split_bucket<KeyT, RULE>(p.rule, k[j], i, bounds) : WIDE_NO_BUCKET;
+            const uint32_t peers = __match_any_sync(WIDE_FULL_MASK, b);
+            if (valid && lane == (uint32_t)(__ffs(peers) - 1)) atomicAdd(p.counts + b, (uint32_t)__popc(peers));
+        }
+    }
+}
+
+/* Place kernel: each record of [0, c) takes the next slot of its bucket's cursor. */
+template <typename KeyT, int RULE, bool VEC>
+__global__ void __launch_bounds__(SPLIT_WIDE_THREADS) split_wide_place_kernel(wide_params p)
+{
+    const uint32_t c = wide_records(p);
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t lanes_below = (1u << lane) - 1u;
+    const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+    const KeyT *keys = (const KeyT *)p.keys_in;
+    KeyT *keys_out = (KeyT *)p.keys_out;
+    const KeyT *bounds = (const KeyT *)p.rule.boundaries;
+    for (uint64_t chunk = warp * SPLIT_WIDE_CHUNK; chunk < c; chunk += warps * SPLIT_WIDE_CHUNK) {
+        const uint64_t first = chunk + (uint64_t)lane * SPLIT_WIDE_LANE_ITEMS;
+        const bool full = first + SPLIT_WIDE_LANE_ITEMS <= c;
+        KeyT k[SPLIT_WIDE_LANE_ITEMS];
+        uint32_t v[SPLIT_WIDE_LANE_ITEMS], slot[SPLIT_WIDE_LANE_ITEMS];
+        if (keys != NULL) wide_load_keys(keys, first, full, c, k, VEC);
+        else
+#pragma unroll
+            for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) k[j] = 0;
+        if (p.values_in != NULL) wide_load_keys(p.values_in, first, full, c, v, VEC);
+#pragma unroll
+        for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) {
+            const uint64_t i = first + j;
+            const bool valid = i < c;
+            const uint32_t b = valid ? split_bucket<KeyT, RULE>(p.rule, k[j], i, bounds) : WIDE_NO_BUCKET;
+            const uint32_t peers = __match_any_sync(WIDE_FULL_MASK, b);
+            const int leader = __ffs(peers) - 1;
+            uint32_t base = 0;
+            if (valid && lane == (uint32_t)leader) base = atomicAdd(p.cursors + b, (uint32_t)__popc(peers));
+            base = __shfl_sync(WIDE_FULL_MASK, base, leader);
+            slot[j] = base + (uint32_t)__popc(peers & lanes_below);
+            if (!valid || slot[j] >= c) continue; /* wrong caller counts: dropped, never out of bounds */
+            if (keys_out != NULL) keys_out[slot[j]] = k[j];
+            if (p.values_out != NULL) p.values_out[slot[j]] = v[j];
+            if (p.gather_index != NULL) p.gather_index[slot[j]] = (uint32_t)i;
+        }
+        if (p.scatter_index != NULL) {
+            if (VEC && full) {
+                *(uint4 *)(p.scatter_index + first) = make_uint4(slot[0], slot[1], slot[2], slot[3]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j)
+                    if (first + j < c) p.scatter_index[first + j] = slot[j];
+            }
+        }
+    }
+}
+
+/* bucket_offsets[b] = starts[b] for b < B, bucket_offsets[B] = c. */
+__global__ void split_wide_offsets_kernel(const uint32_t *starts, uint32_t num_buckets, uint32_t n,
+                                          const uint32_t *count_dev, uint32_t *bucket_offsets)
+{
+    const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < num_buckets) {
+        bucket_offsets[b] = starts[b];
+    } else if (b == num_buckets) {
+        uint32_t c = n;
+        if (count_dev != NULL && *count_dev < n) c = *count_dev;
+        bucket_offsets[b] = c;
+    }
+}
+
+/* Launches the count (place = 0) or place (place = 1) kernel for the key type, rule and alignment. */
+template <typename KeyT, int RULE>
+static sc_status wide_launch_rule(const wide_params &p, int place, bool vec, uint32_t blocks, cudaStream_t stream)
+{
+    if (place) {
+        if (vec) split_wide_place_kernel<KeyT, RULE, true><<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
+        else split_wide_place_kernel<KeyT, RULE, false><<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("split_wide_place_kernel");
+    } else {
+        if (vec) split_wide_count_kernel<KeyT, RULE, true><<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
+        else split_wide_count_kernel<KeyT, RULE, false><<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
+        SC_CUDA_CHECK_LAUNCH("split_wide_count_kernel");
+    }
+    return SC_OK;
+}
+
+template <typename KeyT>
+static sc_status wide_launch(const wide_params &p, int rule, int place, bool vec, uint32_t blocks,
+                             cudaStream_t stream)
+{
+    switch (rule) {
+    case SPLIT_BUCKETS_BITS: return wide_launch_rule<KeyT, SPLIT_BUCKETS_BITS>(p, place, vec, blocks, stream);
+    case SPLIT_BUCKETS_IDS: return wide_launch_rule<KeyT, SPLIT_BUCKETS_IDS>(p, place, vec, blocks, stream);
+    case SPLIT_BUCKETS_RANGE: return wide_launch_rule<KeyT, SPLIT_BUCKETS_RANGE>(p, place, vec, blocks, stream);
+    default: return wide_launch_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, place, vec, blocks, stream);
+    }
+}
+
+int split_wide_selected(const split_desc *d, uint32_t num_buckets)
+{
+    return d->unstable && (num_buckets > (uint32_t)SPLIT_MAX_BUCKETS || d->bucket_counts != NULL ||
+                           d->num_records_device != NULL);
+}
+
+/* Layout: counts (B, none with bucket_counts) | cursors (B) | CUB scan storage. */
+static sc_status wide_layout(const split_desc *d, uint32_t num_buckets, size_t *counts_bytes, size_t *cursor_bytes,
+                             size_t *cub_bytes)
+{
+    *counts_bytes = d->bucket_counts != NULL ? 0 : wide_align((size_t)num_buckets * sizeof(uint32_t));
+    *cursor_bytes = wide_align((size_t)num_buckets * sizeof(uint32_t));
+    *cub_bytes = 0;
+    cudaError_t err = cub::DeviceScan::ExclusiveSum(NULL, *cub_bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
+                                                    (int)num_buckets, (cudaStream_t)0);
+    if (err != cudaSuccess) return sc_cuda_report(err, "cub::DeviceScan::ExclusiveSum (size query)", __FILE__, __LINE__);
+    *cub_bytes = wide_align(*cub_bytes);
+    return SC_OK;
+}
+
+sc_status split_wide_temp_bytes(const split_desc *d, uint32_t num_buckets, size_t *bytes)
+{
+    size_t counts, cursors, cub_bytes;
+    SC_TRY(wide_layout(d, num_buckets, &counts, &cursors, &cub_bytes));
+    *bytes = counts + cursors + cub_bytes;
+    return SC_OK;
+}
+
+static int aligned16(const void *ptr) { return ((uintptr_t)ptr & 15u) == 0; }
+
+sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *d, uint32_t num_buckets,
+                         cudaStream_t stream)
+{
+    const uint32_t n = (uint32_t)d->n, nb = num_buckets;
+    size_t counts_bytes, cursor_bytes, cub_bytes;
+    SC_TRY(wide_layout(d, nb, &counts_bytes, &cursor_bytes, &cub_bytes));
+    if (temp_bytes < counts_bytes + cursor_bytes + cub_bytes)
+        return SC_FAIL(SC_ERROR_TEMP_STORAGE, "split: temporary storage of %zu bytes is smaller than the %zu needed",
+                       temp_bytes, counts_bytes + cursor_bytes + cub_bytes);
+    if (n == 0) {
+        if (d->bucket_offsets)
+            SC_CUDA_CHECK(cudaMemsetAsync(d->bucket_offsets, 0, ((size_t)nb + 1) * sizeof(uint32_t), stream));
+        return SC_OK;
+    }
+    const split_buckets *b = &d->buckets;
+    wide_params p;
+    memset(&p, 0, sizeof p);
+    p.rule.num_buckets = nb;
+    p.rule.start_bit = b->start_bit;
+    p.rule.bit_mask = ((uint64_t)1 << b->bit_count) - 1;
+    p.rule.bucket_ids = b->bucket_ids;
+    p.rule.range_base = b->range_base;
+    p.rule.range_delta = b->range_delta;
+    p.rule.boundaries = b->boundaries;
+    p.n = n;
+    p.count_dev = d->num_records_device;
+    /* Keys are read only when the rule needs them or they move. */
+    p.keys_in = (b->rule != SPLIT_BUCKETS_IDS || d->keys_out) ? d->keys_in : NULL;
+    p.keys_out = d->keys_out;
+    p.values_in = d->values_in;
+    p.values_out = d->values_out;
+    p.gather_index = d->gather_index;
+    p.scatter_index = d->scatter_index;
+    char *t = (char *)temp;
+    p.counts = counts_bytes ? (uint32_t *)t : NULL;
+    p.cursors = (uint32_t *)(t + counts_bytes);
+    void *cub_temp = t + counts_bytes + cursor_bytes;
+    const uint32_t *counts = d->bucket_counts != NULL ? d->bucket_counts : p.counts;
+    /* 16-byte loads (and scatter_index stores) when every such stream is aligned. */
+    const bool vec = aligned16(p.keys_in) && aligned16(p.values_in) && aligned16(p.scatter_index);
+
+    int dev = 0, sms = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&dev));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const uint64_t chunks_per_block = SPLIT_WIDE_THREADS / 32;
+    const uint64_t want = ((uint64_t)n + (uint64_t)SPLIT_WIDE_CHUNK * chunks_per_block - 1) /
+                          ((uint64_t)SPLIT_WIDE_CHUNK * chunks_per_block);
+    const uint64_t cap = (uint64_t)(sms > 0 ? sms : 1) * SPLIT_WIDE_BLOCKS_PER_SM;
+    const uint32_t blocks = (uint32_t)(want < cap ? want : cap);
+    const int key64 = d->key_type == SPLIT_KEY_U64;
+
+    if (d->bucket_counts == NULL) {
+        SC_CUDA_CHECK(cudaMemsetAsync(p.counts, 0, (size_t)nb * sizeof(uint32_t), stream));
+        if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 0, vec, blocks, stream));
+        else SC_TRY(wide_launch<uint32_t>(p, (int)b->rule, 0, vec, blocks, stream));
+    }
+    size_t cb = cub_bytes;
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, counts, p.cursors, (int)nb, stream));
+    if (d->bucket_offsets) {
+        const uint32_t threads = SPLIT_ELEMENTWISE_THREADS;
+        const uint32_t oblocks = (uint32_t)(((uint64_t)nb + 1 + threads - 1) / threads);
+        split_wide_offsets_kernel<<<oblocks, threads, 0, stream>>>(p.cursors, nb, n, p.count_dev, d->bucket_offsets);
+        SC_CUDA_CHECK_LAUNCH("split_wide_offsets_kernel");
+    }
+    if (d->keys_out || d->values_out || d->gather_index || d->scatter_index) {
+        if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 1, vec, blocks, stream));
+        else SC_TRY(wide_launch<uint32_t>(p, (int)b->rule, 1, vec, blocks, stream));
+    }
+    return SC_OK;
+}
