@@ -1,12 +1,15 @@
 /* test_multisplit_ref.c - the references split_multisplit_ref / split_index_ref / split_bucket_of_ref /
  * split_sort_ref checked against independent brute force (qsort by (bucket, index) and by
- * (key, index)) on small seeded inputs, and their argument checks (cpu). */
+ * (key, index)) on small seeded inputs, and their argument checks (cpu). The unstable wide cases
+ * (B > 2048, bucket_counts, a record count) take the same checks plus their own argument rules. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "multisplit_testgen.h"
 #include "sctest.h"
 #include "split.h"
+
+static const uint32_t POISON_WORD = 0xABABABABu;
 
 static void quiet(sc_log_level level, const char *message, void *user) { (void)level; (void)message; (void)user; }
 
@@ -49,7 +52,7 @@ static int pair_cmp(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static void check_multisplit_case(const mst_case *c, uint64_t seed)
+static void check_multisplit_case(const mst_case *c, uint64_t seed, int unstable)
 {
     mst_data d;
     SCT_REQUIRE(mst_generate(c, seed, &d));
@@ -67,6 +70,7 @@ static void check_multisplit_case(const mst_case *c, uint64_t seed)
     desc.gather_index = gather;
     desc.scatter_index = scatter;
     desc.bucket_offsets = offsets;
+    desc.unstable = unstable;
     offsets[nb + 1] = 0xDEADBEEFu;
     SCT_CHECK_OK(split_multisplit_ref(&desc));
     for (size_t i = 0; i < n; ++i) {
@@ -126,7 +130,7 @@ static void test_multisplit_ref_matches_brute_force(void)
                 for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
                     mst_case c = {(split_key_type)kt, sizes[si], buckets[bi], (split_bucket_rule)rule,
                                   (mst_dist)((si + bi) % MST_DIST_COUNT), (int)((si + rule) & 1)};
-                    check_multisplit_case(&c, ++seed);
+                    check_multisplit_case(&c, ++seed, 0);
                     if (sct_current_failed()) return;
                 }
 }
@@ -137,8 +141,186 @@ static void test_multisplit_ref_distributions(void)
     for (int dist = 0; dist < MST_DIST_COUNT; ++dist)
         for (int rule = 0; rule < 4; ++rule) {
             mst_case c = {SPLIT_KEY_U32, 5000, 33, (split_bucket_rule)rule, (mst_dist)dist, 1};
-            check_multisplit_case(&c, ++seed);
+            check_multisplit_case(&c, ++seed, 0);
         }
+}
+
+/* Wide buckets (unstable only): the reference is the same counting sort, checked by brute force. */
+static void test_multisplit_ref_wide_buckets(void)
+{
+    static const struct { uint32_t n, b; int rule, kt; } cs[] = {
+        {10007, 2049, SPLIT_BUCKETS_BITS, 0},  {10007, 16384, SPLIT_BUCKETS_RANGE, 1},
+        {4099, 32400, SPLIT_BUCKETS_IDS, 0},   {2049, 32400, SPLIT_BUCKETS_BOUNDARIES, 1},
+        {20011, 1u << 20, SPLIT_BUCKETS_BITS, 1}, {33, 1u << 24, SPLIT_BUCKETS_BITS, 0}};
+    uint64_t seed = sct_base_seed() * 31;
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
+        mst_case c = {(split_key_type)cs[k].kt, cs[k].n, cs[k].b, (split_bucket_rule)cs[k].rule,
+                      (mst_dist)(k % MST_DIST_COUNT), (int)(k & 1)};
+        check_multisplit_case(&c, ++seed, 1);
+        if (sct_current_failed()) return;
+    }
+}
+
+/* num_records_device (a host pointer for the reference): records past c are neither read nor
+ * written, and the result equals a split of the first c records; bucket_counts must equal the
+ * reference's own counts of those records. */
+static void test_multisplit_ref_record_count_and_bucket_counts(void)
+{
+    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
+    mst_case c = {SPLIT_KEY_U32, 5003, 3000, SPLIT_BUCKETS_IDS, MST_HOCKEY, 1};
+    mst_data d;
+    SCT_REQUIRE(mst_generate(&c, sct_base_seed() * 37, &d));
+    const size_t n = c.n, nb = c.num_buckets;
+    uint32_t *k1 = malloc(n * 4), *v1 = malloc(n * 4), *g1 = malloc(n * 4), *s1 = malloc(n * 4);
+    uint32_t *k2 = malloc(n * 4), *v2 = malloc(n * 4), *g2 = malloc(n * 4), *s2 = malloc(n * 4);
+    uint32_t *o1 = malloc((nb + 1) * 4), *o2 = malloc((nb + 1) * 4), *counts = calloc(nb, 4);
+    SCT_REQUIRE(k1 && v1 && g1 && s1 && k2 && v2 && g2 && s2 && o1 && o2 && counts);
+    static const uint32_t cnts[] = {0, 1, 1234, 5002, 5003, 5004, 0xFFFFFFFFu};
+    for (size_t t = 0; t < sizeof cnts / sizeof cnts[0]; ++t) {
+        const uint32_t cnt = cnts[t], used = cnt < n ? cnt : (uint32_t)n;
+        /* Expected: a plain split of the first `used` records. */
+        split_desc e = d.desc;
+        e.n = used;
+        e.keys_out = k1;
+        e.values_out = v1;
+        e.gather_index = g1;
+        e.scatter_index = s1;
+        e.bucket_offsets = o1;
+        e.unstable = 1;
+        SCT_CHECK_OK(split_multisplit_ref(&e));
+        memset(counts, 0, nb * 4);
+        for (uint32_t i = 0; i < used; ++i) ++counts[d.ids[i]];
+        for (int with_counts = 0; with_counts < 2; ++with_counts) {
+            split_desc g = d.desc;
+            g.keys_out = k2;
+            g.values_out = v2;
+            g.gather_index = g2;
+            g.scatter_index = s2;
+            g.bucket_offsets = o2;
+            g.unstable = 1;
+            g.num_records_device = &cnt;
+            g.bucket_counts = with_counts ? counts : NULL;
+            memset(k2, 0xAB, n * 4);
+            memset(v2, 0xAB, n * 4);
+            memset(g2, 0xAB, n * 4);
+            memset(s2, 0xAB, n * 4);
+            SCT_CHECK_OK(split_multisplit_ref(&g));
+            size_t bad = 0;
+            for (size_t j = 0; j < n; ++j) {
+                if (j < used) bad += k2[j] != k1[j] || v2[j] != v1[j] || g2[j] != g1[j] || s2[j] != s1[j];
+                else bad += k2[j] != POISON_WORD || v2[j] != POISON_WORD || g2[j] != POISON_WORD || s2[j] != POISON_WORD;
+            }
+            bad += memcmp(o1, o2, (nb + 1) * 4) != 0;
+            bad += o2[nb] != used;
+            SCT_CHECK_MSG(bad == 0, "count %u bucket_counts %d: %zu mismatches", cnt, with_counts, bad);
+        }
+        /* Wrong counts: rejected, nothing written. */
+        if (used > 0) {
+            counts[d.ids[0]] += 1;
+            split_desc g = d.desc;
+            g.keys_out = k2;
+            g.values_in = NULL;
+            g.bucket_offsets = o2;
+            g.unstable = 1;
+            g.num_records_device = &cnt;
+            g.bucket_counts = counts;
+            memset(k2, 0xAB, n * 4);
+            memset(o2, 0xAB, (nb + 1) * 4);
+            SCT_CHECK(split_multisplit_ref(&g) == SC_ERROR_INVALID_ARGUMENT);
+            SCT_CHECK_MSG(strstr(sc_last_error(), "bucket_counts[") != NULL, "message: %s", sc_last_error());
+            size_t bad = 0;
+            for (size_t j = 0; j < n; ++j) bad += k2[j] != POISON_WORD;
+            for (size_t b = 0; b <= nb; ++b) bad += o2[b] != POISON_WORD;
+            SCT_CHECK_MSG(bad == 0, "%zu words written by a rejected call", bad);
+        }
+    }
+    free(k1); free(v1); free(g1); free(s1);
+    free(k2); free(v2); free(g2); free(s2);
+    free(o1); free(o2); free(counts);
+    mst_free(&d);
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+}
+
+/* The wide rules: B > 2048 and bit_count > 11 only unstable (the message says so), bit_count <= 24,
+ * bucket_counts and num_records_device only unstable and never segmented. */
+static void test_ref_wide_argument_rules(void)
+{
+    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
+    uint32_t keys[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8], cnt = 8;
+    uint32_t counts[4] = {2, 2, 2, 2}, seg[2] = {0, 8};
+    uint32_t poison[8];
+    memset(poison, 0xAB, sizeof poison);
+    memcpy(out, poison, sizeof out);
+    split_desc d = {0};
+    d.n = 8;
+    d.keys_in = keys;
+    d.keys_out = out;
+    d.buckets.bit_count = 2;
+    split_desc e = d;
+    e.buckets.bit_count = 12; /* stable, 4096 buckets */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "unstable") != NULL);
+    e = d;
+    e.buckets.bit_count = 0;
+    e.buckets.num_buckets = 2049; /* stable */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "unstable") != NULL);
+    e.buckets.num_buckets = SPLIT_MAX_WIDE_BUCKETS + 1u;
+    e.unstable = 1;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e = d;
+    e.unstable = 1;
+    e.buckets.bit_count = 25;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e = d;
+    e.bucket_counts = counts; /* stable */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "bucket_counts") != NULL);
+    e = d;
+    e.num_records_device = &cnt; /* stable */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e = d;
+    e.unstable = 1;
+    e.buckets.bit_count = 12;
+    e.keys_in = NULL; /* NULL keys with the BITS rule */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e = d;
+    e.unstable = 1;
+    e.buckets.bit_count = 12;
+    e.keys_out = NULL; /* no output */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e = d;
+    e.unstable = 1;
+    e.buckets.rule = SPLIT_BUCKETS_IDS;
+    e.buckets.num_buckets = 5000; /* bucket_ids NULL */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e = d;
+    e.unstable = 1;
+    e.buckets.rule = SPLIT_BUCKETS_BOUNDARIES;
+    e.buckets.num_buckets = 5000; /* boundaries NULL */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; /* segmented: no wide buckets, no bucket_counts, even unstable */
+    e.segment_offsets = seg;
+    e.num_segments = 1;
+    e.unstable = 1;
+    e.bucket_counts = counts;
+    SCT_CHECK(split_segmented_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e.bucket_counts = NULL;
+    e.buckets.bit_count = 12;
+    SCT_CHECK(split_segmented_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(memcmp(out, poison, sizeof out) == 0);
+    /* Accepted: unstable with 2^12 buckets, bucket_counts and a record count. */
+    e = d;
+    e.unstable = 1;
+    e.bucket_counts = counts; /* keys 1..8, bits [0, 2): buckets 1 2 3 0 1 2 3 0 */
+    e.num_records_device = &cnt;
+    SCT_CHECK_OK(split_multisplit_ref(&e));
+    SCT_CHECK(out[0] == 4 && out[1] == 8 && out[2] == 1 && out[7] == 7);
+    e.bucket_counts = NULL;
+    e.buckets.bit_count = 12;
+    SCT_CHECK_OK(split_multisplit_ref(&e));
+    SCT_CHECK(out[0] == 1 && out[7] == 8);
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
 }
 
 /* ---- sort ---- */
@@ -293,6 +475,9 @@ int main(int argc, char **argv)
     sct_begin(argc, argv, "multisplit_ref");
     SCT_RUN(test_multisplit_ref_matches_brute_force);
     SCT_RUN(test_multisplit_ref_distributions);
+    SCT_RUN(test_multisplit_ref_wide_buckets);
+    SCT_RUN(test_multisplit_ref_record_count_and_bucket_counts);
+    SCT_RUN(test_ref_wide_argument_rules);
     SCT_RUN(test_sort_ref_matches_qsort);
     SCT_RUN(test_ref_rejects_bad_arguments);
     return sct_end();
