@@ -23,6 +23,7 @@ typedef struct bench_env {
     int quick;                /* --quick: 2^24 only, fewer repetitions */
     int large;                /* --large: adds 2^28 */
     int n_log2;               /* --n-log2 K: only 2^K (0: the default list) */
+    int wide_only;            /* --wide-only: only the "wide" section */
     int warmup, reps;         /* per timed operation */
     const char *json_path;
     cudaStream_t stream;
@@ -139,6 +140,9 @@ uint64_t bench_diff_u32_reversed(const uint32_t *a, const uint32_t *b_end, size_
 /* Pairs p[i] = {k[i], v[i]} (reversed: k, v read backwards from their ends). */
 uint64_t bench_diff_pairs(const uint32_t *pairs, const uint32_t *k, const uint32_t *v, size_t n, int reversed,
                           cudaStream_t s);
+/* hist[b] (device, B entries) = keys in bucket b under the rule (shared-memory bins up to 12K
+ * buckets, global atomics above). */
+void bench_histogram(const uint32_t *keys, size_t n, const bench_rule *r, uint32_t *hist, cudaStream_t s);
 /* offsets[0 .. B] (device) equal the exclusive scan of the histogram of keys under the rule, then n. */
 uint64_t bench_check_offsets(const uint32_t *offsets, const uint32_t *keys, size_t n, const bench_rule *r,
                              cudaStream_t s);
@@ -154,7 +158,7 @@ uint64_t bench_check_move(const uint32_t *dst, const uint32_t *index, size_t n, 
 
 /* ---- report (bench_report.c) ---- */
 typedef struct bench_row {
-    char section[24];   /* "split", "rules", "segmented", "move", "sort", "records" */
+    char section[24];   /* "split", "rules", "wide", "segmented", "move", "sort", "records" */
     char impl[48];      /* "split stable", "cub SortPairs 32b", ... */
     char payload[16];   /* "keys", "pairs", "u64 keys", "128B rec", ... */
     char dist[24];

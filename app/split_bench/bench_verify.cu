@@ -110,15 +110,33 @@ __global__ void histogram_kernel(const uint32_t *keys, uint64_t n, bench_rule r,
         if (bins[b]) atomicAdd(&hist[b], bins[b]);
 }
 
+/* Wide B (the bins do not fit shared memory): one global atomic per key. */
+__global__ void histogram_global_kernel(const uint32_t *keys, uint64_t n, bench_rule r, uint32_t *hist)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        atomicAdd(&hist[bench_bucket(r, keys[i])], 1u);
+}
+
+enum { HIST_SMEM_MAX_BYTES = 48 * 1024 };
+
+void bench_histogram(const uint32_t *keys, size_t n, const bench_rule *r, uint32_t *hist, cudaStream_t s)
+{
+    const size_t bytes = (size_t)r->num_buckets * sizeof(uint32_t);
+    BENCH_CUDA(cudaMemsetAsync(hist, 0, bytes, s));
+    if (n == 0) return;
+    if (bytes <= HIST_SMEM_MAX_BYTES)
+        histogram_kernel<<<check_blocks(n), CHECK_THREADS, bytes, s>>>(keys, n, *r, hist);
+    else
+        histogram_global_kernel<<<check_blocks(n), CHECK_THREADS, 0, s>>>(keys, n, *r, hist);
+    BENCH_LAUNCH("histogram_kernel");
+}
+
 uint64_t bench_check_offsets(const uint32_t *offsets, const uint32_t *keys, size_t n, const bench_rule *r,
                              cudaStream_t s)
 {
     const uint32_t nb = r->num_buckets;
     uint32_t *hist = (uint32_t *)bench_alloc(nb * sizeof(uint32_t));
-    BENCH_CUDA(cudaMemsetAsync(hist, 0, nb * sizeof(uint32_t), s));
-    if (n)
-        histogram_kernel<<<check_blocks(n), CHECK_THREADS, nb * sizeof(uint32_t), s>>>(keys, n, *r, hist);
-    BENCH_LAUNCH("histogram_kernel");
+    bench_histogram(keys, n, r, hist, s);
     uint32_t *h = (uint32_t *)malloc(nb * sizeof(uint32_t)), *o = (uint32_t *)malloc((nb + 1) * sizeof(uint32_t));
     if (!h || !o) {
         fprintf(stderr, "split_bench: out of host memory\n");

@@ -1,9 +1,11 @@
 /* split_bench.cu - the benchmark of the split library (driver).
  *
- *   split_bench [--quick] [--n-log2 K] [--large] [--json PATH]
+ *   split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--json PATH]
  *
  * Sections: split (BITS rule, stable / unstable, keys / pairs, B in {2, 32, 256, 2048}, six
- * distributions, beside CUB), multisplit RANGE / BOUNDARIES rules, split_sort vs CUB (32- and 64-bit
+ * distributions, beside CUB), multisplit RANGE / BOUNDARIES rules, the wide unstable multisplit
+ * (B = 16384 and 2^20 key-value pairs at 2^20 and 2^24, with and without the caller's bucket counts,
+ * beside CUB's sort over the bucket bits), split_sort vs CUB (32- and 64-bit
  * keys), segmented split (renderer-like and 1M small segments), gather / scatter, and sorting 2^24
  * 128-byte records. Each of our results is verified once; times are medians of CUDA-event-timed
  * runs after a warm-up, rotating input sets so that L2 does not serve the inputs. Bandwidth is a
@@ -23,6 +25,7 @@
 
 void bench_section_split(const bench_env *env, int n_log2);
 void bench_section_rules(const bench_env *env, int n_log2);
+void bench_section_wide(const bench_env *env);
 void bench_section_sort(const bench_env *env, int n_log2);
 void bench_section_segmented(const bench_env *env);
 void bench_section_move(const bench_env *env);
@@ -84,10 +87,11 @@ int bench_sizes(const bench_env *env, int out[4])
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--json PATH]\n"
+    fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--json PATH]\n"
                "  --quick      2^24 only, fewer repetitions (a smoke run)\n"
                "  --n-log2 K   split and sort sections at 2^K keys only (10 <= K <= 30)\n"
                "  --large      adds 2^28\n"
+               "  --wide-only  only the wide multisplit section (B = 16384 and 2^20 at n = 2^20 and 2^24)\n"
                "  --json PATH  JSON report (default split_bench.json)\n");
 }
 
@@ -104,6 +108,7 @@ int main(int argc, char **argv)
         }
         if (!strcmp(argv[i], "--quick")) env.quick = 1;
         else if (!strcmp(argv[i], "--large")) env.large = 1;
+        else if (!strcmp(argv[i], "--wide-only")) env.wide_only = 1;
         else if (!strcmp(argv[i], "--n-log2") && i + 1 < argc) {
             env.n_log2 = atoi(argv[++i]);
             if (env.n_log2 < 10 || env.n_log2 > 30) {
@@ -162,12 +167,17 @@ int main(int argc, char **argv)
 
     int sizes[4];
     const int nsizes = bench_sizes(&env, sizes);
-    for (int i = 0; i < nsizes; ++i) bench_section_split(&env, sizes[i]);
-    for (int i = 0; i < nsizes; ++i) bench_section_rules(&env, sizes[i]);
-    for (int i = 0; i < nsizes; ++i) bench_section_sort(&env, sizes[i]);
-    bench_section_segmented(&env);
-    bench_section_move(&env);
-    bench_section_records(&env);
+    if (env.wide_only) {
+        bench_section_wide(&env);
+    } else {
+        for (int i = 0; i < nsizes; ++i) bench_section_split(&env, sizes[i]);
+        for (int i = 0; i < nsizes; ++i) bench_section_rules(&env, sizes[i]);
+        bench_section_wide(&env);
+        for (int i = 0; i < nsizes; ++i) bench_section_sort(&env, sizes[i]);
+        bench_section_segmented(&env);
+        bench_section_move(&env);
+        bench_section_records(&env);
+    }
     BENCH_CUDA(cudaStreamSynchronize(env.stream));
     BENCH_CUDA(cudaGetLastError());
 
