@@ -82,7 +82,8 @@ static size_t wide_temp_need(wide_bufs *b, cudaStream_t s)
         for (int with_counts = 0; with_counts < 2; ++with_counts) {
             split_desc d = wide_desc(&c, 0, with_counts);
             size_t x = 0;
-            if (split_multisplit(NULL, &x, &d, s) != SC_OK) bench_fail("split_multisplit size query: %s", sc_last_error());
+            if (split_multisplit(NULL, &x, &d, s) != SC_OK)
+                bench_fail("split_multisplit size query: %s", sc_last_error());
             if (x > need) need = x;
         }
         size_t x = 0;
@@ -198,8 +199,8 @@ void bench_section_wide(const bench_env *env)
             c.sets = b.sets;
             bench_rule r = bench_rule_of(&c.rule);
             for (int i = 0; i < c.sets; ++i) {
-                bench_gen_bucket_keys(b.keys[i], b.n, log2b, BENCH_DIST_UNIFORM,
-                                      bench_hash64(0x77ull ^ ((uint64_t)n_log2 << 32) ^ ((uint64_t)log2b << 16) ^ i), s);
+                const uint64_t seed = bench_hash64(0x77ull ^ ((uint64_t)n_log2 << 32) ^ ((uint64_t)log2b << 16) ^ i);
+                bench_gen_bucket_keys(b.keys[i], b.n, log2b, BENCH_DIST_UNIFORM, seed, s);
                 bench_histogram(b.keys[i], b.n, &r, b.counts[i], s);
             }
             int ok[3];

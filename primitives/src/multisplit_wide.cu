@@ -219,7 +219,8 @@ static sc_status wide_layout(const split_desc *d, uint32_t num_buckets, size_t *
     *cub_bytes = 0;
     cudaError_t err = cub::DeviceScan::ExclusiveSum(NULL, *cub_bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
                                                     (int)num_buckets, (cudaStream_t)0);
-    if (err != cudaSuccess) return sc_cuda_report(err, "cub::DeviceScan::ExclusiveSum (size query)", __FILE__, __LINE__);
+    if (err != cudaSuccess)
+        return sc_cuda_report(err, "cub::DeviceScan::ExclusiveSum (size query)", __FILE__, __LINE__);
     *cub_bytes = wide_align(*cub_bytes);
     return SC_OK;
 }

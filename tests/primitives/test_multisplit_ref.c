@@ -208,7 +208,9 @@ static void test_multisplit_ref_record_count_and_bucket_counts(void)
             size_t bad = 0;
             for (size_t j = 0; j < n; ++j) {
                 if (j < used) bad += k2[j] != k1[j] || v2[j] != v1[j] || g2[j] != g1[j] || s2[j] != s1[j];
-                else bad += k2[j] != POISON_WORD || v2[j] != POISON_WORD || g2[j] != POISON_WORD || s2[j] != POISON_WORD;
+                else
+                    bad += k2[j] != POISON_WORD || v2[j] != POISON_WORD || g2[j] != POISON_WORD ||
+                           s2[j] != POISON_WORD;
             }
             bad += memcmp(o1, o2, (nb + 1) * 4) != 0;
             bad += o2[nb] != used;
