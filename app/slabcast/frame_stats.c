@@ -44,7 +44,7 @@ double app_frame_log_quantile(const app_frame_log *log, int stage, double q)
     double *v = malloc((size_t)log->count * sizeof *v);
     if (!v) return 0.0;
     for (int i = 0; i < log->count; ++i)
-        v[i] = stage == SC_STAGE_COUNT ? log->frames[i].total_ms : log->frames[i].stage_ms[stage];
+        v[i] = stage == SC_STAGE_COUNT ? log->frames[i].frame_ms : log->frames[i].stage_ms[stage];
     qsort(v, (size_t)log->count, sizeof *v, cmp_double);
     int k = (int)(q * (log->count - 1) + 0.5);
     double r = v[k < 0 ? 0 : (k >= log->count ? log->count - 1 : k)];
@@ -61,11 +61,17 @@ void app_frame_log_print(const app_frame_log *log, FILE *f)
         fprintf(f, "%-12s %10.4f %10.4f\n", app_stage_name(s), app_frame_log_quantile(log, s, 0.5),
                 app_frame_log_quantile(log, s, 0.95));
     fprintf(f, "last frame: %llu triangles, %llu visible, %llu references, %llu ray-triangle tests,\n"
-               "            %llu of %llu tiles exited early, %llu hit pixels, depth [%g, %g], %u grows\n",
+               "            %llu of %llu tiles exited early, %llu hit pixels, depth [%g, %g], %u grows, "
+               "%u overflow passes\n",
             (unsigned long long)last->triangles, (unsigned long long)last->visible_triangles,
             (unsigned long long)last->references, (unsigned long long)last->ray_triangle_tests,
             (unsigned long long)last->tiles_exited_early, (unsigned long long)last->tiles,
-            (unsigned long long)last->hit_pixels, last->depth_min, last->depth_max, last->capacity_grows);
+            (unsigned long long)last->hit_pixels, last->depth_min, last->depth_max, last->capacity_grows,
+            last->overflow_passes);
+    if (log->pipelined_frames > 0)
+        fprintf(f, "pipelined: %d frames back to back in %.3f ms: %.4f ms per frame (%.0f frames/s)\n",
+                log->pipelined_frames, log->pipelined_ms, log->pipelined_ms / log->pipelined_frames,
+                1000.0 * log->pipelined_frames / log->pipelined_ms);
 }
 
 int app_frame_log_write_json(const app_frame_log *log, const char *path, const char *device, const char *mesh,
@@ -93,6 +99,9 @@ int app_frame_log_write_json(const app_frame_log *log, const char *path, const c
                 (unsigned long long)last->references, (unsigned long long)last->ray_triangle_tests,
                 (unsigned long long)last->tiles, (unsigned long long)last->tiles_exited_early,
                 (unsigned long long)last->hit_pixels);
+    if (log->pipelined_frames > 0)
+        fprintf(f, ",\n  \"pipelined\": {\"frames\": %d, \"ms\": %.6f, \"ms_per_frame\": %.6f}", log->pipelined_frames,
+                log->pipelined_ms, log->pipelined_ms / log->pipelined_frames);
     fprintf(f, "\n}\n");
     return fclose(f) == 0 ? 0 : -1;
 }

@@ -260,7 +260,7 @@ int app_run_viewer(const app_options *o, app_scene *s)
                 char title[512];
                 snprintf(title, sizeof title,
                          "slabcast - %s - %.1f fps - frame %.3f ms (raycast %.3f) - %llu refs - %s", s->mesh_name,
-                         frames_since_title / (now - t_title), st.total_ms, st.stage_ms[SC_STAGE_RAYCAST],
+                         frames_since_title / (now - t_title), st.frame_ms, st.stage_ms[SC_STAGE_RAYCAST],
                          (unsigned long long)st.references, app_mode_name(s->mode));
                 glfwSetWindowTitle(v.window, title);
             }

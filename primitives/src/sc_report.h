@@ -42,6 +42,9 @@ static inline sc_status sc_cuda_report(cudaError_t err, const char *call, const 
     sc_status s = (err == cudaErrorMemoryAllocation) ? SC_ERROR_OUT_OF_MEMORY
                 : (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver) ? SC_ERROR_NO_DEVICE
                 : SC_ERROR_CUDA;
+    /* A failed call also leaves its error as the runtime's "last error"; clear it (a sticky error stays
+     * sticky), so a later unrelated check (ours, or CUB's) does not report it again. */
+    (void)cudaGetLastError();
     return sc_report(s, file, line, "%s failed: %s (%s)", call, cudaGetErrorString(err), cudaGetErrorName(err));
 }
 

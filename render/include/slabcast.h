@@ -168,7 +168,7 @@ typedef enum sc_stage {
     SC_STAGE_NORMALS,            /* per-vertex normals */
     SC_STAGE_PROJECT,            /* clip, cull, bounds, tile counts, nearest depth */
     SC_STAGE_REDUCE,             /* frame min / max depth */
-    SC_STAGE_SCAN,               /* exclusive scan of tile counts */
+    SC_STAGE_SCAN,               /* frame totals: slab range, reference count against the capacity */
     SC_STAGE_EMIT,               /* one reference per (triangle, tile) */
     SC_STAGE_TILE_SPLIT,         /* multisplit of references by tile */
     SC_STAGE_SLAB_SPLIT,         /* segmented split of each tile's references by slab */
@@ -178,8 +178,12 @@ typedef enum sc_stage {
 } sc_stage;
 
 typedef struct sc_frame_stats {
-    double stage_ms[SC_STAGE_COUNT]; /* time per stage of the last frame (its last attempt) */
-    double total_ms;                 /* the whole sc_render call, grow-and-redo included */
+    double stage_ms[SC_STAGE_COUNT]; /* time per stage of the frame (CUDA: GPU time, CUDA events) */
+    double frame_ms;                 /* the frame from the deform to the end of shade (CUDA: GPU time;
+                                        CPU: as total_ms) */
+    double total_ms;                 /* host time of the sc_renderer_render call (CUDA: enqueueing
+                                        the frame, a capacity grow included; CPU: the whole frame,
+                                        grow-and-redo included) */
     uint64_t triangles;              /* triangles of the mesh */
     uint64_t visible_triangles;      /* triangles binned to at least one tile */
     uint64_t references;             /* (triangle, tile) references */
@@ -187,7 +191,13 @@ typedef struct sc_frame_stats {
     uint64_t tiles;                  /* tiles of the grid */
     uint64_t tiles_exited_early;     /* tiles that stopped before a later non-empty slab */
     uint64_t hit_pixels;
-    uint32_t capacity_grows;         /* times this frame grew a buffer and was redone */
+    uint32_t capacity_grows;         /* CPU: times this frame grew a buffer and was redone. CUDA:
+                                        grows of the reference buffer just before this frame (an
+                                        earlier frame overflowed it) */
+    uint32_t overflow_passes;        /* CUDA: 0, or when this frame's references overflowed the
+                                        buffer, the passes over tile ranges in which the device
+                                        binned and ray cast it instead (exact image; tests counted
+                                        without slabs, no early exits) */
     float depth_min, depth_max;      /* the frame's slab range: nearest depths of visible triangles */
 } sc_frame_stats;
 
@@ -210,12 +220,19 @@ sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading
 /* Changes the target size; the grid follows. INVALID_ARGUMENT as for create. */
 sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height);
 
-/* Renders one frame. Grows internal buffers (and redoes the frame) when the references of the
- * frame overflow them. Errors: INVALID_ARGUMENT (no mesh set, bad pitch), OUT_OF_MEMORY, CUDA. */
+/* Renders one frame. CPU: on return the frame is done; when its references overflow the buffer, the
+ * buffer grows and the frame is redone. CUDA: the frame is enqueued on the renderer's stream and the
+ * call returns without waiting for the device (it waits only when three frames are already in
+ * flight, or to grow a buffer); the output is complete once the stream reaches it (work enqueued
+ * later on the stream, or sc_renderer_stats / read_hits, sees it done). A
+ * frame whose references overflow the buffer is still rendered exactly, on the device in passes
+ * (sc_frame_stats.overflow_passes), and the buffer grows before a later frame. Errors:
+ * INVALID_ARGUMENT (no mesh set, bad pitch), OUT_OF_MEMORY, CUDA. */
 sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame);
 
-/* Results of the last frame. */
-sc_status sc_renderer_stats(const sc_renderer *r, sc_frame_stats *out);
+/* Results of the last frame rendered. CUDA: waits for the frames in flight (the only call besides
+ * the read_* copies that waits for the device). */
+sc_status sc_renderer_stats(sc_renderer *r, sc_frame_stats *out);
 /* Copies the hit buffer (width x height, row 0 at the bottom) to HOST memory. */
 sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out);
 /* Copies this frame's deformed positions (vertex_count x 3) to HOST memory. */

@@ -1,6 +1,8 @@
-/* backend_cuda.cu - the CUDA backend (host side): device buffers, the frame's stages enqueued on
- * the renderer's stream (timed with events), the end-of-frame read-back of the device counters,
- * and copies to the host. See backend_cuda.h for the capacity rule. Kernels live in the stage
+/* backend_cuda.cu - the CUDA backend (host side): device buffers, the frame's stages captured once
+ * into a CUDA graph per ring slot (timed with events) and replayed on the renderer's stream, the
+ * ring of frames in flight whose counters are read back without waiting, growth of the reference
+ * buffer, and copies to the host. See backend_cuda.h
+ * for the capacity rule. Kernels live in the stage
  * files (deform_cuda.cu, project_cuda.cu, bin_cuda.cu, raycast_cuda.cu, shade_cuda.cu). */
 #include <cuda_runtime.h>
 #include <math.h>
@@ -63,6 +65,17 @@ static void free_mesh(sc_cuda_state *st)
     st->num_vertices = st->num_triangles = 0;
 }
 
+/* Drops the captured frame graphs (buffers or sizes changed); the next frame captures them again.
+ * Callers have waited for the stream, so no frame in flight uses them. */
+static void drop_graphs(sc_cuda_state *st)
+{
+    for (int k = 0; k < SC_CUDA_FRAMES_IN_FLIGHT; ++k)
+        if (st->slots[k].graph) {
+            cudaGraphExecDestroy(st->slots[k].graph);
+            st->slots[k].graph = NULL;
+        }
+}
+
 static void free_refs(sc_cuda_state *st)
 {
     for (int i = 0; i < 2; ++i) {
@@ -87,17 +100,23 @@ extern "C" void sc_backend_cuda_destroy(sc_renderer *r)
 {
     sc_cuda_state *st = r->cuda;
     if (!st) return;
-    if (st->stream || st->done) cudaStreamSynchronize(st->stream);
+    cudaStreamSynchronize(st->stream);
+    drop_graphs(st);
     free_mesh(st);
     free_refs(st);
-    dev_free(st->tile_cursors); dev_free(st->tile_offsets); dev_free(st->cell_offsets);
+    dev_free(st->tile_counts); dev_free(st->tile_cursors); dev_free(st->tile_offsets); dev_free(st->tile_offsets64);
+    dev_free(st->cell_offsets);
     dev_free(st->hits); dev_free(st->tests);
     dev_free(st->split_temp);
     dev_free(st->globals);
-    if (st->host_globals) cudaFreeHost(st->host_globals);
-    for (int i = 0; i <= SC_STAGE_COUNT; ++i)
-        if (st->events[i]) cudaEventDestroy(st->events[i]);
-    if (st->done) cudaEventDestroy(st->done);
+    dev_free(st->consts);
+    if (st->capture_stream) cudaStreamDestroy(st->capture_stream);
+    for (int k = 0; k < SC_CUDA_FRAMES_IN_FLIGHT; ++k) {
+        if (st->slots[k].host) cudaFreeHost(st->slots[k].host);
+        if (st->slots[k].host_consts) cudaFreeHost(st->slots[k].host_consts);
+        for (int i = 0; i <= SC_STAGE_COUNT; ++i)
+            if (st->slots[k].events[i]) cudaEventDestroy(st->slots[k].events[i]);
+    }
     free(st);
     r->cuda = NULL;
 }
@@ -111,12 +130,18 @@ extern "C" sc_status sc_backend_cuda_create(sc_renderer *r)
     r->cuda = st;
     st->stream = r->desc.stream;
     sc_status s = dev_alloc(st->globals, 1, "frame counters");
+    if (s == SC_OK) s = dev_alloc(st->consts, 1, "frame constants");
     if (s == SC_OK) {
-        cudaError_t e = cudaMallocHost((void **)&st->host_globals, sizeof(sc_cuda_globals));
-        for (int i = 0; e == cudaSuccess && i <= SC_STAGE_COUNT; ++i) e = cudaEventCreate(&st->events[i]);
-        if (e == cudaSuccess) e = cudaEventCreate(&st->done);
-        if (e != cudaSuccess) s = sc_cuda_report(e, "sc_renderer_create (CUDA events, pinned memory)", __FILE__, __LINE__);
+        cudaError_t e = cudaStreamCreateWithFlags(&st->capture_stream, cudaStreamNonBlocking);
+        for (int k = 0; e == cudaSuccess && k < SC_CUDA_FRAMES_IN_FLIGHT; ++k) {
+            e = cudaMallocHost((void **)&st->slots[k].host, sizeof(sc_cuda_globals));
+            if (e == cudaSuccess) e = cudaMallocHost((void **)&st->slots[k].host_consts, sizeof(sc_cuda_frame_consts));
+            for (int i = 0; e == cudaSuccess && i <= SC_STAGE_COUNT; ++i) e = cudaEventCreate(&st->slots[k].events[i]);
+        }
+        if (e != cudaSuccess)
+            s = sc_cuda_report(e, "sc_renderer_create (CUDA stream, events, pinned memory)", __FILE__, __LINE__);
     }
+    if (s == SC_OK) s = sc_cuda_overflow_blocks(&st->overflow_blocks);
     if (s == SC_OK) s = sc_backend_cuda_resize(r);
     if (s != SC_OK) {
         sc_backend_cuda_destroy(r);
@@ -130,16 +155,18 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     sc_cuda_state *st = r->cuda;
     const sc_frame_params *p = &r->params;
     const size_t pixels = (size_t)p->width * p->height;
-    const size_t cursor_n = sc_cuda_cursor_words(p->num_tiles) + 2 * (size_t)p->num_tiles;
-    const size_t tile_n = (size_t)p->num_tiles + 1;
+    const size_t buckets = sc_cuda_tile_buckets(p->tile_bits);
     const size_t cell_n = ((size_t)p->num_tiles << p->slab_bits) + 1;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream)); /* no frame in flight uses the old buffers */
+    drop_graphs(st);
     size_t hits_cap = st->pixel_cap, tests_cap = st->pixel_cap;
     SC_TRY(dev_ensure(st->hits, &hits_cap, pixels, "the hit buffer"));
     SC_TRY(dev_ensure(st->tests, &tests_cap, pixels, "per-pixel test counts"));
     st->pixel_cap = hits_cap < tests_cap ? hits_cap : tests_cap;
-    SC_TRY(dev_ensure(st->tile_cursors, &st->cursor_cap, cursor_n, "tile reference counts"));
-    SC_TRY(dev_ensure(st->tile_offsets, &st->tile_cap, tile_n, "tile offsets"));
+    SC_TRY(dev_ensure(st->tile_counts, &st->count_cap, buckets, "tile reference counts"));
+    SC_TRY(dev_ensure(st->tile_cursors, &st->cursor_cap, buckets, "tile cursors"));
+    SC_TRY(dev_ensure(st->tile_offsets, &st->tile_cap, buckets + 1, "tile offsets"));
+    SC_TRY(dev_ensure(st->tile_offsets64, &st->off64_cap, buckets + 1, "tile offsets"));
     SC_TRY(dev_ensure(st->cell_offsets, &st->cell_cap, cell_n, "cell offsets"));
     SC_TRY(ensure_split_temp(st, p));
     /* A fresh target has no hits until the next frame; tile offsets start empty. */
@@ -150,9 +177,7 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     free(h);
     SC_CUDA_CHECK(e);
     SC_CUDA_CHECK(cudaMemset(st->tests, 0, pixels * sizeof(uint32_t)));
-    SC_CUDA_CHECK(cudaMemset(st->tile_cursors, 0, cursor_n * sizeof(uint32_t))); /* the tile counts start zero */
-    st->counts_dirty = 0;
-    SC_CUDA_CHECK(cudaMemset(st->tile_offsets, 0, tile_n * sizeof(uint32_t)));
+    SC_CUDA_CHECK(cudaMemset(st->tile_offsets, 0, (buckets + 1) * sizeof(uint32_t)));
     SC_CUDA_CHECK(cudaMemset(st->cell_offsets, 0, cell_n * sizeof(uint32_t)));
     return SC_OK;
 }
@@ -160,14 +185,18 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
 extern "C" sc_status sc_backend_cuda_reserve(sc_renderer *r, size_t cap)
 {
     sc_cuda_state *st = r->cuda;
+    /* The overflow fallback needs one tile's references to fit: at most one per triangle. */
+    if (cap < st->num_triangles) cap = st->num_triangles;
     if (cap <= st->ref_capacity) return SC_OK;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+    drop_graphs(st);
     free_refs(st);
     for (int i = 0; i < 2; ++i) {
         sc_status s = dev_alloc(st->ref_keys[i], cap, "reference keys");
         if (s == SC_OK) s = dev_alloc(st->ref_values[i], cap, "reference values");
         if (s != SC_OK) {
             free_refs(st);
+            r->ref_capacity = 0;
             return s;
         }
     }
@@ -180,6 +209,7 @@ extern "C" sc_status sc_backend_cuda_set_mesh(sc_renderer *r, const sc_mesh_data
 {
     sc_cuda_state *st = r->cuda;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+    drop_graphs(st);
     free_mesh(st);
     const size_t V = m->vertex_count, T = m->triangle_count, v3 = 3 * V, t3 = 3 * T;
     /* Host: rest normals (the CPU backend's function, so both backends deform alike) and the
@@ -235,6 +265,7 @@ extern "C" sc_status sc_backend_cuda_set_mesh(sc_renderer *r, const sc_mesh_data
     }
     st->num_vertices = m->vertex_count;
     st->num_triangles = m->triangle_count;
+    if (st->ref_capacity && st->ref_capacity < st->num_triangles) SC_TRY(sc_backend_cuda_reserve(r, st->num_triangles));
     return SC_OK;
 }
 
@@ -260,21 +291,78 @@ static void shade_params(const sc_renderer *r, const sc_frame_desc *frame, sc_cu
     sp->surface = frame->rgba ? 0ull : frame->surface;
 }
 
-/* Enqueues the whole frame; no host wait inside. */
-static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame)
+/* The frame's graph part, enqueued on s (a capturing stream): from clearing the frame's counters to
+ * the copy of the counters into the slot's pinned memory, with events[1 ..] at the stage ends. */
+static sc_status record_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cuda_slot *slot, cudaStream_t s)
 {
     sc_cuda_state *st = r->cuda;
-    sc_frame_params *p = &r->params;
-    cudaStream_t s = st->stream;
-    int ev = 0;
-#define SC_STAGE_MARK() SC_CUDA_CHECK(cudaEventRecord(st->events[ev++], s))
-    SC_STAGE_MARK();
+    const sc_frame_params *p = &r->params;
+    int ev = 1; /* events[0] and the deformation precede the graph (per frame, sc_backend_cuda_render) */
+    /* External records: event record nodes in the graph, which the host can wait for and time. */
+#define SC_STAGE_MARK() SC_CUDA_CHECK(cudaEventRecordWithFlags(slot->events[ev++], s, cudaEventRecordExternal))
     SC_CUDA_CHECK(cudaMemsetAsync(st->globals, 0, sizeof(sc_cuda_globals), s));
-    if (st->counts_dirty) { /* the last frame stopped between project and scan: restore the zero counts */
-        const size_t cursor_n = sc_cuda_cursor_words(p->num_tiles) + 2 * (size_t)p->num_tiles;
-        SC_CUDA_CHECK(cudaMemsetAsync(st->tile_cursors, 0, cursor_n * sizeof(uint32_t), s));
-        st->counts_dirty = 0;
+    SC_CUDA_CHECK(cudaMemsetAsync(st->tile_counts, 0, sc_cuda_tile_buckets(p->tile_bits) * sizeof(uint32_t), s));
+    SC_STAGE_MARK();
+    if (!p->flat_shading) SC_TRY(sc_cuda_normals(st, s));
+    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_project(st, p, s));
+    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_reduce(st, s));
+    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_finalize(st, p, s));
+    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_emit(st, p, s));
+    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_tile_split(st, p, s));
+    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_slab_split(st, p, s));
+    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_raycast(st, p, s));
+    SC_TRY(sc_cuda_overflow(st, p, s));
+    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_shade(st, p, s));
+    SC_CUDA_CHECK(cudaMemcpyAsync(slot->host, st->globals, sizeof(sc_cuda_globals), cudaMemcpyDeviceToHost, s));
+    SC_STAGE_MARK(); /* the end of the frame */
+#undef SC_STAGE_MARK
+    return SC_OK;
+}
+
+/* Captures the slot's frame graph on the private capture stream and instantiates it. */
+static sc_status capture_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cuda_slot *slot)
+{
+    sc_cuda_state *st = r->cuda;
+    cudaStream_t cs = st->capture_stream;
+    SC_CUDA_CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+    sc_status s = record_frame_graph(r, slot, cs);
+    cudaGraph_t graph = NULL;
+    cudaError_t e = cudaStreamEndCapture(cs, &graph);
+    if (s != SC_OK) {
+        if (graph) cudaGraphDestroy(graph);
+        return s;
     }
+    if (e != cudaSuccess) return sc_cuda_report(e, "cudaStreamEndCapture (the frame graph)", __FILE__, __LINE__);
+    cudaGraphExec_t exec = NULL;
+    e = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    if (e != cudaSuccess) return sc_cuda_report(e, "cudaGraphInstantiate (the frame graph)", __FILE__, __LINE__);
+    slot->graph = exec;
+    return SC_OK;
+}
+
+/* Enqueues the whole frame into ring slot `slot` on the renderer's stream; no host wait inside:
+ * this frame's constants (pinned slot copy -> device), the deformation or the caller's positions,
+ * then the slot's graph. */
+static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame, struct sc_cuda_state::sc_cuda_slot *slot)
+{
+    sc_cuda_state *st = r->cuda;
+    cudaStream_t s = st->stream;
+    if (!slot->graph) SC_TRY(capture_frame_graph(r, slot));
+    sc_cuda_frame_consts *c = slot->host_consts; /* its previous frame has finished (the ring) */
+    c->p = r->params;
+    c->p.depth_min = c->p.depth_max = 0.0f; /* the device's range replaces these in every kernel */
+    shade_params(r, frame, &c->shade);
+    SC_CUDA_CHECK(cudaEventRecord(slot->events[0], s));
+    SC_CUDA_CHECK(cudaMemcpyAsync(st->consts, c, sizeof *c, cudaMemcpyHostToDevice, s));
     if (frame->positions) {
         if (st->num_vertices)
             SC_CUDA_CHECK(cudaMemcpyAsync(st->positions, frame->positions, sizeof(float) * 3 * (size_t)st->num_vertices,
@@ -284,61 +372,108 @@ static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame)
         sc_deform_evaluate(&r->deform, r->mesh_center, r->mesh_radius, frame->time, &e);
         SC_TRY(sc_cuda_deform(st, &e, s));
     }
-    SC_STAGE_MARK();
-    if (!p->flat_shading) SC_TRY(sc_cuda_normals(st, s));
-    SC_STAGE_MARK();
-    p->depth_min = p->depth_max = 0.0f; /* the device's range replaces these in every kernel */
-    st->counts_dirty = 1;
-    SC_TRY(sc_cuda_project(st, p, s));
-    SC_STAGE_MARK();
-    SC_TRY(sc_cuda_reduce(st, s));
-    SC_STAGE_MARK();
-    SC_TRY(sc_cuda_scan(st, p, s));
-    st->counts_dirty = 0;
-    SC_STAGE_MARK();
-    SC_TRY(sc_cuda_emit(st, p, s));
-    SC_STAGE_MARK();
-    SC_TRY(sc_cuda_tile_split(st, p, s));
-    SC_STAGE_MARK();
-    SC_TRY(sc_cuda_slab_split(st, p, s));
-    SC_STAGE_MARK();
-    SC_TRY(sc_cuda_raycast(st, p, s));
-    SC_STAGE_MARK();
-    sc_cuda_shade_params sp;
-    shade_params(r, frame, &sp);
-    SC_TRY(sc_cuda_shade(st, p, &sp, s));
-    SC_STAGE_MARK();
-#undef SC_STAGE_MARK
-    SC_CUDA_CHECK(cudaMemcpyAsync(st->host_globals, st->globals, sizeof(sc_cuda_globals), cudaMemcpyDeviceToHost, s));
-    SC_CUDA_CHECK(cudaEventRecord(st->done, s));
+    SC_CUDA_CHECK(cudaGraphLaunch(slot->graph, s));
     return SC_OK;
 }
 
-extern "C" sc_status sc_backend_cuda_render(sc_renderer *r, const sc_frame_desc *frame, size_t *refs_needed)
+/* A frame of the ring: with wait, waits for it; without, *ready = 0 when it has not finished. A
+ * finished frame that overflowed the reference buffer sets the capacity to grow to. */
+static sc_status check_slot(sc_cuda_state *st, struct sc_cuda_state::sc_cuda_slot *slot, int wait, int *ready)
 {
-    sc_cuda_state *st = r->cuda;
-    sc_frame_stats *stats = &r->stats;
-    SC_TRY(enqueue_frame(r, frame));
-    /* The end of the frame: the one wait, for the counters (see backend_cuda.h). */
-    SC_CUDA_CHECK(cudaEventSynchronize(st->done));
-    const sc_cuda_globals *g = st->host_globals;
-    stats->references = g->references;
-    if (g->overflow) {
-        *refs_needed = (size_t)g->references;
-        return SC_ERROR_CAPACITY; /* internal: the caller grows and redoes the frame */
+    *ready = 1;
+    if (!slot->pending) return SC_OK;
+    cudaEvent_t end = slot->events[SC_STAGE_COUNT];
+    if (wait) {
+        SC_CUDA_CHECK(cudaEventSynchronize(end));
+    } else {
+        cudaError_t e = cudaEventQuery(end);
+        if (e == cudaErrorNotReady) {
+            *ready = 0;
+            return SC_OK;
+        }
+        SC_CUDA_CHECK(e);
     }
+    slot->pending = 0;
+    const sc_cuda_globals *g = slot->host;
+    if (g->overflow && (size_t)g->references > st->grow_to) st->grow_to = (size_t)g->references;
+    return SC_OK;
+}
+
+/* Checks the frames in flight, oldest first (with wait: waits for all of them). */
+static sc_status check_slots(sc_cuda_state *st, int wait)
+{
+    for (uint32_t i = 0; i < SC_CUDA_FRAMES_IN_FLIGHT; ++i) {
+        int ready = 1;
+        SC_TRY(check_slot(st, &st->slots[(st->next_slot + i) % SC_CUDA_FRAMES_IN_FLIGHT], wait, &ready));
+        if (!ready) break; /* later frames of the stream have not finished either */
+    }
+    return SC_OK;
+}
+
+/* r->stats from the finished frame of the slot. */
+static sc_status read_stats(sc_renderer *r, const struct sc_cuda_state::sc_cuda_slot *slot)
+{
+    const sc_cuda_globals *g = slot->host;
+    sc_frame_stats *o = &r->stats;
+    memset(o, 0, sizeof *o);
     for (int i = 0; i < SC_STAGE_COUNT; ++i) {
         float ms = 0.0f;
-        SC_CUDA_CHECK(cudaEventElapsedTime(&ms, st->events[i], st->events[i + 1]));
-        stats->stage_ms[i] = ms;
+        SC_CUDA_CHECK(cudaEventElapsedTime(&ms, slot->events[i], slot->events[i + 1]));
+        o->stage_ms[i] = ms;
     }
-    stats->visible_triangles = g->visible;
-    stats->ray_triangle_tests = g->tests;
-    stats->tiles_exited_early = g->exited;
-    stats->hit_pixels = g->hit_pixels;
-    r->params.depth_min = stats->depth_min = g->depth_min;
-    r->params.depth_max = stats->depth_max = g->depth_max;
+    float frame_ms = 0.0f;
+    SC_CUDA_CHECK(cudaEventElapsedTime(&frame_ms, slot->events[0], slot->events[SC_STAGE_COUNT]));
+    o->frame_ms = frame_ms;
+    o->total_ms = slot->enqueue_ms;
+    o->triangles = slot->triangles;
+    o->tiles = slot->tiles;
+    o->visible_triangles = g->visible;
+    o->references = g->references;
+    o->ray_triangle_tests = g->tests;
+    o->tiles_exited_early = g->exited;
+    o->hit_pixels = g->hit_pixels;
+    o->capacity_grows = slot->capacity_grows;
+    o->overflow_passes = g->passes;
+    o->depth_min = g->depth_min;
+    o->depth_max = g->depth_max;
     return SC_OK;
+}
+
+extern "C" sc_status sc_backend_cuda_render(sc_renderer *r, const sc_frame_desc *frame)
+{
+    sc_cuda_state *st = r->cuda;
+    const double t0 = sc_now_ms();
+    SC_TRY(check_slots(st, 0));
+    uint32_t grows = 0;
+    if (st->grow_to > st->ref_capacity) { /* an earlier frame overflowed: grow before this one */
+        if (st->grow_to > UINT32_MAX - 1)
+            return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_render: %zu references exceed 2^32 - 1", st->grow_to);
+        const double grown = SC_REF_CAPACITY_GROWTH * (double)st->grow_to;
+        const size_t cap = grown > (double)(UINT32_MAX - 1) ? (size_t)(UINT32_MAX - 1) : (size_t)grown;
+        SC_TRY(sc_backend_cuda_reserve(r, cap));
+        grows = 1;
+    }
+    struct sc_cuda_state::sc_cuda_slot *slot = &st->slots[st->next_slot];
+    int ready = 1;
+    SC_TRY(check_slot(st, slot, 1, &ready)); /* the ring is full: wait for the oldest frame */
+    SC_TRY(enqueue_frame(r, frame, slot));
+    slot->pending = 1;
+    slot->capacity_grows = grows;
+    slot->triangles = r->params.num_triangles;
+    slot->tiles = r->params.num_tiles;
+    slot->enqueue_ms = sc_now_ms() - t0;
+    st->newest_slot = st->next_slot;
+    st->next_slot = (st->next_slot + 1) % SC_CUDA_FRAMES_IN_FLIGHT;
+    st->frames += 1;
+    return SC_OK;
+}
+
+extern "C" sc_status sc_backend_cuda_finish(sc_renderer *r)
+{
+    sc_cuda_state *st = r->cuda;
+    SC_TRY(check_slots(st, 1));
+    if (st->frames == 0) return SC_OK; /* no frame yet: the zero stats */
+    return read_stats(r, &st->slots[st->newest_slot]);
 }
 
 extern "C" sc_status sc_backend_cuda_read_hits(const sc_renderer *r, sc_hit *out)

@@ -1,21 +1,29 @@
 /* backend_cuda.h - the CUDA backend of the renderer (internal): the sc_backend_cuda_* interface that
  * renderer.c dispatches to (mirroring sc_backend_cpu_*), the backend's device state, and the stage
  * launchers of its .cu files (one stage per file: deform_cuda.cu, project_cuda.cu, bin_cuda.cu,
- * raycast_cuda.cu, shade_cuda.cu; backend_cuda.cu runs them).
+ * overflow_cuda.cu, raycast_cuda.cu, shade_cuda.cu; backend_cuda.cu runs them).
  *
  * A frame is enqueued on the renderer's stream with no host wait and no allocation: deform,
- * normals, project (+ depth range and per-tile reference counts), scan of the tile counts (+ frame
- * totals), emit (each reference straight into its tile's range), slab split, ray cast, shade (the
- * reduce and tile split stages are fused into project and emit: bin_cuda.cu). Sizes that only the
- * device knows (the depth range, the number of references) stay in device memory (sc_cuda_globals)
- * and are read by the kernels that need them; the slab split reads the reference count there.
+ * then one CUDA graph (captured once per mesh, target size and capacity; one per ring slot) for
+ * normals, project (+ depth range, per-tile reference counts, the frame's reference total), finalize
+ * (slab range, overflow), emit (one reference per (triangle, tile), appended per warp), the tile
+ * multisplit and the slab segmented split (split.h), ray cast, the overflow fallback, shade. Sizes
+ * that only the device knows (the depth range, the number of references) stay in device memory
+ * (sc_cuda_globals) and are read by the kernels and split calls that need them. What changes from
+ * frame to frame (camera, shading, output) reaches the graph's kernels through one device struct
+ * (sc_cuda_frame_consts), copied from the slot's pinned copy at the start of the frame.
  *
- * Capacity: the scan kernel sets globals.overflow when the references exceed the buffer; then
- * emit, ray cast and shade do nothing. At the end of the frame one async copy brings the globals
- * (counters, depth range, overflow) into pinned host memory and an event is recorded; the host waits
- * on that one event after the whole frame has been enqueued, and only then decides: overflow means
- * SC_ERROR_CAPACITY with the needed size, renderer.c grows the buffer (the only allocation) and
- * redoes the frame. The same wait makes the per-stage event times readable. */
+ * Capacity, with no host round trip: when the frame's references exceed the reference buffer,
+ * finalize sets globals.overflow; emit, the splits and the slab ray cast then do nothing, and the
+ * overflow kernel (overflow_cuda.cu) redoes the binning and ray cast of the frame on the device in
+ * passes over ranges of tiles whose references fit the buffer (the buffer holds at least one tile's
+ * worth: ref capacity >= triangles), so the image is exact and no triangle is dropped. At the end of
+ * every frame one async copy brings the globals into a pinned slot of a small ring
+ * (SC_CUDA_FRAMES_IN_FLIGHT) and an event is recorded. A later sc_renderer_render reads finished
+ * slots without waiting (cudaEventQuery); a frame that overflowed makes it grow the buffer (the only
+ * allocation, with a stream wait) before enqueueing the next frame. The host waits only when the
+ * ring is full (it is that many frames ahead), when the caller asks for the stats or the hits, or
+ * when a buffer grows. */
 #ifndef SC_BACKEND_CUDA_H
 #define SC_BACKEND_CUDA_H
 
@@ -38,9 +46,11 @@ sc_status sc_backend_cuda_create(struct sc_renderer *r);
 void sc_backend_cuda_destroy(struct sc_renderer *r);
 sc_status sc_backend_cuda_set_mesh(struct sc_renderer *r, const sc_mesh_data *mesh);
 sc_status sc_backend_cuda_resize(struct sc_renderer *r);          /* after r->params changed size */
-/* One attempt at a frame: SC_ERROR_CAPACITY (not reported) when the references overflowed, with
- * *refs_needed set; the caller grows with sc_backend_cuda_reserve and retries. */
-sc_status sc_backend_cuda_render(struct sc_renderer *r, const sc_frame_desc *frame, size_t *refs_needed);
+/* Enqueues one frame (no host wait; see above); never returns SC_ERROR_CAPACITY. */
+sc_status sc_backend_cuda_render(struct sc_renderer *r, const sc_frame_desc *frame);
+/* Waits for every enqueued frame and makes r->stats the last one's. */
+sc_status sc_backend_cuda_finish(struct sc_renderer *r);
+/* Grows the reference buffers to at least ref_capacity (and at least the mesh's triangles). */
 sc_status sc_backend_cuda_reserve(struct sc_renderer *r, size_t ref_capacity);
 sc_status sc_backend_cuda_read_hits(const struct sc_renderer *r, sc_hit *out);
 sc_status sc_backend_cuda_read_positions(const struct sc_renderer *r, float *out);
@@ -56,9 +66,9 @@ enum {
     SC_CUDA_DEFORM_THREADS = 256,
     SC_CUDA_NORMALS_THREADS = 256,
     SC_CUDA_PROJECT_THREADS = 128,
-    SC_CUDA_TILE_SCAN_THREADS = 512,  /* one block scans the tile counts ... */
-    SC_CUDA_TILE_SCAN_ITEMS = 16,     /* ... this many per thread per round (8K tiles, 32 KB staged) */
-    SC_CUDA_EMIT_THREADS = 128,
+    SC_CUDA_EMIT_THREADS = 256,     /* emit: one atomic per block for its references' range */
+    SC_CUDA_OVERFLOW_THREADS = 128, /* overflow fallback: threads per block (a tile's rays per round) */
+    SC_CUDA_FRAMES_IN_FLIGHT = 3,   /* frames enqueued before the host waits for the oldest */
     SC_CUDA_RAYCAST_WARPS = 4,     /* warps per tile of at most 64 pixels (raycast_cuda.cu) */
     SC_CUDA_RAYCAST_MIN_BLOCKS = 6, /* ... resident blocks asked of the compiler (at most 85 registers) */
     SC_CUDA_RAYCAST_BATCH_32 = 256, /* triangles staged per batch, tiles of 17..32 pixels per edge */
@@ -70,28 +80,31 @@ enum {
 /* Frame values known only on the device, one struct in device memory, zeroed at the start of every
  * frame and copied back to the host at its end. */
 typedef struct sc_cuda_globals {
-    uint32_t depth_min_inv;        /* reduce: atomic max of ~bits(key) (keys are positive floats) */
-    uint32_t depth_max_bits;       /* reduce: atomic max of bits(key) */
+    uint32_t depth_min_inv;        /* project: atomic max of ~bits(key) (keys are positive floats) */
+    uint32_t depth_max_bits;       /* project: atomic max of bits(key) */
     float depth_min, depth_max;    /* finalize: the frame's slab range (near plane when empty) */
-    uint32_t overflow;             /* finalize: 1 when references > capacity (frame to be redone) */
-    uint32_t split_count;          /* finalize: references the slab split reads (0 after an overflow) */
+    uint32_t overflow;             /* finalize: 1 when references > capacity (the fallback runs) */
+    uint32_t split_count;          /* finalize: references the splits read (0 after an overflow) */
+    uint32_t passes;               /* overflow fallback: passes it ran (0: no overflow) */
+    uint32_t unused;
+    unsigned long long emit_cursor; /* emit: references appended so far */
     unsigned long long visible;    /* triangles binned to at least one tile */
-    unsigned long long references; /* (triangle, tile) references */
+    unsigned long long references; /* project: (triangle, tile) references */
     unsigned long long tests;      /* ray-triangle tests */
     unsigned long long exited;     /* tiles that stopped before a later non-empty slab */
     unsigned long long hit_pixels;
 } sc_cuda_globals;
 
-/* The tiles of a visible triangle as project found them, for emit (one 16-byte record: x = first
- * tile of its span (ty0 * tiles_x + tx0), y = span width - 1 | (span height - 1) << 16, or
- * SC_CUDA_BINS_RECLASSIFY when the span has more than 32 tiles (emit classifies it again), z = the
- * span's tiles the triangle overlaps, bit dy * width + dx, w = for a single-tile triangle (y = 0)
- * its rank among the tile's single-tile references, else 0). */
+/* The tiles of a visible triangle as project found them, for emit and the overflow fallback (one
+ * 16-byte record: x = first tile of its span (ty0 * tiles_x + tx0), y = span width - 1 | (span
+ * height - 1) << 16, or SC_CUDA_BINS_RECLASSIFY when the span has more than 32 tiles (the reader
+ * classifies it again), z = the span's tiles the triangle overlaps, bit dy * width + dx, w = the
+ * number of tiles it overlaps, its references). */
 enum { SC_CUDA_BINS_MASK_TILES = 32 };
 #define SC_CUDA_BINS_RECLASSIFY 0x80000000u
 
-/* 32-bit words of emit's cursors before the 64-bit tile counts (16-byte aligned). */
-static inline size_t sc_cuda_cursor_words(uint32_t num_tiles) { return ((size_t)num_tiles + 3) & ~(size_t)3; }
+/* Buckets of the tile multisplit: 2^tile_bits (tiles past num_tiles stay empty). */
+static inline size_t sc_cuda_tile_buckets(uint32_t tile_bits) { return (size_t)1 << tile_bits; }
 
 /* One triangle as the ray cast loads it into shared memory. */
 typedef struct sc_cuda_tri {
@@ -99,7 +112,7 @@ typedef struct sc_cuda_tri {
     uint32_t id;
 } sc_cuda_tri;
 
-/* Shading inputs resolved on the host. */
+/* Shading inputs resolved on the host (per frame). */
 typedef struct sc_cuda_shade_params {
     int mode;                      /* sc_view_mode */
     float light[3];                /* unit vector towards the light */
@@ -112,8 +125,16 @@ typedef struct sc_cuda_shade_params {
     unsigned long long surface;
 } sc_cuda_shade_params;
 
+/* Everything a frame's graph kernels take that may change between frames: the frame layout with
+ * this frame's camera, and the shading inputs (mode, light, output buffer or surface). */
+typedef struct sc_cuda_frame_consts {
+    sc_frame_params p;
+    sc_cuda_shade_params shade;
+} sc_cuda_frame_consts;
+
 typedef struct sc_cuda_state {
-    cudaStream_t stream;
+    cudaStream_t stream;           /* the caller's (NULL: the legacy default stream) */
+    cudaStream_t capture_stream;   /* private, for capturing the frame graphs */
     /* Mesh (device): rest and deformed positions and normals (V x 3), indices (T x 3), and the
      * vertex -> triangle adjacency in triangle order (V + 1 offsets, 3T triangle ids). */
     float *rest_positions, *rest_normals, *positions, *normals;
@@ -124,30 +145,43 @@ typedef struct sc_cuda_state {
      * them for visible triangles, emit reads them: 4 words per triangle, SC_CUDA_BINS_*). */
     float *tri_keys;
     uint32_t *tri_bins;
-    /* References (key = tile | slab << tile_bits, value = triangle id): pair 0 grouped by tile (emit),
-     * pair 1 by (tile, slab) (slab split). */
+    /* References (key = tile | slab << tile_bits, value = triangle id): pair 0 in triangle order
+     * (emit), pair 1 grouped by tile (tile multisplit), then values of pair 0 by (tile, slab) (slab
+     * split; the ray cast reads them). The overflow fallback uses ref_values[0] as its window. */
     size_t ref_capacity;
     uint32_t *ref_keys[2], *ref_values[2];
-    unsigned char *split_temp;
+    unsigned char *split_temp;     /* temporary storage of both splits (the larger) */
     size_t split_temp_bytes;
-    /* Per tile: emit's cursors (num_tiles, padded to sc_cuda_cursor_words), then project's 64-bit
-     * reference counts (num_tiles; zero between frames: project_cuda.cu); tile offsets (num_tiles +
-     * 1, entry num_tiles = the frame's references); cells (num_tiles << slab_bits) + 1. */
-    uint32_t *tile_cursors, *tile_offsets, *cell_offsets;
-    size_t cursor_cap, tile_cap, cell_cap;
+    /* Per tile bucket (2^tile_bits): project's reference counts (zeroed at the start of every frame)
+     * and the fallback's cursors; tile offsets (2^tile_bits + 1, entry num_tiles = the frame's
+     * references; the fallback's also in 64 bits); cells (num_tiles << slab_bits) + 1. */
+    uint32_t *tile_counts, *tile_cursors, *tile_offsets, *cell_offsets;
+    unsigned long long *tile_offsets64;
+    size_t count_cap, cursor_cap, tile_cap, off64_cap, cell_cap;
     /* Per pixel. */
     sc_hit *hits;
     uint32_t *tests;
     size_t pixel_cap;
-    /* Frame values: device struct and its pinned host copy. */
-    sc_cuda_globals *globals, *host_globals;
-    /* Events: stage boundaries (SC_STAGE_COUNT + 1) and the end of the frame. */
-    struct CUevent_st *events[SC_STAGE_COUNT + 1];
-    struct CUevent_st *done;
-    uint32_t final_refs;           /* which ref pair holds the slab-ordered references */
-    /* Set while a frame's project has been enqueued but its scan (which zeroes the tile counts
-     * again) has not: a frame that stopped in between leaves counts behind, cleared next frame. */
-    int counts_dirty;
+    /* Frame values on the device, and the ring of frames in flight: each slot a pinned copy of a
+     * frame's globals, its stage events (SC_STAGE_COUNT + 1; the last one ends the frame), what the
+     * host knew when it enqueued the frame, and whether the slot waits to be read. */
+    sc_cuda_globals *globals;
+    sc_cuda_frame_consts *consts;  /* device: this frame's constants */
+    struct sc_cuda_slot {
+        sc_cuda_globals *host;
+        sc_cuda_frame_consts *host_consts; /* pinned source of the frame's constants copy */
+        struct CUgraphExec_st *graph;      /* normals .. shade with this slot's events; NULL: capture */
+        struct CUevent_st *events[SC_STAGE_COUNT + 1];
+        int pending;
+        uint32_t capacity_grows;   /* grows done just before this frame was enqueued */
+        uint64_t triangles, tiles; /* the mesh and grid it was rendered with */
+        double enqueue_ms;         /* host time of its sc_renderer_render call */
+    } slots[SC_CUDA_FRAMES_IN_FLIGHT];
+    uint32_t next_slot;            /* the slot of the next frame (the oldest in flight when full) */
+    uint32_t newest_slot;          /* the slot of the last frame enqueued */
+    uint64_t frames;               /* frames enqueued */
+    size_t grow_to;                /* > ref_capacity: a finished frame needed this many references */
+    int overflow_blocks;           /* co-resident blocks of the overflow kernel (cooperative launch) */
 } sc_cuda_state;
 
 #ifdef __cplusplus
@@ -156,22 +190,25 @@ typedef struct sc_cuda_state {
 /* deform_cuda.cu */
 sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s);
 sc_status sc_cuda_normals(const sc_cuda_state *st, cudaStream_t s);
-/* project_cuda.cu: classification with the depth reduction and the per-tile counts (project;
- * reduce enqueues nothing), scan of the tile counts and frame totals. */
+/* project_cuda.cu: classification with the depth reduction, the per-tile counts and the reference
+ * total (project; reduce enqueues nothing), then the frame totals (finalize: slab range, overflow). */
 sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 sc_status sc_cuda_reduce(const sc_cuda_state *st, cudaStream_t s);
-sc_status sc_cuda_scan(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
-/* bin_cuda.cu: emit grouped by tile (tile split enqueues nothing), slab split; split temp size for
- * the current grid. */
+sc_status sc_cuda_finalize(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* bin_cuda.cu: emit in triangle order, the tile multisplit and the slab split (split.h); the split
+ * temporary storage for the current grid and capacity. */
 sc_status sc_cuda_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 sc_status sc_cuda_split_temp_bytes(sc_cuda_state *st, const sc_frame_params *p, size_t *bytes);
 sc_status sc_cuda_tile_split(sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 sc_status sc_cuda_slab_split(sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* overflow_cuda.cu: the whole binning and ray cast of an overflowing frame, in passes over tile
+ * ranges (does nothing when the frame fits); the blocks its cooperative launch may use. */
+sc_status sc_cuda_overflow(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+sc_status sc_cuda_overflow_blocks(int *blocks);
 /* raycast_cuda.cu */
 sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 /* shade_cuda.cu */
-sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, const sc_cuda_shade_params *sp,
-                        cudaStream_t s);
+sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 #endif
 
 #endif /* SC_BACKEND_CUDA_H */

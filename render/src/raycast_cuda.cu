@@ -193,7 +193,7 @@ __device__ static inline bool rc_ray_pixel(uint32_t j, uint32_t quad, uint32_t t
  * tile's early exit (all its rays done) is the AND of the quadrants', gathered in the cluster. */
 template <int WARPS, int QUADS>
 __global__ void __launch_bounds__(WARPS * 32, SC_CUDA_RAYCAST_MIN_BLOCKS)
-sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_globals *g,
+sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cuda_globals *g_in, sc_cuda_globals *g,
                         const uint32_t *cell_offsets, const uint32_t *ref_values, const uint32_t *idx,
                         const float *pos, sc_hit *hits, uint32_t *tests_out)
 {
@@ -208,6 +208,7 @@ sc_raycast_warps_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
     static_assert(QUADS == 1 || QUADS == 4, "a tile or its four 8x8 quadrants");
 
     if (g_in->overflow) return;
+    sc_frame_params p = fc->p;
     p.depth_min = g_in->depth_min;
     p.depth_max = g_in->depth_max;
     const uint32_t tile = blockIdx.x / QUADS, quad = blockIdx.x % QUADS;
@@ -472,7 +473,7 @@ __device__ static __forceinline__ void rc_test_batch(const float4 (*q)[3], uint3
  * CPU's per-ray rule plus one block vote (__syncthreads_and) before each non-empty slab. */
 template <int MAX_WARPS, int BATCH>
 __global__ void __launch_bounds__(MAX_WARPS * 32)
-sc_raycast_quads_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_globals *g,
+sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cuda_globals *g_in, sc_cuda_globals *g,
                         const uint32_t *cell_offsets, const uint32_t *ref_values, const uint32_t *idx,
                         const float *pos, sc_hit *hits, uint32_t *tests_out)
 {
@@ -481,6 +482,7 @@ sc_raycast_quads_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
     static_assert(BATCH <= MAX_WARPS * 32, "one staged triangle per thread at most");
 
     if (g_in->overflow) return;
+    sc_frame_params p = fc->p;
     p.depth_min = g_in->depth_min;
     p.depth_max = g_in->depth_max;
     const uint32_t tile = blockIdx.x, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
@@ -632,10 +634,10 @@ sc_raycast_quads_kernel(sc_frame_params p, const sc_cuda_globals *g_in, sc_cuda_
 sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
 {
     const uint32_t threads = p->tile_size * p->tile_size;
-    const uint32_t *values = st->ref_values[st->final_refs];
+    const uint32_t *values = st->ref_values[0]; /* slab order (bin_cuda.cu) */
     if (threads <= RC_RAYS) {
         sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 1><<<p->num_tiles, SC_CUDA_RAYCAST_WARPS * 32, 0, s>>>(
-            *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
+            st->consts, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel");
     } else if (p->tile_size <= 2 * RC_QUAD) {
         /* A cluster of 4 blocks (the 8x8 quadrants) per tile. */
@@ -651,7 +653,8 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
         cfg.stream = s;
         cfg.attrs = attr;
         cfg.numAttrs = 1;
-        SC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 4>, *p,
+        SC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 4>,
+                                         (const sc_cuda_frame_consts *)st->consts,
                                          (const sc_cuda_globals *)st->globals, st->globals,
                                          (const uint32_t *)st->cell_offsets, values, (const uint32_t *)st->indices,
                                          (const float *)st->positions, st->hits, st->tests));
@@ -659,7 +662,7 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
     } else {
         const uint32_t qn = (p->tile_size + RC_QUAD - 1) / RC_QUAD, block = qn * qn * 32;
         sc_raycast_quads_kernel<16, SC_CUDA_RAYCAST_BATCH_32><<<p->num_tiles, block, 0, s>>>(
-            *p, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
+            st->consts, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_quads_kernel");
     }
     return SC_OK;

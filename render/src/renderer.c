@@ -293,6 +293,7 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
         return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_render: the CPU backend cannot write a CUDA surface");
     if (!isfinite(frame->time))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_render: time is not finite");
+    if (r->backend == SC_BACKEND_CUDA) return sc_backend_cuda_render(r, frame); /* stats: harvested later */
     double t0 = sc_now_ms();
     sc_frame_stats *st = &r->stats;
     memset(st, 0, sizeof *st);
@@ -300,14 +301,13 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
     st->tiles = r->params.num_tiles;
     for (;;) {
         size_t needed = 0;
-        sc_status s = r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_render(r, frame, &needed)
-                                                    : sc_backend_cpu_render(r, frame, &needed);
+        sc_status s = sc_backend_cpu_render(r, frame, &needed);
         if (s == SC_ERROR_CAPACITY) {
             if (needed > UINT32_MAX - 1)
                 return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_render: %zu references exceed 2^32 - 1", needed);
             double grown = SC_REF_CAPACITY_GROWTH * (double)needed;
             size_t cap = grown > (double)(UINT32_MAX - 1) ? (size_t)(UINT32_MAX - 1) : (size_t)grown;
-            SC_TRY(r->backend == SC_BACKEND_CUDA ? sc_backend_cuda_reserve(r, cap) : sc_backend_cpu_reserve(r, cap));
+            SC_TRY(sc_backend_cpu_reserve(r, cap));
             st->capacity_grows += 1;
             continue;
         }
@@ -315,12 +315,14 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
         break;
     }
     st->total_ms = sc_now_ms() - t0;
+    st->frame_ms = st->total_ms;
     return SC_OK;
 }
 
-sc_status sc_renderer_stats(const sc_renderer *r, sc_frame_stats *out)
+sc_status sc_renderer_stats(sc_renderer *r, sc_frame_stats *out)
 {
     if (!r || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_stats: NULL argument");
+    if (r->backend == SC_BACKEND_CUDA) SC_TRY(sc_backend_cuda_finish(r));
     *out = r->stats;
     return SC_OK;
 }

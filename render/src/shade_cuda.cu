@@ -17,12 +17,14 @@ __device__ static inline void normalize3(float v[3])
 }
 
 __global__ void __launch_bounds__(SC_CUDA_SHADE_BLOCK_X * SC_CUDA_SHADE_BLOCK_Y)
-sc_shade_kernel(sc_frame_params p, sc_cuda_shade_params sp, const sc_cuda_globals *g, const sc_hit *hits,
+sc_shade_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cuda_globals *g, const sc_hit *hits,
                 const uint32_t *tests, const uint32_t *tile_offsets, const float *tri_keys, const uint32_t *idx,
                 const float *pos, const float *normals)
 {
     const uint32_t x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= p.width || y >= p.height || g->overflow) return;
+    sc_frame_params p = fc->p;
+    const sc_cuda_shade_params sp = fc->shade;
+    if (x >= p.width || y >= p.height || (!sp.rgba && !sp.surface)) return; /* no image this frame */
     p.depth_min = g->depth_min;
     p.depth_max = g->depth_max;
     const size_t px = (size_t)y * p.width + x;
@@ -93,13 +95,12 @@ sc_shade_kernel(sc_frame_params p, sc_cuda_shade_params sp, const sc_cuda_global
         surf2Dwrite(packed, (cudaSurfaceObject_t)sp.surface, (int)(4 * x), (int)y);
 }
 
-sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, const sc_cuda_shade_params *sp,
+sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p,
                         cudaStream_t s)
 {
-    if (!sp->rgba && !sp->surface) return SC_OK;
     dim3 block(SC_CUDA_SHADE_BLOCK_X, SC_CUDA_SHADE_BLOCK_Y);
     dim3 grid((p->width + block.x - 1) / block.x, (p->height + block.y - 1) / block.y);
-    sc_shade_kernel<<<grid, block, 0, s>>>(*p, *sp, st->globals, st->hits, st->tests, st->tile_offsets, st->tri_keys,
+    sc_shade_kernel<<<grid, block, 0, s>>>(st->consts, st->globals, st->hits, st->tests, st->tile_offsets, st->tri_keys,
                                            st->indices, st->positions, st->normals);
     SC_CUDA_CHECK_LAUNCH("sc_shade_kernel");
     return SC_OK;

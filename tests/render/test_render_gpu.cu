@@ -101,8 +101,29 @@ static int is_tie(const sc_renderer *r, const float *pos, const uint32_t *idx, s
     return fabsf(t[0] - t[1]) <= 1e-5f * fmaxf(fabsf(t[0]), fabsf(t[1]));
 }
 
-/* Renders the scene on both backends and compares. Returns pixel mismatches (ties excluded). */
-static long compare(const scene &s, const char *what, sc_frame_stats *gpu_stats = NULL)
+/* Renders the scene on both backends and compares. Returns pixel mismatches (ties excluded). A GPU
+ * frame whose references overflowed the buffer (rendered by the device's fallback passes) is
+ * compared too, then rendered once more (the buffer has grown) and that frame compared, unless
+ * fallback_only: then only the fallback frame is compared. */
+static long compare_frame(const scene &s, const char *what, int render_twice, sc_frame_stats *gpu_stats);
+
+static long compare(const scene &s, const char *what, sc_frame_stats *gpu_stats = NULL, bool fallback_only = false)
+{
+    sc_frame_stats st;
+    long bad = compare_frame(s, what, 0, &st);
+    if (bad >= 0 && st.overflow_passes > 0 && !fallback_only) {
+        char again[160];
+        snprintf(again, sizeof again, "%s (after the grow)", what);
+        bad = compare_frame(s, again, 1, &st);
+        SCT_CHECK_MSG(st.overflow_passes == 0 && st.capacity_grows == 1, "%s: passes %u grows %u", again,
+                      st.overflow_passes, st.capacity_grows);
+    }
+    if (gpu_stats) *gpu_stats = st;
+    return bad;
+}
+
+/* One comparison; render_twice: the GPU renders the frame twice and the second is compared. */
+static long compare_frame(const scene &s, const char *what, int render_twice, sc_frame_stats *gpu_stats)
 {
     const size_t npix = (size_t)s.w * s.h;
     const size_t nv = s.mesh->vertex_count;
@@ -124,10 +145,13 @@ static long compare(const scene &s, const char *what, sc_frame_stats *gpu_stats 
     std::vector<float> gpos(3 * nv + 1), cpos(3 * nv + 1);
     std::vector<uint8_t> gimg(npix * 4), cimg(npix * 4);
     sc_frame_stats gs, cs;
-    if (sc_renderer_render(g, &f) != SC_OK) {
-        sct_fail(__FILE__, __LINE__, "%s: GPU render: %s", what, sc_last_error());
-        bad = -1;
-        goto done;
+    for (int k = 0; k <= render_twice; ++k) {
+        if (sc_renderer_render(g, &f) != SC_OK) {
+            sct_fail(__FILE__, __LINE__, "%s: GPU render: %s", what, sc_last_error());
+            bad = -1;
+            goto done;
+        }
+        if (k < render_twice) SCT_CHECK_OK(sc_renderer_stats(g, &gs)); /* the host sees the overflow: grows */
     }
     SCT_CHECK_OK(sc_renderer_read_hits(g, gh.data()));
     SCT_CHECK_OK(sc_renderer_read_positions(g, gpos.data()));
@@ -178,15 +202,23 @@ static long compare(const scene &s, const char *what, sc_frame_stats *gpu_stats 
     }
     SCT_CHECK_EQ_U64(gs.visible_triangles, cs.visible_triangles);
     SCT_CHECK_EQ_U64(gs.references, cs.references);
-    SCT_CHECK_EQ_U64(gs.ray_triangle_tests, cs.ray_triangle_tests);
-    SCT_CHECK_EQ_U64(gs.tiles_exited_early, cs.tiles_exited_early);
+    if (gs.overflow_passes == 0) { /* the overflow fallback counts tests without slabs */
+        SCT_CHECK_EQ_U64(gs.ray_triangle_tests, cs.ray_triangle_tests);
+        SCT_CHECK_EQ_U64(gs.tiles_exited_early, cs.tiles_exited_early);
+    } else {
+        SCT_CHECK_MSG(gs.ray_triangle_tests >= cs.ray_triangle_tests, "%s: fallback tests %llu < slab tests %llu", what,
+                      (unsigned long long)gs.ray_triangle_tests, (unsigned long long)cs.ray_triangle_tests);
+        SCT_CHECK_EQ_U64(gs.tiles_exited_early, 0);
+    }
     SCT_CHECK_EQ_U64(gs.hit_pixels, cs.hit_pixels);
     SCT_CHECK_EQ_U64(gs.tiles, cs.tiles);
     SCT_CHECK_MSG(gs.depth_min == cs.depth_min && gs.depth_max == cs.depth_max, "%s: depth range %g..%g vs %g..%g", what,
                   (double)gs.depth_min, (double)gs.depth_max, (double)cs.depth_min, (double)cs.depth_max);
     {
         long off1 = 0, off_more = 0;
-        for (size_t i = 0; i < npix * 4; ++i) {
+        /* The fallback's per-pixel tests (no slabs) are not the slab ray cast's. */
+        const bool heat_differs = gs.overflow_passes > 0 && s.mode == SC_VIEW_TESTS_HEAT;
+        for (size_t i = 0; i < npix * 4 && !heat_differs; ++i) {
             int d = abs((int)gimg[i] - (int)cimg[i]);
             off1 += d == 1;
             off_more += d > 1;
@@ -393,16 +425,114 @@ static void test_view_modes(void)
     sc_mesh_free(&m);
 }
 
-static void test_capacity_growth(void)
+/* A frame whose references overflow the buffer is rendered exactly on the device in passes (no host
+ * round trip), and the buffer grows before the next frame, which then takes the slab path. */
+static void test_capacity_overflow(void)
 {
     sc_mesh m;
     SCT_REQUIRE_OK(sc_mesh_default(48, &m));
     scene s = make_scene(&m, 300, 200);
-    s.initial_ref_capacity = 16;
+    s.initial_ref_capacity = 16; /* raised to the triangle count: the fallback needs one tile's worth */
     s.deform = deformer(1);
+    s.time = 0.7f;
     sc_frame_stats st;
-    compare(s, "capacity growth", &st);
-    SCT_CHECK_MSG(st.capacity_grows >= 1, "capacity_grows = %u", st.capacity_grows);
+    compare(s, "capacity overflow (device passes)", &st, true);
+    SCT_CHECK_MSG(st.overflow_passes >= 2, "overflow_passes = %u", st.overflow_passes);
+    SCT_CHECK_MSG(st.capacity_grows == 0, "capacity_grows = %u", st.capacity_grows);
+
+    /* The same renderer: frame 1 overflows, frame 2 grows first and fits; same image and hits. */
+    sc_renderer *g = create(s, SC_BACKEND_CUDA);
+    if (g) {
+        const size_t npix = (size_t)s.w * s.h;
+        std::vector<sc_hit> h1(npix), h2(npix);
+        sc_frame_desc f;
+        memset(&f, 0, sizeof f);
+        f.time = s.time;
+        sc_frame_stats a, b;
+        SCT_CHECK_OK(sc_renderer_render(g, &f));
+        SCT_CHECK_OK(sc_renderer_stats(g, &a));
+        SCT_CHECK_OK(sc_renderer_read_hits(g, h1.data()));
+        SCT_CHECK_OK(sc_renderer_render(g, &f));
+        SCT_CHECK_OK(sc_renderer_stats(g, &b));
+        SCT_CHECK_OK(sc_renderer_read_hits(g, h2.data()));
+        SCT_CHECK(a.overflow_passes >= 2 && a.capacity_grows == 0);
+        SCT_CHECK_MSG(b.overflow_passes == 0 && b.capacity_grows == 1, "frame 2: passes %u grows %u",
+                      b.overflow_passes, b.capacity_grows);
+        SCT_CHECK_EQ_U64(a.references, b.references);
+        SCT_CHECK_EQ_U64(a.hit_pixels, b.hit_pixels);
+        long diff = 0;
+        for (size_t i = 0; i < npix; ++i)
+            diff += h1[i].tri != h2[i].tri || memcmp(&h1[i], &h2[i], sizeof(sc_hit)) != 0;
+        SCT_CHECK_MSG(diff == 0, "%ld pixels differ between the fallback frame and the slab frame", diff);
+        sc_renderer_destroy(g);
+    }
+    sc_mesh_free(&m);
+}
+
+/* Many passes: a few large triangles around a camera inside the mesh, far more references than
+ * triangles (the buffer holds the triangle count). */
+static void test_overflow_many_passes(void)
+{
+    sc_mesh m;
+    SCT_REQUIRE_OK(sc_mesh_default(8, &m));
+    const sc_camera_desc inside = cam(1.0f, 0.0f, 0.0f, 0.99f, 0.19f, -0.1f, 0.001f, 10.0f); /* inside the tube */
+    scene s = make_scene(&m, 333, 257);
+    s.camera = &inside;
+    s.initial_ref_capacity = 1;
+    s.tile = 5;
+    sc_frame_stats st;
+    compare(s, "overflow, many passes", &st, true);
+    printf("  many passes: %u passes, %llu references, %u triangles\n", st.overflow_passes,
+           (unsigned long long)st.references, m.triangle_count);
+    SCT_CHECK_MSG(st.overflow_passes >= 8, "overflow_passes = %u (refs %llu, triangles %u)", st.overflow_passes,
+                  (unsigned long long)st.references, m.triangle_count);
+    sc_mesh_free(&m);
+}
+
+/* Frames enqueued back to back (more than the frames in flight, no wait between them) give the same
+ * images as frames waited for one by one. */
+static void test_pipelined_frames(void)
+{
+    sc_mesh m;
+    SCT_REQUIRE_OK(sc_mesh_default(40, &m));
+    scene s = make_scene(&m, 256, 200);
+    s.deform = deformer(6);
+    sc_renderer *a = create(s, SC_BACKEND_CUDA), *b = create(s, SC_BACKEND_CUDA);
+    enum { N = 7 };
+    const size_t bytes = (size_t)s.w * s.h * 4;
+    uint8_t *d_img = NULL;
+    SCT_CUDA(cudaMalloc(&d_img, 2 * N * bytes));
+    if (a && b && d_img) {
+        for (int i = 0; i < N; ++i) {
+            sc_frame_desc f;
+            memset(&f, 0, sizeof f);
+            f.time = 0.13f * (float)i;
+            f.rgba = d_img + i * bytes;
+            SCT_CHECK_OK(sc_renderer_render(a, &f));
+        }
+        sc_frame_stats sa, sb;
+        SCT_CHECK_OK(sc_renderer_stats(a, &sa));
+        for (int i = 0; i < N; ++i) {
+            sc_frame_desc f;
+            memset(&f, 0, sizeof f);
+            f.time = 0.13f * (float)i;
+            f.rgba = d_img + (N + i) * bytes;
+            SCT_CHECK_OK(sc_renderer_render(b, &f));
+            SCT_CHECK_OK(sc_renderer_stats(b, &sb));
+        }
+        std::vector<uint8_t> ha(N * bytes), hb(N * bytes);
+        SCT_CUDA(cudaMemcpy(ha.data(), d_img, N * bytes, cudaMemcpyDeviceToHost));
+        SCT_CUDA(cudaMemcpy(hb.data(), d_img + N * bytes, N * bytes, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < N; ++i)
+            SCT_CHECK_MSG(memcmp(ha.data() + i * bytes, hb.data() + i * bytes, bytes) == 0,
+                          "frame %d: pipelined image differs", i);
+        SCT_CHECK_EQ_U64(sa.references, sb.references);
+        SCT_CHECK_EQ_U64(sa.ray_triangle_tests, sb.ray_triangle_tests);
+        SCT_CHECK(sa.frame_ms > 0.0 && sa.stage_ms[SC_STAGE_RAYCAST] > 0.0);
+    }
+    cudaFree(d_img);
+    sc_renderer_destroy(a);
+    sc_renderer_destroy(b);
     sc_mesh_free(&m);
 }
 
@@ -435,7 +565,7 @@ static void test_sanitize_mid(void)
     scene s = make_scene(&m, 120, 90);
     s.deform = deformer(6);
     s.time = 0.5f;
-    s.initial_ref_capacity = 64; /* the grow-and-redo path too */
+    s.initial_ref_capacity = 64; /* the overflow fallback too */
     compare(s, "sanitize_mid");
     sc_mesh_free(&m);
 }
@@ -512,7 +642,9 @@ int main(int argc, char **argv)
     SCT_RUN(test_empty_mesh);
     SCT_RUN(test_close_up_triangle);
     SCT_RUN(test_long_thin_triangles);
-    SCT_RUN(test_capacity_growth);
+    SCT_RUN(test_capacity_overflow);
+    SCT_RUN(test_overflow_many_passes);
+    SCT_RUN(test_pipelined_frames);
     SCT_RUN(test_view_modes);
     SCT_RUN(test_resolutions_tiles_slabs);
     SCT_RUN(test_default_mesh_deformers);
