@@ -24,6 +24,7 @@ typedef struct bench_env {
     int large;                /* --large: adds 2^28 */
     int n_log2;               /* --n-log2 K: only 2^K (0: the default list) */
     int wide_only;            /* --wide-only: only the "wide" section */
+    int segmented_only;       /* --segmented-only: only the "segmented" section */
     int warmup, reps;         /* per timed operation */
     const char *json_path;
     cudaStream_t stream;

@@ -2,9 +2,14 @@
  * bucket offsets out) on two layouts, beside CUB DeviceSegmentedRadixSort over the bucket bits:
  *  - renderer-like: 16384 segments (tiles), sizes exponential with mean 73 (about 1.2M records),
  *    16 buckets (slabs);
- *  - 2^20 segments of uniformly random sizes 0 .. 32 (about 16.8M records), 16 buckets.
- * Keys carry the bucket in bits [0, 4) (BITS rule), values are record indices. Our result is checked
- * against split_segmented_ref (keys, values, offsets), and CUB's against the same reference. */
+ *  - 2^20 segments of uniformly random sizes 0 .. 32 (about 16.8M records), 16 buckets;
+ *  - the renderer's own call, L2-hot (inputs NOT rotated: the renderer splits references it has
+ *    just written): n = 2^20 and 2M records in 16384 segments of skewed sizes (about 10% empty, a
+ *    long tail up to a few thousand), 16 buckets from key bits [14, 18), values out only (keys_out
+ *    NULL), bucket offsets out, the record count read on the device (num_records_device).
+ * Keys carry the bucket in bits [0, 4) (BITS rule) except in the renderer rows, values are record
+ * indices. Our result is checked against split_segmented_ref (keys, values, offsets), and CUB's
+ * against the same reference. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +184,139 @@ static void seg_layout(const bench_env *env, const char *name, const uint32_t *s
     for (size_t i = 0; i < sizeof p / sizeof p[0]; ++i) bench_free(p[i]);
 }
 
+/* Segment sizes of the renderer rows: S sizes summing to n exactly. Weights: 10% empty, else
+ * u^3-shaped (most tiles small, some a few times the mean) and 1 in 400 a tail tile of 8 .. 40 times
+ * the mean weight (clamped to a few thousand records after scaling). */
+static void renderer_sizes(uint32_t *sizes, size_t S, size_t n)
+{
+    double *w = (double *)host_alloc(S * sizeof(double)), sum = 0;
+    for (size_t i = 0; i < S; ++i) {
+        uint64_t h = bench_hash64(0x7e11ull + i);
+        double u = ((double)(h >> 11) + 0.5) / 9007199254740992.0;
+        if (h % 10 == 0) w[i] = 0.0;
+        else if ((h >> 7) % 400 == 0) w[i] = 8.0 + 32.0 * u;
+        else w[i] = 0.15 + 3.0 * u * u * u;
+        sum += w[i];
+    }
+    const double cap = 4000.0;
+    size_t at = 0;
+    double run = 0;
+    for (size_t i = 0; i < S; ++i) {
+        run += w[i];
+        size_t e = i + 1 == S ? n : (size_t)((double)n * run / sum);
+        if (e < at) e = at;
+        if ((double)(e - at) > cap) e = at + (size_t)cap;
+        if (e > n) e = n;
+        sizes[i] = (uint32_t)(e - at);
+        at = e;
+    }
+    sizes[S - 1] += (uint32_t)(n - at); /* the rest (none unless the cap cut a tile) */
+    free(w);
+}
+
+typedef struct seg_hot {
+    split_desc d;
+    void *temp;
+    size_t temp_bytes;
+} seg_hot;
+
+static int seg_hot_op(void *ctx, int set, cudaStream_t s)
+{
+    (void)set;
+    seg_hot *h = (seg_hot *)ctx;
+    size_t bytes = h->temp_bytes;
+    BENCH_SPLIT(split_segmented(h->temp, &bytes, &h->d, s));
+    return 0;
+}
+
+/* The renderer's call, one input set (L2-hot), verified against the reference. */
+static void seg_renderer_hot(const bench_env *env, size_t n)
+{
+    cudaStream_t s = env->stream;
+    const size_t S = 16384, nb = 16;
+    uint32_t *sizes = (uint32_t *)host_alloc(S * 4), *h_off = (uint32_t *)host_alloc((S + 1) * 4);
+    renderer_sizes(sizes, S, n);
+    uint32_t max_size = 0;
+    h_off[0] = 0;
+    for (size_t i = 0; i < S; ++i) {
+        h_off[i + 1] = h_off[i] + sizes[i];
+        if (sizes[i] > max_size) max_size = sizes[i];
+    }
+    uint32_t *keys = (uint32_t *)bench_alloc(n * 4), *vals = (uint32_t *)bench_alloc(n * 4);
+    uint32_t *vout = (uint32_t *)bench_alloc(n * 4), *offs = (uint32_t *)bench_alloc((S * nb + 1) * 4);
+    uint32_t *d_off = (uint32_t *)bench_alloc((S + 1) * 4), *d_count = (uint32_t *)bench_alloc(4);
+    const uint32_t count = (uint32_t)n;
+    BENCH_CUDA(cudaMemcpyAsync(d_off, h_off, (S + 1) * 4, cudaMemcpyHostToDevice, s));
+    BENCH_CUDA(cudaMemcpyAsync(d_count, &count, 4, cudaMemcpyHostToDevice, s));
+    bench_gen_u32(keys, n, bench_hash64(0x4e7ull ^ n), s);
+    bench_gen_iota(vals, n, s);
+    seg_hot h;
+    memset(&h, 0, sizeof h);
+    h.d.key_type = SPLIT_KEY_U32;
+    h.d.n = n;
+    h.d.keys_in = keys;
+    h.d.values_in = vals;
+    h.d.values_out = vout;
+    h.d.buckets.rule = SPLIT_BUCKETS_BITS;
+    h.d.buckets.start_bit = 14;
+    h.d.buckets.bit_count = SEG_LOG2B;
+    h.d.bucket_offsets = offs;
+    h.d.segment_offsets = d_off;
+    h.d.num_segments = S;
+    h.d.num_records_device = d_count;
+    if (split_segmented(NULL, &h.temp_bytes, &h.d, s) != SC_OK) bench_fail("split_segmented size query: %s", sc_last_error());
+    h.temp = bench_alloc(h.temp_bytes);
+
+    uint32_t *hk = (uint32_t *)host_alloc(n * 4), *hv = (uint32_t *)host_alloc(n * 4);
+    uint32_t *rv = (uint32_t *)host_alloc(n * 4), *ro = (uint32_t *)host_alloc((S * nb + 1) * 4);
+    BENCH_CUDA(cudaMemcpyAsync(hk, keys, n * 4, cudaMemcpyDeviceToHost, s));
+    BENCH_CUDA(cudaMemcpyAsync(hv, vals, n * 4, cudaMemcpyDeviceToHost, s));
+    BENCH_CUDA(cudaStreamSynchronize(s));
+    split_desc r = h.d;
+    r.keys_in = hk;
+    r.values_in = hv;
+    r.values_out = rv;
+    r.bucket_offsets = ro;
+    r.segment_offsets = h_off;
+    r.num_records_device = &count;
+    int ok = -1;
+    if (split_segmented_ref(&r) != SC_OK) {
+        bench_fail("split_segmented_ref: %s", sc_last_error());
+    } else {
+        bench_poison(vout, n * 4, s);
+        bench_poison(offs, (S * nb + 1) * 4, s);
+        if (seg_hot_op(&h, 0, s) == 0) {
+            uint64_t bad = diff_host(vout, rv, n, s) + diff_host(offs, ro, S * nb + 1, s);
+            ok = bad == 0 ? 1 : -1;
+            if (bad) bench_fail("segmented renderer L2-hot n=%zu: %llu mismatches against split_segmented_ref", n,
+                                (unsigned long long)bad);
+        }
+    }
+    bench_row row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.section, sizeof row.section, "segmented");
+    snprintf(row.impl, sizeof row.impl, "split_segmented");
+    snprintf(row.payload, sizeof row.payload, "values only");
+    snprintf(row.dist, sizeof row.dist, "renderer L2-hot");
+    snprintf(row.note, sizeof row.note, "%zu segments (largest %u), bits [14,18), device count, inputs not rotated", S,
+             max_size);
+    row.n = n;
+    row.buckets = (uint32_t)nb;
+    row.passes = 1;
+    row.ms = bench_time_ms(env, seg_hot_op, &h, 1);
+    row.model_bytes = 12.0 * (double)n + 4.0 * (double)(S + 1) + 4.0 * (double)(S * nb + 1);
+    row.verified = ok;
+    report_add(&row, env->copy_gbs);
+    char cell[64];
+    report_cell(&row, cell, sizeof cell);
+    printf("%-38s | %8zu seg %9zu rec, largest %5u | %s (%.1f us) %s\n", "renderer L2-hot, values only", S, n,
+           max_size, cell, row.ms * 1e3, ok > 0 ? "ok" : "FAIL");
+    fflush(stdout);
+    free(sizes), free(h_off), free(hk), free(hv), free(rv), free(ro);
+    void *p[] = {keys, vals, vout, offs, d_off, d_count, h.temp};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; ++i) bench_free(p[i]);
+}
+
 void bench_section_segmented(const bench_env *env);
 
 void bench_section_segmented(const bench_env *env)
@@ -197,4 +335,8 @@ void bench_section_segmented(const bench_env *env)
     for (size_t i = 0; i < s2; ++i) sizes[i] = (uint32_t)(bench_hash64(0x5a11ull + i) % 33);
     seg_layout(env, "1M small", sizes, s2);
     free(sizes);
+    printf("\n-- the renderer's call: 16 buckets by key bits [14, 18), values out only, bucket offsets, device record "
+           "count; inputs NOT rotated (L2-hot, as in the frame); %% of copy bandwidth under 12 B/record --\n");
+    seg_renderer_hot(env, (size_t)1 << 20);
+    seg_renderer_hot(env, (size_t)2000000);
 }

@@ -1,12 +1,13 @@
 /* split_bench.cu - the benchmark of the split library (driver).
  *
- *   split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--json PATH]
+ *   split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only] [--json PATH]
  *
  * Sections: split (BITS rule, stable / unstable, keys / pairs, B in {2, 32, 256, 2048}, six
  * distributions, beside CUB), multisplit RANGE / BOUNDARIES rules, the wide unstable multisplit
  * (B = 16384 and 2^20 key-value pairs at 2^20 and 2^24, with and without the caller's bucket counts,
  * beside CUB's sort over the bucket bits), split_sort vs CUB (32- and 64-bit
- * keys), segmented split (renderer-like and 1M small segments), gather / scatter, and sorting 2^24
+ * keys), segmented split (renderer-like, the renderer's L2-hot call, 1M small segments), gather / scatter,
+ * and sorting 2^24
  * 128-byte records. Each of our results is verified once; times are medians of CUDA-event-timed
  * runs after a warm-up, rotating input sets so that L2 does not serve the inputs. Bandwidth is a
  * fraction of the device-to-device copy bandwidth measured at the start of the same run.
@@ -87,11 +88,12 @@ int bench_sizes(const bench_env *env, int out[4])
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--json PATH]\n"
+    fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only] [--json PATH]\n"
                "  --quick      2^24 only, fewer repetitions (a smoke run)\n"
                "  --n-log2 K   split and sort sections at 2^K keys only (10 <= K <= 30)\n"
                "  --large      adds 2^28\n"
                "  --wide-only  only the wide multisplit section (B = 16384 and 2^20 at n = 2^20 and 2^24)\n"
+               "  --segmented-only  only the segmented split section\n"
                "  --json PATH  JSON report (default split_bench.json)\n");
 }
 
@@ -109,6 +111,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--quick")) env.quick = 1;
         else if (!strcmp(argv[i], "--large")) env.large = 1;
         else if (!strcmp(argv[i], "--wide-only")) env.wide_only = 1;
+        else if (!strcmp(argv[i], "--segmented-only")) env.segmented_only = 1;
         else if (!strcmp(argv[i], "--n-log2") && i + 1 < argc) {
             env.n_log2 = atoi(argv[++i]);
             if (env.n_log2 < 10 || env.n_log2 > 30) {
@@ -167,8 +170,9 @@ int main(int argc, char **argv)
 
     int sizes[4];
     const int nsizes = bench_sizes(&env, sizes);
-    if (env.wide_only) {
-        bench_section_wide(&env);
+    if (env.wide_only || env.segmented_only) {
+        if (env.wide_only) bench_section_wide(&env);
+        if (env.segmented_only) bench_section_segmented(&env);
     } else {
         for (int i = 0; i < nsizes; ++i) bench_section_split(&env, sizes[i]);
         for (int i = 0; i < nsizes; ++i) bench_section_rules(&env, sizes[i]);
