@@ -39,6 +39,7 @@ static_assert(SEG_HUGE_TILE % SEG_SUBTILE == 0 && SEG_BLOCK_MAX_RECORDS >= SEG_H
 static_assert(SPLIT_MAX_BUCKETS % SEG_BLOCK_THREADS == 0, "bucket scan layout");
 static_assert(SEG_BALLOT_MAX_BUCKETS == 32 && SEG_BALLOT_MAX_RECORDS >= SEG_WARP_MAX_RECORDS &&
               SEG_BALLOT_MAX_RECORDS <= SEG_BLOCK_MAX_RECORDS, "ballot path limits");
+static_assert(SEG_BALLOT_ROUNDS >= 1 && 32 * SEG_BALLOT_ROUNDS <= SEG_BALLOT_MAX_RECORDS, "ballot chunk");
 
 namespace {
 
@@ -207,73 +208,222 @@ __device__ __forceinline__ uint32_t ballot_masks(uint32_t b, uint32_t valid, uin
     return of_lane;
 }
 
-/* B <= 32: one warp per segment of at most SEG_BALLOT_MAX_RECORDS records (see the file comment). */
-/* The buckets of one round of the ballot path: record c + k*32 + lane for k < SEG_BALLOT_UNROLL
- * (0 past hi, never used: the ballots mask those lanes out). */
-template <typename K>
-__device__ static __forceinline__ void load_round_buckets(const seg_params &p, uint32_t c, uint32_t hi, uint32_t lane,
-                                                          uint32_t (&b)[SEG_BALLOT_UNROLL])
+/* ---- the ballot path (B <= 32) ----
+ * A warp chunk is up to BALLOT_WARP_RECORDS consecutive records [wlo, whi) held in registers: record
+ * wlo + k*32 + lane in round k. Loading it issues every round's key (bucket) and value load at once,
+ * so a chunk costs one memory round trip; the counts, ranks and moves then come from registers. */
+enum {
+    BALLOT_ROUNDS = SEG_BALLOT_ROUNDS,
+    BALLOT_WARP_RECORDS = 32 * SEG_BALLOT_ROUNDS,
+    BALLOT_BLOCK_RECORDS = SEG_WARP_KERNEL_WARPS * BALLOT_WARP_RECORDS
+};
+
+struct ballot_chunk {
+    /* bucket | rank among the round's records of its bucket below this lane << 8 | this lane's
+     * bucket's record count in the round << 16 (the last two after ballot_count) */
+    uint32_t rec[BALLOT_ROUNDS];
+    uint32_t val[BALLOT_ROUNDS]; /* values, when moved */
+};
+
+template <typename K, int RULE>
+__device__ __forceinline__ void ballot_load_rule(const seg_params &p, uint32_t wlo, uint32_t whi, uint32_t lane,
+                                                 bool vals, ballot_chunk &c)
 {
+    K key[BALLOT_ROUNDS];
 #pragma unroll
-    for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
-        const uint32_t i = c + (uint32_t)k * 32u + lane;
-        b[k] = i < hi ? bucket_of<K>(p, i) : 0u;
+    for (int k = 0; k < BALLOT_ROUNDS; ++k) { /* every load first, then the buckets */
+        const uint32_t j = (uint32_t)k * 32u + lane, i = wlo + j;
+        const bool in = j < whi - wlo;
+        key[k] = RULE != SPLIT_BUCKETS_IDS && in ? __ldg((const K *)p.keys_in + i) : K(0);
+        c.val[k] = vals && in ? __ldg(p.vals_in + i) : 0u;
+    }
+#pragma unroll
+    for (int k = 0; k < BALLOT_ROUNDS; ++k) {
+        const uint32_t j = (uint32_t)k * 32u + lane;
+        c.rec[k] = j < whi - wlo ? split_bucket<K, RULE>(p.r, key[k], wlo + j, (const K *)p.r.boundaries) : 0u;
     }
 }
 
+/* Loads the chunk [wlo, whi) (wlo <= whi, at most BALLOT_WARP_RECORDS records): buckets, and values
+ * when `vals`. Records past whi get bucket 0 and are never used. */
+template <typename K>
+__device__ __forceinline__ void ballot_load(const seg_params &p, uint32_t wlo, uint32_t whi, uint32_t lane, bool vals,
+                                            ballot_chunk &c)
+{
+    switch (p.rule) {
+    case SPLIT_BUCKETS_BITS: ballot_load_rule<K, SPLIT_BUCKETS_BITS>(p, wlo, whi, lane, vals, c); break;
+    case SPLIT_BUCKETS_IDS: ballot_load_rule<K, SPLIT_BUCKETS_IDS>(p, wlo, whi, lane, vals, c); break;
+    case SPLIT_BUCKETS_RANGE: ballot_load_rule<K, SPLIT_BUCKETS_RANGE>(p, wlo, whi, lane, vals, c); break;
+    default: ballot_load_rule<K, SPLIT_BUCKETS_BOUNDARIES>(p, wlo, whi, lane, vals, c); break;
+    }
+}
+
+/* The ballots of a loaded chunk: packs each record's in-round rank and each lane's per-round count
+ * into c.rec; returns lane b's count of bucket b in the chunk (0 for lanes >= nb). */
+__device__ __forceinline__ uint32_t ballot_count(ballot_chunk &c, uint32_t wlo, uint32_t whi, uint32_t lane,
+                                                 uint32_t bits, uint32_t nb)
+{
+    const uint32_t below = (1u << lane) - 1u, m = whi - wlo;
+    uint32_t cnt = 0;
+#pragma unroll
+    for (int k = 0; k < BALLOT_ROUNDS; ++k) {
+        const uint32_t r = (uint32_t)k * 32u;
+        if (r >= m) break; /* warp-uniform */
+        const uint32_t valid = m - r >= 32u ? 0xFFFFFFFFu : (1u << (m - r)) - 1u;
+        uint32_t mine;
+        const uint32_t oc = (uint32_t)__popc(ballot_masks(c.rec[k], valid, lane, bits, &mine));
+        c.rec[k] |= (uint32_t)__popc(mine & below) << 8 | oc << 16;
+        cnt += oc;
+    }
+    return lane < nb ? cnt : 0u;
+}
+
+/* Moves a counted chunk: lane b's `run` is where the chunk's first record of bucket b goes. */
+template <typename K>
+__device__ __forceinline__ void ballot_write(const seg_params &p, const ballot_chunk &c, uint32_t wlo, uint32_t whi,
+                                             uint32_t lane, uint32_t run)
+{
+    const uint32_t m = whi - wlo;
+#pragma unroll
+    for (int k = 0; k < BALLOT_ROUNDS; ++k) {
+        const uint32_t r = (uint32_t)k * 32u;
+        if (r >= m) break; /* warp-uniform */
+        const uint32_t x = c.rec[k];
+        const uint32_t dst = __shfl_sync(0xFFFFFFFFu, run, x & 0xFFu) + ((x >> 8) & 0xFFu);
+        if (r + lane < m) {
+            const uint32_t src = wlo + r + lane;
+            if (p.keys_out) ((K *)p.keys_out)[dst] = __ldg((const K *)p.keys_in + src);
+            if (p.vals_out) p.vals_out[dst] = c.val[k];
+            if (p.gather) p.gather[dst] = src;
+            if (p.scatter) p.scatter[src] = dst;
+        }
+        run += x >> 16;
+    }
+}
+
+__device__ __forceinline__ uint32_t warp_exclusive_sum(uint32_t v, uint32_t lane)
+{
+    uint32_t incl = v;
+#pragma unroll
+    for (uint32_t o = 1; o < 32; o <<= 1) {
+        const uint32_t u = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+        if (lane >= o) incl += u;
+    }
+    return incl - v;
+}
+
+/* One warp splits segment s = [lo, hi) of at most BALLOT_WARP_RECORDS records in one pass. */
+template <typename K>
+__device__ __forceinline__ void ballot_warp_segment(const seg_params &p, uint32_t s, uint32_t lo, uint32_t hi,
+                                                    uint32_t lane, uint32_t nb, uint32_t bits)
+{
+    ballot_chunk c;
+    ballot_load<K>(p, lo, hi, lane, p.vals_out != nullptr, c);
+    const uint32_t cnt = ballot_count(c, lo, hi, lane, bits, nb);
+    const uint32_t start = lo + warp_exclusive_sum(cnt, lane);
+    if (p.bucket_offsets && lane < nb) p.bucket_offsets[(size_t)s * nb + lane] = start;
+    ballot_write<K>(p, c, lo, hi, lane, start);
+}
+
+struct ballot_smem {
+    uint32_t counts[2][SEG_WARP_KERNEL_WARPS][32]; /* a block chunk's per-warp counts, by chunk parity */
+    uint32_t big[2][SEG_WARP_KERNEL_WARPS];        /* by group parity: each warp's block-path segment or ~0 */
+};
+
+/* Warp w's chunk of the block chunk starting `done` records into [lo, hi). */
+__device__ __forceinline__ void ballot_warp_range(uint32_t lo, uint32_t hi, uint32_t done, uint32_t warp,
+                                                  uint32_t &wlo, uint32_t &whi)
+{
+    const uint32_t m = hi - lo, at = done + warp * (uint32_t)BALLOT_WARP_RECORDS;
+    wlo = at < m ? lo + at : hi;
+    whi = hi - wlo > (uint32_t)BALLOT_WARP_RECORDS ? wlo + (uint32_t)BALLOT_WARP_RECORDS : hi;
+}
+
+/* The whole block splits segment s = [lo, hi) (block-uniform arguments): block chunks of
+ * BALLOT_BLOCK_RECORDS records, warp w taking chunk w of each; per-warp counts meet in shared memory
+ * and every warp derives the same bucket starts. One pass when the segment is one block chunk, else a
+ * counting pass first. Ends with a barrier. */
+template <typename K>
+__device__ void ballot_block_segment(const seg_params &p, ballot_smem &sm, uint32_t s, uint32_t lo, uint32_t hi,
+                                     uint32_t warp, uint32_t lane, uint32_t nb, uint32_t bits)
+{
+    const uint32_t m = hi - lo;
+    const bool multi = m > (uint32_t)BALLOT_BLOCK_RECORDS;
+    uint32_t base = 0; /* lane b: start of bucket b's records not yet placed (the same in every warp) */
+    if (multi) {
+        uint32_t cnt = 0;
+        for (uint32_t done = 0; done < m; done += BALLOT_BLOCK_RECORDS) {
+            uint32_t wlo, whi;
+            ballot_warp_range(lo, hi, done, warp, wlo, whi);
+            ballot_chunk c;
+            ballot_load<K>(p, wlo, whi, lane, false, c);
+            cnt += ballot_count(c, wlo, whi, lane, bits, nb);
+        }
+        sm.counts[1][warp][lane] = cnt;
+        __syncthreads();
+        uint32_t tot = 0;
+#pragma unroll
+        for (int w = 0; w < SEG_WARP_KERNEL_WARPS; ++w) tot += sm.counts[1][w][lane];
+        base = lo + warp_exclusive_sum(tot, lane);
+    }
+    /* chunk j writes counts[j & 1]: the barrier of chunk j - 1 (or the counting pass) lies between
+     * it and every read of that buffer before */
+    uint32_t j = 0;
+    for (uint32_t done = 0; done < m; done += BALLOT_BLOCK_RECORDS, ++j) {
+        uint32_t wlo, whi;
+        ballot_warp_range(lo, hi, done, warp, wlo, whi);
+        ballot_chunk c;
+        ballot_load<K>(p, wlo, whi, lane, p.vals_out != nullptr, c);
+        const uint32_t cnt = ballot_count(c, wlo, whi, lane, bits, nb);
+        uint32_t(*cs)[32] = sm.counts[j & 1u];
+        cs[warp][lane] = cnt;
+        __syncthreads();
+        uint32_t before = 0, tot = 0;
+#pragma unroll
+        for (int w = 0; w < SEG_WARP_KERNEL_WARPS; ++w) {
+            const uint32_t v = cs[w][lane];
+            before += (uint32_t)w < warp ? v : 0u;
+            tot += v;
+        }
+        if (!multi) base = lo + warp_exclusive_sum(tot, lane);
+        if (j == 0 && warp == 0 && p.bucket_offsets && lane < nb) p.bucket_offsets[(size_t)s * nb + lane] = base;
+        ballot_write<K>(p, c, wlo, whi, lane, base + before);
+        base += tot;
+    }
+    __syncthreads(); /* the next block-path segment reuses the counts */
+}
+
+/* B <= 32: block g takes segments [8g, 8g + 8) (grid-stride), one per warp. A warp splits a segment of
+ * at most BALLOT_WARP_RECORDS records alone; larger ones up to SEG_BALLOT_MAX_RECORDS the whole block
+ * splits after the warps' own segments; larger still go to the work lists. */
 template <typename K>
 __global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_ballot_kernel(seg_params p)
 {
+    __shared__ ballot_smem sm;
     const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     const uint32_t nb = p.r.num_buckets, bits = p.bucket_bits, count = seg_count(p);
-    const uint32_t below = (1u << lane) - 1u;
     if (blockIdx.x == 0 && threadIdx.x == 0 && p.bucket_offsets) p.bucket_offsets[(size_t)p.S * nb] = count;
-    for (uint32_t s = blockIdx.x * SEG_WARP_KERNEL_WARPS + warp; s < p.S; s += gridDim.x * SEG_WARP_KERNEL_WARPS) {
-        uint32_t lo, hi;
-        seg_bounds(p, count, s, lo, hi);
-        const uint32_t m = hi - lo;
-        if (m > SEG_BALLOT_MAX_RECORDS) {
-            if (lane == 0) enqueue_large(p, s, m);
-            continue;
+    uint32_t parity = 0;
+    for (size_t g = blockIdx.x; g * SEG_WARP_KERNEL_WARPS < p.S; g += gridDim.x, parity ^= 1u) {
+        const size_t s = g * SEG_WARP_KERNEL_WARPS + warp;
+        uint32_t big = ~0u;
+        if (s < p.S) {
+            uint32_t lo, hi;
+            seg_bounds(p, count, (uint32_t)s, lo, hi);
+            const uint32_t m = hi - lo;
+            if (m <= (uint32_t)BALLOT_WARP_RECORDS) ballot_warp_segment<K>(p, (uint32_t)s, lo, hi, lane, nb, bits);
+            else if (m <= (uint32_t)SEG_BALLOT_MAX_RECORDS) big = (uint32_t)s;
+            else if (lane == 0) enqueue_large(p, (uint32_t)s, m);
         }
-        /* pass 1: lane b counts bucket b */
-        uint32_t cnt = 0;
-        for (uint32_t c = lo; c < hi; c += 32u * SEG_BALLOT_UNROLL) {
-            uint32_t b[SEG_BALLOT_UNROLL];
-            load_round_buckets<K>(p, c, hi, lane, b);
-#pragma unroll
-            for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
-                const uint32_t r = c + (uint32_t)k * 32u;
-                if (r >= hi) break; /* warp-uniform */
-                const uint32_t valid = hi - r >= 32u ? 0xFFFFFFFFu : (1u << (hi - r)) - 1u;
-                uint32_t mine;
-                cnt += __popc(ballot_masks(b[k], valid, lane, bits, &mine));
-            }
-        }
-        /* exclusive scan over the lanes: lane b < nb holds bucket b's start */
-        uint32_t incl = cnt;
-#pragma unroll
-        for (uint32_t o = 1; o < 32; o <<= 1) {
-            const uint32_t v = __shfl_up_sync(0xFFFFFFFFu, incl, o);
-            if (lane >= o) incl += v;
-        }
-        uint32_t start = lo + incl - cnt;
-        if (p.bucket_offsets && lane < nb) p.bucket_offsets[(size_t)s * nb + lane] = start;
-        /* pass 2: rank inside the round, move, advance the starts */
-        for (uint32_t c = lo; c < hi; c += 32u * SEG_BALLOT_UNROLL) {
-            uint32_t b[SEG_BALLOT_UNROLL];
-            load_round_buckets<K>(p, c, hi, lane, b);
-#pragma unroll
-            for (int k = 0; k < SEG_BALLOT_UNROLL; ++k) {
-                const uint32_t r = c + (uint32_t)k * 32u;
-                if (r >= hi) break; /* warp-uniform */
-                const uint32_t valid = hi - r >= 32u ? 0xFFFFFFFFu : (1u << (hi - r)) - 1u;
-                uint32_t mine;
-                const uint32_t of_lane = ballot_masks(b[k], valid, lane, bits, &mine);
-                const uint32_t dst = __shfl_sync(0xFFFFFFFFu, start, b[k]) + __popc(mine & below);
-                if (r + lane < hi) move_record<K>(p, r + lane, dst);
-                start += __popc(of_lane);
-            }
+        /* group g + 2 gridDim rewrites big[parity] only after the barrier of group g + gridDim */
+        if (lane == 0) sm.big[parity][warp] = big;
+        __syncthreads();
+        for (int w = 0; w < SEG_WARP_KERNEL_WARPS; ++w) {
+            const uint32_t t = sm.big[parity][w];
+            if (t == ~0u) continue; /* block-uniform */
+            uint32_t lo, hi;
+            seg_bounds(p, count, t, lo, hi);
+            ballot_block_segment<K>(p, sm, t, lo, hi, warp, lane, nb, bits);
         }
     }
 }
@@ -499,24 +649,36 @@ seg_layout make_layout(size_t n, size_t S, uint32_t nb)
 
 uint32_t grid_for(size_t work, size_t cap) { return (uint32_t)(work < cap ? (work ? work : 1) : cap); }
 
+/* With B <= SEG_BALLOT_MAX_BUCKETS the ballot kernel splits every segment up to
+ * SEG_BALLOT_MAX_RECORDS itself: the medium list then stays empty. */
+constexpr bool ballot_takes_medium = SEG_BALLOT_MAX_RECORDS >= SEG_BLOCK_MAX_RECORDS;
+
 template <typename K>
 sc_status launch_all(const seg_params &p, const seg_layout &l, cudaStream_t stream)
 {
+    const bool ballot = p.r.num_buckets <= SEG_BALLOT_MAX_BUCKETS;
     size_t warp_blocks = ((size_t)p.S + SEG_WARP_KERNEL_WARPS - 1) / SEG_WARP_KERNEL_WARPS;
-    if (p.r.num_buckets <= SEG_BALLOT_MAX_BUCKETS) {
+    if (ballot) {
         seg_ballot_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
         SC_CUDA_CHECK_LAUNCH("seg_ballot_kernel");
     } else {
         seg_warp_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
         SC_CUDA_CHECK_LAUNCH("seg_warp_kernel");
     }
-    const size_t large_items = l.medium_cap + (l.huge_cap > 0 ? l.tile_cap : 0);
-    if (large_items > 0) {
-        seg_large_kernel<K><<<grid_for(large_items, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
-        SC_CUDA_CHECK_LAUNCH("seg_large_kernel");
-    }
+    const size_t medium_items = ballot && ballot_takes_medium ? 0 : l.medium_cap;
+    const size_t large_items = medium_items + (l.huge_cap > 0 ? l.tile_cap : 0);
+    if (large_items == 0) return SC_OK;
+    /* The work lists are usually empty (and at most a few blocks' worth of work): the grid is what
+     * the device holds at once, not one block per possible item. */
+    int dev = 0, sms = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&dev));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    size_t cap = (size_t)(sms > 0 ? sms : 1) * SEG_LARGE_BLOCKS_PER_SM;
+    if (cap > SEG_MAX_GRID) cap = SEG_MAX_GRID;
+    seg_large_kernel<K><<<grid_for(large_items, cap), SEG_BLOCK_THREADS, 0, stream>>>(p);
+    SC_CUDA_CHECK_LAUNCH("seg_large_kernel");
     if (l.huge_cap > 0) {
-        seg_huge_scatter_kernel<K><<<grid_for(l.tile_cap, SEG_MAX_GRID), SEG_BLOCK_THREADS, 0, stream>>>(p);
+        seg_huge_scatter_kernel<K><<<grid_for(l.tile_cap, cap), SEG_BLOCK_THREADS, 0, stream>>>(p);
         SC_CUDA_CHECK_LAUNCH("seg_huge_scatter_kernel");
     }
     return SC_OK;

@@ -71,18 +71,21 @@ enum {
 enum { SPLIT_SORT_RADIX_BITS = 8 };
 
 /* ---- segmented split (segmented_split.cu) and gather / scatter (gather_scatter.cu); owner p2 ----
- * Segments are classified by size on the device. With B <= SEG_BALLOT_MAX_BUCKETS, up to
- * SEG_BALLOT_MAX_RECORDS one warp splits the segment in two streaming passes (bucket bits by
- * ballots: count, then rank and move), SEG_BALLOT_UNROLL rounds of 32 records per batch. With larger
+ * Segments are classified by size on the device. With B <= SEG_BALLOT_MAX_BUCKETS (bucket bits by
+ * ballots, a lane per bucket) a warp holds chunks of 32 x SEG_BALLOT_ROUNDS records in registers
+ * (one load round trip each): a segment of at most one chunk one warp splits in one pass; up to
+ * SEG_BALLOT_MAX_RECORDS the block of SEG_WARP_KERNEL_WARPS warps splits it (a warp per chunk, counts
+ * met in shared memory; one pass up to SEG_WARP_KERNEL_WARPS chunks, else a counting pass first). With larger
  * B, up to SEG_WARP_MAX_RECORDS one warp ranks the
  * segment by comparisons of (bucket, index) keys in shared memory; up to SEG_BLOCK_MAX_RECORDS one
  * block counts, scans and ranks sub-tiles of SEG_SUBTILE records with a block radix sort; larger
  * segments are cut into tiles of SEG_HUGE_TILE records spread over many blocks (count, scan per
- * segment, rank + scatter). */
+ * segment, rank + scatter). The kernels of those work lists (usually empty) run on
+ * SMs x SEG_LARGE_BLOCKS_PER_SM blocks at most. */
 enum {
-    SEG_BALLOT_MAX_BUCKETS = 32,         /* B <= this: ballot warp path (a lane per bucket) */
-    SEG_BALLOT_MAX_RECORDS = 2048,       /* ballot path: larger segments go to the block paths */
-    SEG_BALLOT_UNROLL = 4,               /* 32-record rounds loaded together per batch */
+    SEG_BALLOT_MAX_BUCKETS = 32,         /* B <= this: ballot path (a lane per bucket) */
+    SEG_BALLOT_MAX_RECORDS = 32768,      /* ballot path (warp or block): larger segments go to the lists */
+    SEG_BALLOT_ROUNDS = 8,               /* 32-record rounds of a warp's chunk held in registers */
     SEG_WARP_MAX_RECORDS = 256,          /* must be 2^SEG_WARP_INDEX_BITS */
     SEG_WARP_INDEX_BITS = 8,
     SEG_WARP_KERNEL_WARPS = 8,           /* warps (segments in flight) per block of the warp kernel */
@@ -94,6 +97,7 @@ enum {
     SEG_BLOCK_MAX_RECORDS = 32768,       /* larger segments take the multi-block path */
     SEG_HUGE_TILE = 16384,               /* records per block of the multi-block path */
     SEG_MAX_GRID = 1024,                 /* grid-stride cap of the block and multi-block kernels */
+    SEG_LARGE_BLOCKS_PER_SM = 4,         /* their grid: at most this many blocks per SM (resident) */
     SEG_TEMP_ALIGN = 256,
     /* gather / scatter: threads per block; grid-stride cap in blocks. */
     MOVE_THREADS = 256,

@@ -13,9 +13,13 @@
 #include "sctest.h"
 #include "sctest_cuda.h"
 
-enum layout { L_ONE, L_TINY, L_POWER, L_TILES, L_EMPTY, L_MANY };
+enum layout { L_ONE, L_TINY, L_POWER, L_TILES, L_EMPTY, L_MANY, L_EDGES };
 enum dist { D_UNIFORM, D_ONE, D_HOCKEY, D_ASC, D_DESC };
-static const char *layout_name[] = {"one", "tiny", "power", "tiles", "empty", "many"};
+static const char *layout_name[] = {"one", "tiny", "power", "tiles", "empty", "many", "edges"};
+/* L_EDGES: segment sizes at the ballot path's register chunk (32 x 8) and block chunk (8 x 256)
+ * edges, in a seeded random order. */
+static const size_t edge_sizes[] = {0, 1, 31, 32, 33, 64, 128, 129, 255, 256, 257, 511, 512, 2047, 2048, 2049,
+                                    4095, 4096, 4097, 6000};
 static const char *dist_name[] = {"uniform", "one", "hockey", "asc", "desc"};
 
 typedef struct seg_case {
@@ -76,6 +80,7 @@ static size_t make_offsets(sct_rng *rng, const seg_case *c, uint32_t **out)
         case L_ONE: m = n; break;
         case L_TINY: m = sct_rng_below(rng, 65); break;
         case L_MANY: m = sct_rng_below(rng, 4); break;
+        case L_EDGES: m = edge_sizes[sct_rng_below(rng, sizeof edge_sizes / sizeof edge_sizes[0])]; break;
         default: m = (size_t)floor(pow(2.0, sct_rng_unit(rng) * 17.5)) - 1; break; /* power law, 0 .. ~185K */
         }
         if (m > n - at) m = n - at;
@@ -443,6 +448,28 @@ static void test_device_count(void)
                 }
 }
 
+/* Segments of exactly the ballot path's chunk sizes and one past them (warp, block, counting pass),
+ * every output, B of 1 .. 32 bits wide, direct count and device count. */
+static void test_ballot_chunk_edges(void)
+{
+    static const uint32_t bs[] = {1, 2, 5, 16, 32};
+    for (size_t b = 0; b < sizeof bs / sizeof bs[0]; ++b)
+        for (int counted = 0; counted <= 1; ++counted) {
+            seg_case c = base_case(400009, L_EDGES, bs[b]);
+            c.rule = b % 2 ? SPLIT_BUCKETS_BITS : SPLIT_BUCKETS_RANGE;
+            c.dist = b == 3 ? D_HOCKEY : D_UNIFORM;
+            c.counted = counted;
+            run_case(&c, 0);
+        }
+    seg_case v = base_case(400009, L_EDGES, 16); /* the renderer's outputs: values + offsets only */
+    v.rule = SPLIT_BUCKETS_BITS;
+    v.keys_out = 0, v.indices = 0;
+    run_case(&v, 0);
+    v.key_type = SPLIT_KEY_U64;
+    v.rule = SPLIT_BUCKETS_IDS;
+    run_case(&v, 0);
+}
+
 static void test_millions_of_segments(void)
 {
     seg_case c = base_case(3000017, L_MANY, 16);
@@ -488,6 +515,9 @@ static void test_sanitize_mid(void)
     seg_case r = base_case(100003, L_TILES, 16);
     r.rule = SPLIT_BUCKETS_BOUNDARIES;
     run_case(&r, 0);
+    seg_case e = base_case(60013, L_EDGES, 16); /* ballot warp, block and counting-pass paths */
+    e.rule = SPLIT_BUCKETS_BITS;
+    run_case(&e, 0);
 }
 
 static void quiet(sc_log_level level, const char *message, void *user) { (void)level, (void)message, (void)user; }
@@ -550,6 +580,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_buckets_and_distributions);
     SCT_RUN(test_sizes_and_layouts);
     SCT_RUN(test_device_count);
+    SCT_RUN(test_ballot_chunk_edges);
     SCT_RUN(test_millions_of_segments);
     SCT_RUN(test_renderer_tiles);
     if (large) SCT_RUN(test_large_2p28);
