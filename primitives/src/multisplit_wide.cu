@@ -176,31 +176,47 @@ __global__ void split_wide_offsets_kernel(const uint32_t *starts, uint32_t num_b
     }
 }
 
-/* Launches the count (place = 0) or place (place = 1) kernel for the key type, rule and alignment. */
-template <typename KeyT, int RULE>
-static sc_status wide_launch_rule(const wide_params &p, int place, bool vec, uint32_t blocks, cudaStream_t stream)
+/* Launches a grid-stride kernel with at most one wave: min(want, SMs x its resident blocks per SM)
+ * blocks (ncu: the renderer's tile split ran 1.33 waves with a fixed 8 blocks per SM, 6 resident). */
+template <typename Kernel>
+static sc_status wide_launch_one(Kernel kernel, const wide_params &p, uint64_t want, int sms, cudaStream_t stream,
+                                 const char *name)
 {
-    if (place) {
-        if (vec) split_wide_place_kernel<KeyT, RULE, true><<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
-        else split_wide_place_kernel<KeyT, RULE, false><<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
-        SC_CUDA_CHECK_LAUNCH("split_wide_place_kernel");
-    } else {
-        if (vec) split_wide_count_kernel<KeyT, RULE, true><<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
-        else split_wide_count_kernel<KeyT, RULE, false><<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
-        SC_CUDA_CHECK_LAUNCH("split_wide_count_kernel");
-    }
+    int per_sm = 0;
+    SC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, SPLIT_WIDE_THREADS, 0));
+    const uint64_t cap = (uint64_t)(sms > 0 ? sms : 1) * (uint64_t)(per_sm > 0 ? per_sm : 1);
+    const uint32_t blocks = (uint32_t)(want < cap ? want : cap);
+    kernel<<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return sc_cuda_report(e, name, __FILE__, __LINE__);
     return SC_OK;
 }
 
+/* Launches the count (place = 0) or place (place = 1) kernel for the key type, rule and alignment. */
+template <typename KeyT, int RULE>
+static sc_status wide_launch_rule(const wide_params &p, int place, bool vec, uint64_t want, int sms,
+                                  cudaStream_t stream)
+{
+    if (place)
+        return vec ? wide_launch_one(split_wide_place_kernel<KeyT, RULE, true>, p, want, sms, stream,
+                                     "launch of split_wide_place_kernel")
+                   : wide_launch_one(split_wide_place_kernel<KeyT, RULE, false>, p, want, sms, stream,
+                                     "launch of split_wide_place_kernel");
+    return vec ? wide_launch_one(split_wide_count_kernel<KeyT, RULE, true>, p, want, sms, stream,
+                                 "launch of split_wide_count_kernel")
+               : wide_launch_one(split_wide_count_kernel<KeyT, RULE, false>, p, want, sms, stream,
+                                 "launch of split_wide_count_kernel");
+}
+
 template <typename KeyT>
-static sc_status wide_launch(const wide_params &p, int rule, int place, bool vec, uint32_t blocks,
+static sc_status wide_launch(const wide_params &p, int rule, int place, bool vec, uint64_t want, int sms,
                              cudaStream_t stream)
 {
     switch (rule) {
-    case SPLIT_BUCKETS_BITS: return wide_launch_rule<KeyT, SPLIT_BUCKETS_BITS>(p, place, vec, blocks, stream);
-    case SPLIT_BUCKETS_IDS: return wide_launch_rule<KeyT, SPLIT_BUCKETS_IDS>(p, place, vec, blocks, stream);
-    case SPLIT_BUCKETS_RANGE: return wide_launch_rule<KeyT, SPLIT_BUCKETS_RANGE>(p, place, vec, blocks, stream);
-    default: return wide_launch_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, place, vec, blocks, stream);
+    case SPLIT_BUCKETS_BITS: return wide_launch_rule<KeyT, SPLIT_BUCKETS_BITS>(p, place, vec, want, sms, stream);
+    case SPLIT_BUCKETS_IDS: return wide_launch_rule<KeyT, SPLIT_BUCKETS_IDS>(p, place, vec, want, sms, stream);
+    case SPLIT_BUCKETS_RANGE: return wide_launch_rule<KeyT, SPLIT_BUCKETS_RANGE>(p, place, vec, want, sms, stream);
+    default: return wide_launch_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, place, vec, want, sms, stream);
     }
 }
 
@@ -282,14 +298,12 @@ sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *d, uin
     const uint64_t chunks_per_block = SPLIT_WIDE_THREADS / 32;
     const uint64_t want = ((uint64_t)n + (uint64_t)SPLIT_WIDE_CHUNK * chunks_per_block - 1) /
                           ((uint64_t)SPLIT_WIDE_CHUNK * chunks_per_block);
-    const uint64_t cap = (uint64_t)(sms > 0 ? sms : 1) * SPLIT_WIDE_BLOCKS_PER_SM;
-    const uint32_t blocks = (uint32_t)(want < cap ? want : cap);
     const int key64 = d->key_type == SPLIT_KEY_U64;
 
     if (d->bucket_counts == NULL) {
         SC_CUDA_CHECK(cudaMemsetAsync(p.counts, 0, (size_t)nb * sizeof(uint32_t), stream));
-        if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 0, vec, blocks, stream));
-        else SC_TRY(wide_launch<uint32_t>(p, (int)b->rule, 0, vec, blocks, stream));
+        if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 0, vec, want, sms, stream));
+        else SC_TRY(wide_launch<uint32_t>(p, (int)b->rule, 0, vec, want, sms, stream));
     }
     size_t cb = cub_bytes;
     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, counts, p.cursors, (int)nb, stream));
@@ -300,8 +314,8 @@ sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *d, uin
         SC_CUDA_CHECK_LAUNCH("split_wide_offsets_kernel");
     }
     if (d->keys_out || d->values_out || d->gather_index || d->scatter_index) {
-        if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 1, vec, blocks, stream));
-        else SC_TRY(wide_launch<uint32_t>(p, (int)b->rule, 1, vec, blocks, stream));
+        if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 1, vec, want, sms, stream));
+        else SC_TRY(wide_launch<uint32_t>(p, (int)b->rule, 1, vec, want, sms, stream));
     }
     return SC_OK;
 }

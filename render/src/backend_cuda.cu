@@ -111,6 +111,7 @@ extern "C" void sc_backend_cuda_destroy(sc_renderer *r)
     dev_free(st->globals);
     dev_free(st->consts);
     if (st->capture_stream) cudaStreamDestroy(st->capture_stream);
+    if (st->body_stream) cudaStreamDestroy(st->body_stream);
     for (int k = 0; k < SC_CUDA_FRAMES_IN_FLIGHT; ++k) {
         if (st->slots[k].host) cudaFreeHost(st->slots[k].host);
         if (st->slots[k].host_consts) cudaFreeHost(st->slots[k].host_consts);
@@ -129,10 +130,15 @@ extern "C" sc_status sc_backend_cuda_create(sc_renderer *r)
     if (!st) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
     r->cuda = st;
     st->stream = r->desc.stream;
+    {
+        const char *g = getenv("SLABCAST_CUDA_GRAPHS");
+        st->use_graphs = !(g && strcmp(g, "0") == 0);
+    }
     sc_status s = dev_alloc(st->globals, 1, "frame counters");
     if (s == SC_OK) s = dev_alloc(st->consts, 1, "frame constants");
     if (s == SC_OK) {
         cudaError_t e = cudaStreamCreateWithFlags(&st->capture_stream, cudaStreamNonBlocking);
+        if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&st->body_stream, cudaStreamNonBlocking);
         for (int k = 0; e == cudaSuccess && k < SC_CUDA_FRAMES_IN_FLIGHT; ++k) {
             e = cudaMallocHost((void **)&st->slots[k].host, sizeof(sc_cuda_globals));
             if (e == cudaSuccess) e = cudaMallocHost((void **)&st->slots[k].host_consts, sizeof(sc_cuda_frame_consts));
@@ -291,15 +297,65 @@ static void shade_params(const sc_renderer *r, const sc_frame_desc *frame, sc_cu
     sp->surface = frame->rgba ? 0ull : frame->surface;
 }
 
-/* The frame's graph part, enqueued on s (a capturing stream): from clearing the frame's counters to
- * the copy of the counters into the slot's pinned memory, with events[1 ..] at the stage ends. */
+/* The overflow fallback as the body of an IF node of the graph being captured on s, its condition
+ * set by finalize: a frame that fits does not even launch it. */
+static sc_status record_overflow_node(sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
+{
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph = NULL;
+    const cudaGraphNode_t *deps = NULL;
+    size_t ndeps = 0;
+    SC_CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, NULL, &graph, &deps, NULL, &ndeps));
+    /* The struct has no default constructor (a union inside); its other fields are zero-initialized. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+    cudaGraphNodeParams np = {cudaGraphNodeTypeConditional};
+#pragma GCC diagnostic pop
+    np.conditional.handle = (cudaGraphConditionalHandle)st->overflow_cond;
+    np.conditional.type = cudaGraphCondTypeIf;
+    np.conditional.size = 1;
+    cudaGraphNode_t node;
+    SC_CUDA_CHECK(cudaGraphAddNode(&node, graph, deps, NULL, ndeps, &np));
+    SC_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &node, NULL, 1, cudaStreamSetCaptureDependencies));
+    cudaStream_t bs = st->body_stream;
+    SC_CUDA_CHECK(cudaStreamBeginCaptureToGraph(bs, np.conditional.phGraph_out[0], NULL, NULL, 0,
+                                                cudaStreamCaptureModeThreadLocal));
+    sc_status r = sc_cuda_overflow(st, p, bs);
+    cudaGraph_t body = NULL;
+    cudaError_t e = cudaStreamEndCapture(bs, &body);
+    SC_TRY(r);
+    if (e != cudaSuccess) return sc_cuda_report(e, "cudaStreamEndCapture (the overflow node)", __FILE__, __LINE__);
+    return SC_OK;
+}
+
+/* The frame's graph part, enqueued on s (a capturing stream; or, with SLABCAST_CUDA_GRAPHS=0, the
+ * renderer's stream every frame): from clearing the frame's counters to the copy of the counters
+ * into the slot's pinned memory, with events[1 ..] at the stage ends. */
 static sc_status record_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cuda_slot *slot, cudaStream_t s)
 {
     sc_cuda_state *st = r->cuda;
     const sc_frame_params *p = &r->params;
     int ev = 1; /* events[0] and the deformation precede the graph (per frame, sc_backend_cuda_render) */
     /* External records: event record nodes in the graph, which the host can wait for and time. */
-#define SC_STAGE_MARK() SC_CUDA_CHECK(cudaEventRecordWithFlags(slot->events[ev++], s, cudaEventRecordExternal))
+#define SC_STAGE_MARK()                                                                          \
+    do {                                                                                         \
+        SC_CUDA_CHECK(cudaEventRecordWithFlags(slot->events[ev], s, record_flags));             \
+        st->recorded |= 1u << ev++;                                                              \
+    } while (0)
+    /* A stage fused into the one before (nothing of its own to time): no event, 0 ms. */
+#define SC_STAGE_FUSED() (++ev)
+    st->recorded = 1u; /* events[0]: recorded per frame before the graph */
+    /* In a capture, external records (event nodes the host can wait for); on a plain stream, plain. */
+    const unsigned record_flags = st->use_graphs ? cudaEventRecordExternal : cudaEventRecordDefault;
+    st->has_overflow_cond = st->use_graphs;
+    if (st->use_graphs) {
+        cudaStreamCaptureStatus status;
+        cudaGraph_t graph = NULL;
+        SC_CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, NULL, &graph, NULL, NULL, NULL));
+        cudaGraphConditionalHandle cond;
+        SC_CUDA_CHECK(cudaGraphConditionalHandleCreate(&cond, graph, 0, cudaGraphCondAssignDefault));
+        st->overflow_cond = (unsigned long long)cond;
+    }
     SC_CUDA_CHECK(cudaMemsetAsync(st->globals, 0, sizeof(sc_cuda_globals), s));
     SC_CUDA_CHECK(cudaMemsetAsync(st->tile_counts, 0, sc_cuda_tile_buckets(p->tile_bits) * sizeof(uint32_t), s));
     SC_STAGE_MARK();
@@ -307,8 +363,8 @@ static sc_status record_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cud
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_project(st, p, s));
     SC_STAGE_MARK();
-    SC_TRY(sc_cuda_reduce(st, s));
-    SC_STAGE_MARK();
+    SC_TRY(sc_cuda_reduce(st, s)); /* in project */
+    SC_STAGE_FUSED();
     SC_TRY(sc_cuda_finalize(st, p, s));
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_emit(st, p, s));
@@ -318,12 +374,14 @@ static sc_status record_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cud
     SC_TRY(sc_cuda_slab_split(st, p, s));
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_raycast(st, p, s));
-    SC_TRY(sc_cuda_overflow(st, p, s));
+    if (st->has_overflow_cond) SC_TRY(record_overflow_node(st, p, s));
+    else SC_TRY(sc_cuda_overflow(st, p, s));
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_shade(st, p, s));
     SC_CUDA_CHECK(cudaMemcpyAsync(slot->host, st->globals, sizeof(sc_cuda_globals), cudaMemcpyDeviceToHost, s));
     SC_STAGE_MARK(); /* the end of the frame */
 #undef SC_STAGE_MARK
+#undef SC_STAGE_FUSED
     return SC_OK;
 }
 
@@ -356,7 +414,7 @@ static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame, struc
 {
     sc_cuda_state *st = r->cuda;
     cudaStream_t s = st->stream;
-    if (!slot->graph) SC_TRY(capture_frame_graph(r, slot));
+    if (!slot->graph && st->use_graphs) SC_TRY(capture_frame_graph(r, slot));
     sc_cuda_frame_consts *c = slot->host_consts; /* its previous frame has finished (the ring) */
     c->p = r->params;
     c->p.depth_min = c->p.depth_max = 0.0f; /* the device's range replaces these in every kernel */
@@ -372,7 +430,8 @@ static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame, struc
         sc_deform_evaluate(&r->deform, r->mesh_center, r->mesh_radius, frame->time, &e);
         SC_TRY(sc_cuda_deform(st, &e, s));
     }
-    SC_CUDA_CHECK(cudaGraphLaunch(slot->graph, s));
+    if (st->use_graphs) SC_CUDA_CHECK(cudaGraphLaunch(slot->graph, s));
+    else SC_TRY(record_frame_graph(r, slot, s)); /* the same stages, launched one by one */
     return SC_OK;
 }
 
@@ -416,9 +475,14 @@ static sc_status read_stats(sc_renderer *r, const struct sc_cuda_state::sc_cuda_
     const sc_cuda_globals *g = slot->host;
     sc_frame_stats *o = &r->stats;
     memset(o, 0, sizeof *o);
+    /* Stage i ends at boundary i + 1 and starts at the last recorded boundary <= i; a stage whose
+     * end is not recorded was fused into the stage before it. */
+    const uint32_t rec = r->cuda->recorded;
+    int from = 0;
     for (int i = 0; i < SC_STAGE_COUNT; ++i) {
+        if (rec & (1u << i)) from = i;
         float ms = 0.0f;
-        SC_CUDA_CHECK(cudaEventElapsedTime(&ms, slot->events[i], slot->events[i + 1]));
+        if (rec & (1u << (i + 1))) SC_CUDA_CHECK(cudaEventElapsedTime(&ms, slot->events[from], slot->events[i + 1]));
         o->stage_ms[i] = ms;
     }
     float frame_ms = 0.0f;

@@ -65,8 +65,9 @@ sc_status sc_backend_cuda_read_positions(const struct sc_renderer *r, float *out
 enum {
     SC_CUDA_DEFORM_THREADS = 256,
     SC_CUDA_NORMALS_THREADS = 256,
-    SC_CUDA_PROJECT_THREADS = 128,
+    SC_CUDA_PROJECT_THREADS = 128,  /* (60 registers; capping them at 42 spilled and ran 20% slower) */
     SC_CUDA_EMIT_THREADS = 256,     /* emit: one atomic per block for its references' range */
+    SC_CUDA_EMIT_MIN_BLOCKS = 6,    /* ... resident blocks asked of the compiler (at most 42 registers) */
     SC_CUDA_OVERFLOW_THREADS = 128, /* overflow fallback: threads per block (a tile's rays per round) */
     SC_CUDA_FRAMES_IN_FLIGHT = 3,   /* frames enqueued before the host waits for the oldest */
     SC_CUDA_RAYCAST_WARPS = 4,     /* warps per tile of at most 64 pixels (raycast_cuda.cu) */
@@ -180,8 +181,17 @@ typedef struct sc_cuda_state {
     uint32_t next_slot;            /* the slot of the next frame (the oldest in flight when full) */
     uint32_t newest_slot;          /* the slot of the last frame enqueued */
     uint64_t frames;               /* frames enqueued */
+    uint32_t recorded;             /* bit i: events[i] is recorded (stages fused into the one before
+                                      have no boundary of their own and report 0 ms) */
     size_t grow_to;                /* > ref_capacity: a finished frame needed this many references */
     int overflow_blocks;           /* co-resident blocks of the overflow kernel (cooperative launch) */
+    cudaStream_t body_stream;      /* private, for capturing the overflow kernel into its IF node */
+    unsigned long long overflow_cond; /* the graph being captured: the IF node's condition handle,
+                                         set by the frame's finalize (cudaGraphSetConditional) */
+    int has_overflow_cond;         /* 0: no graph (SLABCAST_CUDA_GRAPHS=0): the overflow kernel is
+                                      launched every frame and checks the flag itself */
+    int use_graphs;                /* 1 unless SLABCAST_CUDA_GRAPHS=0 (for profilers that cannot see
+                                      kernels inside graphs with conditional nodes) */
 } sc_cuda_state;
 
 #ifdef __cplusplus
@@ -191,7 +201,8 @@ typedef struct sc_cuda_state {
 sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s);
 sc_status sc_cuda_normals(const sc_cuda_state *st, cudaStream_t s);
 /* project_cuda.cu: classification with the depth reduction, the per-tile counts and the reference
- * total (project; reduce enqueues nothing), then the frame totals (finalize: slab range, overflow). */
+ * total (project; reduce enqueues nothing), then the frame totals (finalize: slab range, overflow,
+ * the condition of the overflow fallback's IF node). */
 sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 sc_status sc_cuda_reduce(const sc_cuda_state *st, cudaStream_t s);
 sc_status sc_cuda_finalize(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);

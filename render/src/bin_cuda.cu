@@ -30,7 +30,7 @@
 #include "split.h"
 
 /* Appends the references of every visible triangle to (keys, values); see above. */
-__global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS)
+__global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS, SC_CUDA_EMIT_MIN_BLOCKS)
 sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, const float *pos, const uint32_t *idx, const float *tri_keys,
                const uint4 *tri_bins, uint32_t *keys, uint32_t *values)
 {

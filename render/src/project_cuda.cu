@@ -27,6 +27,25 @@ __device__ __forceinline__ void count_tile(uint32_t *counts, uint32_t tile)
     if (peers.thread_rank() == 0) atomicAdd(&counts[tile], peers.size());
 }
 
+/* The frame totals from project's reductions: overflow against the capacity, the count the splits
+ * read (0 after an overflow: the fallback bins the frame instead; the frame graph's IF node runs it),
+ * and the slab range (the near plane for a frame with no visible triangle, as the CPU backend). */
+__device__ static void finalize_frame(unsigned long long capacity, float near_plane, int has_cond,
+                                      cudaGraphConditionalHandle cond, sc_cuda_globals *g)
+{
+    const unsigned long long refs = g->references;
+    const uint32_t overflow = refs > capacity ? 1u : 0u;
+    g->overflow = overflow;
+    g->split_count = overflow ? 0u : (uint32_t)refs;
+    if (has_cond) cudaGraphSetConditional(cond, overflow); /* the frame graph's IF node: the overflow fallback */
+    if (g->visible == 0) {
+        g->depth_min = g->depth_max = near_plane;
+    } else {
+        g->depth_min = __uint_as_float(~g->depth_min_inv);
+        g->depth_max = __uint_as_float(g->depth_max_bits);
+    }
+}
+
 /* Visible keys are positive finite floats, whose bit patterns order like the floats: the minimum
  * is kept as the maximum of the complemented bits (the globals start zeroed). */
 __global__ void __launch_bounds__(SC_CUDA_PROJECT_THREADS)
@@ -117,28 +136,19 @@ sc_status sc_cuda_reduce(const sc_cuda_state *st, cudaStream_t s)
     return SC_OK;
 }
 
-/* One thread: the frame totals from project's reductions: overflow against the capacity, the count
- * the splits read (0 after an overflow: the fallback bins the frame instead), and the slab range
- * (the near plane for a frame with no visible triangle, as the CPU backend). */
-__global__ void sc_finalize_kernel(unsigned long long capacity, const sc_cuda_frame_consts *fc, sc_cuda_globals *g)
+/* One thread: the frame totals (see finalize_frame). A last-block-finalizes project kernel (a
+ * fence and a counter per block) measured 13 us slower on the dragon than this launch. */
+__global__ void sc_finalize_kernel(unsigned long long capacity, const sc_cuda_frame_consts *fc, int has_cond,
+                                   cudaGraphConditionalHandle cond, sc_cuda_globals *g)
 {
-    const float near_plane = fc->p.near_plane;
-    const unsigned long long refs = g->references;
-    const uint32_t overflow = refs > capacity ? 1u : 0u;
-    g->overflow = overflow;
-    g->split_count = overflow ? 0u : (uint32_t)refs;
-    if (g->visible == 0) {
-        g->depth_min = g->depth_max = near_plane;
-    } else {
-        g->depth_min = __uint_as_float(~g->depth_min_inv);
-        g->depth_max = __uint_as_float(g->depth_max_bits);
-    }
+    finalize_frame(capacity, fc->p.near_plane, has_cond, cond, g);
 }
 
 sc_status sc_cuda_finalize(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
 {
     (void)p;
-    sc_finalize_kernel<<<1, 1, 0, s>>>((unsigned long long)st->ref_capacity, st->consts, st->globals);
+    sc_finalize_kernel<<<1, 1, 0, s>>>((unsigned long long)st->ref_capacity, st->consts, st->has_overflow_cond,
+                                       (cudaGraphConditionalHandle)st->overflow_cond, st->globals);
     SC_CUDA_CHECK_LAUNCH("sc_finalize_kernel");
     return SC_OK;
 }
