@@ -264,7 +264,8 @@ static void seg_renderer_hot(const bench_env *env, size_t n)
     h.d.segment_offsets = d_off;
     h.d.num_segments = S;
     h.d.num_records_device = d_count;
-    if (split_segmented(NULL, &h.temp_bytes, &h.d, s) != SC_OK) bench_fail("split_segmented size query: %s", sc_last_error());
+    if (split_segmented(NULL, &h.temp_bytes, &h.d, s) != SC_OK)
+        bench_fail("split_segmented size query: %s", sc_last_error());
     h.temp = bench_alloc(h.temp_bytes);
 
     uint32_t *hk = (uint32_t *)host_alloc(n * 4), *hv = (uint32_t *)host_alloc(n * 4);

@@ -1,12 +1,16 @@
 /* segmented_split.cu - split_segmented: a stable split inside each of many segments.
  *
  * Segments are classified by size on the device (the host never sees them):
- *  - small, B <= SEG_BALLOT_MAX_BUCKETS (<= SEG_BALLOT_MAX_RECORDS records): one warp per segment,
- *    two passes over it in rounds of 32 records. A record's bucket bits are exchanged by ballots,
- *    which give every lane the mask of the round's records in its own record's bucket (its rank:
- *    the lanes below it) and the mask of records in bucket `lane` (lane b counts bucket b). Pass 1
- *    counts, a warp scan turns lane b's count into bucket b's start, pass 2 moves each record to
- *    start[bucket] + rank and advances the starts. O(m) work, stable, no shared memory.
+ *  - B <= SEG_BALLOT_MAX_BUCKETS (<= SEG_BALLOT_MAX_RECORDS records): the ballot path. A record's
+ *    bucket bits are exchanged by ballots, which give every lane the mask of the round's (32 records)
+ *    records in its own record's bucket (its rank: the lanes below it) and the mask of records in
+ *    bucket `lane` (lane b counts bucket b); a warp scan turns lane b's count into bucket b's start,
+ *    and each record moves to start[bucket] + rank. A warp holds a chunk of SEG_BALLOT_ROUNDS rounds in
+ *    registers (keys and values loaded at once: one memory round trip), so a segment of one chunk
+ *    costs one pass; up to SEG_BALLOT_WARP_MAX_RECORDS the warp counts its chunks, then loads, ranks
+ *    and moves them one by one; larger segments the whole block splits after its warps' own (a warp
+ *    per chunk, the per-warp counts met in shared memory). The grid is what the device holds at once
+ *    and every warp loops over the segments (no barrier between them). O(m) work, stable.
  *  - small, larger B (<= SEG_WARP_MAX_RECORDS): one warp per segment. Each record gets the key
  *    (bucket << 8 | local index), unique inside the segment; its rank is the number of smaller keys
  *    (comparisons against the segment's keys in shared memory), which is the stable order. The
@@ -39,7 +43,8 @@ static_assert(SEG_HUGE_TILE % SEG_SUBTILE == 0 && SEG_BLOCK_MAX_RECORDS >= SEG_H
 static_assert(SPLIT_MAX_BUCKETS % SEG_BLOCK_THREADS == 0, "bucket scan layout");
 static_assert(SEG_BALLOT_MAX_BUCKETS == 32 && SEG_BALLOT_MAX_RECORDS >= SEG_WARP_MAX_RECORDS &&
               SEG_BALLOT_MAX_RECORDS <= SEG_BLOCK_MAX_RECORDS, "ballot path limits");
-static_assert(SEG_BALLOT_ROUNDS >= 1 && 32 * SEG_BALLOT_ROUNDS <= SEG_BALLOT_MAX_RECORDS, "ballot chunk");
+static_assert(SEG_BALLOT_ROUNDS >= 1 && 32 * SEG_BALLOT_ROUNDS <= SEG_BALLOT_WARP_MAX_RECORDS &&
+              SEG_BALLOT_WARP_MAX_RECORDS <= SEG_BALLOT_MAX_RECORDS && SEG_BALLOT_BLOCK_LIST >= 1, "ballot chunk");
 
 namespace {
 
@@ -194,15 +199,17 @@ __global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_warp_kernel(se
 }
 
 /* The ballot path's masks for one round: *mine = lanes whose record is in this lane's record's
- * bucket, return value = lanes whose record is in bucket `lane`; both within `valid`. */
-__device__ __forceinline__ uint32_t ballot_masks(uint32_t b, uint32_t valid, uint32_t lane, uint32_t bits,
-                                                 uint32_t *mine)
+ * bucket, return value = lanes whose record is in bucket `lane`; both within `valid`. All 5 bits of
+ * B <= 32, unrolled: a bit at or above the bucket bits is 0 in every bucket, so its ballot leaves
+ * `mine` as it is and clears the return value of lanes >= 2^bits (no such bucket). */
+__device__ __forceinline__ uint32_t ballot_masks(uint32_t b, uint32_t valid, uint32_t lane, uint32_t *mine)
 {
     uint32_t same = valid, of_lane = valid;
-    for (uint32_t k = 0; k < bits; ++k) {
+#pragma unroll
+    for (uint32_t k = 0; k < 5; ++k) {
         const uint32_t bal = __ballot_sync(0xFFFFFFFFu, (b >> k) & 1u);
-        same &= ((b >> k) & 1u) ? bal : ~bal;
-        of_lane &= ((lane >> k) & 1u) ? bal : ~bal;
+        same &= bal ^ (((b >> k) & 1u) - 1u);
+        of_lane &= bal ^ (((lane >> k) & 1u) - 1u);
     }
     *mine = same;
     return of_lane;
@@ -261,7 +268,7 @@ __device__ __forceinline__ void ballot_load(const seg_params &p, uint32_t wlo, u
 /* The ballots of a loaded chunk: packs each record's in-round rank and each lane's per-round count
  * into c.rec; returns lane b's count of bucket b in the chunk (0 for lanes >= nb). */
 __device__ __forceinline__ uint32_t ballot_count(ballot_chunk &c, uint32_t wlo, uint32_t whi, uint32_t lane,
-                                                 uint32_t bits, uint32_t nb)
+                                                 uint32_t nb)
 {
     const uint32_t below = (1u << lane) - 1u, m = whi - wlo;
     uint32_t cnt = 0;
@@ -271,7 +278,7 @@ __device__ __forceinline__ uint32_t ballot_count(ballot_chunk &c, uint32_t wlo, 
         if (r >= m) break; /* warp-uniform */
         const uint32_t valid = m - r >= 32u ? 0xFFFFFFFFu : (1u << (m - r)) - 1u;
         uint32_t mine;
-        const uint32_t oc = (uint32_t)__popc(ballot_masks(c.rec[k], valid, lane, bits, &mine));
+        const uint32_t oc = (uint32_t)__popc(ballot_masks(c.rec[k], valid, lane, &mine));
         c.rec[k] |= (uint32_t)__popc(mine & below) << 8 | oc << 16;
         cnt += oc;
     }
@@ -315,19 +322,51 @@ __device__ __forceinline__ uint32_t warp_exclusive_sum(uint32_t v, uint32_t lane
 /* One warp splits segment s = [lo, hi) of at most BALLOT_WARP_RECORDS records in one pass. */
 template <typename K>
 __device__ __forceinline__ void ballot_warp_segment(const seg_params &p, uint32_t s, uint32_t lo, uint32_t hi,
-                                                    uint32_t lane, uint32_t nb, uint32_t bits)
+                                                    uint32_t lane, uint32_t nb)
 {
     ballot_chunk c;
     ballot_load<K>(p, lo, hi, lane, p.vals_out != nullptr, c);
-    const uint32_t cnt = ballot_count(c, lo, hi, lane, bits, nb);
+    const uint32_t cnt = ballot_count(c, lo, hi, lane, nb);
     const uint32_t start = lo + warp_exclusive_sum(cnt, lane);
     if (p.bucket_offsets && lane < nb) p.bucket_offsets[(size_t)s * nb + lane] = start;
     ballot_write<K>(p, c, lo, hi, lane, start);
 }
 
+/* The end of the warp chunk starting at wlo < hi. */
+__device__ __forceinline__ uint32_t ballot_chunk_end(uint32_t wlo, uint32_t hi)
+{
+    return hi - wlo > (uint32_t)BALLOT_WARP_RECORDS ? wlo + (uint32_t)BALLOT_WARP_RECORDS : hi;
+}
+
+/* One warp splits segment s = [lo, hi) of several chunks: a counting pass over the chunks, then
+ * each chunk again (with its values), ranked and moved. */
+template <typename K>
+__device__ void ballot_warp_segment_chunks(const seg_params &p, uint32_t s, uint32_t lo, uint32_t hi, uint32_t lane,
+                                           uint32_t nb)
+{
+    uint32_t cnt = 0;
+    for (uint32_t wlo = lo; wlo < hi; wlo = ballot_chunk_end(wlo, hi)) {
+        const uint32_t whi = ballot_chunk_end(wlo, hi);
+        ballot_chunk c;
+        ballot_load<K>(p, wlo, whi, lane, false, c);
+        cnt += ballot_count(c, wlo, whi, lane, nb);
+    }
+    uint32_t run = lo + warp_exclusive_sum(cnt, lane);
+    if (p.bucket_offsets && lane < nb) p.bucket_offsets[(size_t)s * nb + lane] = run;
+    for (uint32_t wlo = lo; wlo < hi; wlo = ballot_chunk_end(wlo, hi)) {
+        const uint32_t whi = ballot_chunk_end(wlo, hi);
+        ballot_chunk c;
+        ballot_load<K>(p, wlo, whi, lane, p.vals_out != nullptr, c);
+        const uint32_t n_chunk = ballot_count(c, wlo, whi, lane, nb);
+        ballot_write<K>(p, c, wlo, whi, lane, run);
+        run += n_chunk;
+    }
+}
+
 struct ballot_smem {
     uint32_t counts[2][SEG_WARP_KERNEL_WARPS][32]; /* a block chunk's per-warp counts, by chunk parity */
-    uint32_t big[2][SEG_WARP_KERNEL_WARPS];        /* by group parity: each warp's block-path segment or ~0 */
+    uint32_t big[SEG_BALLOT_BLOCK_LIST];           /* segments left to the whole block */
+    uint32_t num_big;
 };
 
 /* Warp w's chunk of the block chunk starting `done` records into [lo, hi). */
@@ -345,7 +384,7 @@ __device__ __forceinline__ void ballot_warp_range(uint32_t lo, uint32_t hi, uint
  * counting pass first. Ends with a barrier. */
 template <typename K>
 __device__ void ballot_block_segment(const seg_params &p, ballot_smem &sm, uint32_t s, uint32_t lo, uint32_t hi,
-                                     uint32_t warp, uint32_t lane, uint32_t nb, uint32_t bits)
+                                     uint32_t warp, uint32_t lane, uint32_t nb)
 {
     const uint32_t m = hi - lo;
     const bool multi = m > (uint32_t)BALLOT_BLOCK_RECORDS;
@@ -357,7 +396,7 @@ __device__ void ballot_block_segment(const seg_params &p, ballot_smem &sm, uint3
             ballot_warp_range(lo, hi, done, warp, wlo, whi);
             ballot_chunk c;
             ballot_load<K>(p, wlo, whi, lane, false, c);
-            cnt += ballot_count(c, wlo, whi, lane, bits, nb);
+            cnt += ballot_count(c, wlo, whi, lane, nb);
         }
         sm.counts[1][warp][lane] = cnt;
         __syncthreads();
@@ -374,7 +413,7 @@ __device__ void ballot_block_segment(const seg_params &p, ballot_smem &sm, uint3
         ballot_warp_range(lo, hi, done, warp, wlo, whi);
         ballot_chunk c;
         ballot_load<K>(p, wlo, whi, lane, p.vals_out != nullptr, c);
-        const uint32_t cnt = ballot_count(c, wlo, whi, lane, bits, nb);
+        const uint32_t cnt = ballot_count(c, wlo, whi, lane, nb);
         uint32_t(*cs)[32] = sm.counts[j & 1u];
         cs[warp][lane] = cnt;
         __syncthreads();
@@ -393,38 +432,48 @@ __device__ void ballot_block_segment(const seg_params &p, ballot_smem &sm, uint3
     __syncthreads(); /* the next block-path segment reuses the counts */
 }
 
-/* B <= 32: block g takes segments [8g, 8g + 8) (grid-stride), one per warp. A warp splits a segment of
- * at most BALLOT_WARP_RECORDS records alone; larger ones up to SEG_BALLOT_MAX_RECORDS the whole block
- * splits after the warps' own segments; larger still go to the work lists. */
+/* B <= 32: every warp of the grid takes segments warp, warp + W, ... (W warps in all; no barrier
+ * between them). A segment of one chunk the warp splits in one pass, one of up to
+ * SEG_BALLOT_WARP_MAX_RECORDS in two; larger ones up to SEG_BALLOT_MAX_RECORDS go to the block's list
+ * (the warp splits them itself when the list is full) and the whole block splits them at the end;
+ * larger still go to the work lists. */
 template <typename K>
-__global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32) seg_ballot_kernel(seg_params p)
+__global__ void __launch_bounds__(SEG_WARP_KERNEL_WARPS * 32, SEG_BALLOT_BLOCKS_PER_SM) seg_ballot_kernel(seg_params p)
 {
     __shared__ ballot_smem sm;
     const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const uint32_t nb = p.r.num_buckets, bits = p.bucket_bits, count = seg_count(p);
+    const uint32_t nb = p.r.num_buckets, count = seg_count(p);
     if (blockIdx.x == 0 && threadIdx.x == 0 && p.bucket_offsets) p.bucket_offsets[(size_t)p.S * nb] = count;
-    uint32_t parity = 0;
-    for (size_t g = blockIdx.x; g * SEG_WARP_KERNEL_WARPS < p.S; g += gridDim.x, parity ^= 1u) {
-        const size_t s = g * SEG_WARP_KERNEL_WARPS + warp;
-        uint32_t big = ~0u;
-        if (s < p.S) {
-            uint32_t lo, hi;
-            seg_bounds(p, count, (uint32_t)s, lo, hi);
-            const uint32_t m = hi - lo;
-            if (m <= (uint32_t)BALLOT_WARP_RECORDS) ballot_warp_segment<K>(p, (uint32_t)s, lo, hi, lane, nb, bits);
-            else if (m <= (uint32_t)SEG_BALLOT_MAX_RECORDS) big = (uint32_t)s;
-            else if (lane == 0) enqueue_large(p, (uint32_t)s, m);
+    if (threadIdx.x == 0) sm.num_big = 0;
+    __syncthreads();
+    const size_t stride = (size_t)gridDim.x * SEG_WARP_KERNEL_WARPS;
+    for (size_t s = (size_t)blockIdx.x * SEG_WARP_KERNEL_WARPS + warp; s < p.S; s += stride) {
+        uint32_t lo, hi;
+        seg_bounds(p, count, (uint32_t)s, lo, hi);
+        const uint32_t m = hi - lo;
+        if (m <= (uint32_t)BALLOT_WARP_RECORDS) {
+            ballot_warp_segment<K>(p, (uint32_t)s, lo, hi, lane, nb);
+            continue;
         }
-        /* group g + 2 gridDim rewrites big[parity] only after the barrier of group g + gridDim */
-        if (lane == 0) sm.big[parity][warp] = big;
-        __syncthreads();
-        for (int w = 0; w < SEG_WARP_KERNEL_WARPS; ++w) {
-            const uint32_t t = sm.big[parity][w];
-            if (t == ~0u) continue; /* block-uniform */
-            uint32_t lo, hi;
-            seg_bounds(p, count, t, lo, hi);
-            ballot_block_segment<K>(p, sm, t, lo, hi, warp, lane, nb, bits);
+        bool chunks = m <= (uint32_t)SEG_BALLOT_WARP_MAX_RECORDS;
+        if (!chunks && m <= (uint32_t)SEG_BALLOT_MAX_RECORDS) { /* to the block's list, or itself if full */
+            uint32_t slot = 0;
+            if (lane == 0) slot = atomicAdd(&sm.num_big, 1u);
+            slot = __shfl_sync(0xFFFFFFFFu, slot, 0);
+            if (slot < (uint32_t)SEG_BALLOT_BLOCK_LIST && lane == 0) sm.big[slot] = (uint32_t)s;
+            chunks = slot >= (uint32_t)SEG_BALLOT_BLOCK_LIST;
+        } else if (!chunks && lane == 0) {
+            enqueue_large(p, (uint32_t)s, m);
         }
+        if (chunks) ballot_warp_segment_chunks<K>(p, (uint32_t)s, lo, hi, lane, nb);
+    }
+    __syncthreads();
+    const uint32_t num_big = min(sm.num_big, (uint32_t)SEG_BALLOT_BLOCK_LIST);
+    for (uint32_t q = 0; q < num_big; ++q) {
+        const uint32_t t = sm.big[q];
+        uint32_t lo, hi;
+        seg_bounds(p, count, t, lo, hi);
+        ballot_block_segment<K>(p, sm, t, lo, hi, warp, lane, nb);
     }
 }
 
@@ -657,9 +706,15 @@ template <typename K>
 sc_status launch_all(const seg_params &p, const seg_layout &l, cudaStream_t stream)
 {
     const bool ballot = p.r.num_buckets <= SEG_BALLOT_MAX_BUCKETS;
+    int dev = 0, sms = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&dev));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    if (sms < 1) sms = 1;
     size_t warp_blocks = ((size_t)p.S + SEG_WARP_KERNEL_WARPS - 1) / SEG_WARP_KERNEL_WARPS;
     if (ballot) {
-        seg_ballot_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
+        /* the blocks the device holds at once, each warp looping over its segments */
+        const uint32_t grid = grid_for(warp_blocks, (size_t)sms * SEG_BALLOT_BLOCKS_PER_SM);
+        seg_ballot_kernel<K><<<grid, SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
         SC_CUDA_CHECK_LAUNCH("seg_ballot_kernel");
     } else {
         seg_warp_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
@@ -670,10 +725,7 @@ sc_status launch_all(const seg_params &p, const seg_layout &l, cudaStream_t stre
     if (large_items == 0) return SC_OK;
     /* The work lists are usually empty (and at most a few blocks' worth of work): the grid is what
      * the device holds at once, not one block per possible item. */
-    int dev = 0, sms = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&dev));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    size_t cap = (size_t)(sms > 0 ? sms : 1) * SEG_LARGE_BLOCKS_PER_SM;
+    size_t cap = (size_t)sms * SEG_LARGE_BLOCKS_PER_SM;
     if (cap > SEG_MAX_GRID) cap = SEG_MAX_GRID;
     seg_large_kernel<K><<<grid_for(large_items, cap), SEG_BLOCK_THREADS, 0, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("seg_large_kernel");
