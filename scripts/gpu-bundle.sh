@@ -2,10 +2,15 @@
 # Copies what the GPU machine needs out of a built tree into one small folder (default out/gpu-bundle):
 # the gpu/gl test binaries, their tests/manifest.txt and the programs (bin/). Carry that folder (and .gl) to the GPU
 # machine and run scripts/gpu-test.sh --build out/gpu-bundle there. See docs/DEVELOPING.md.
+#   scripts/gpu-bundle.sh [BUILD [DEST]] [--xz]
+# --xz also packs DEST into DEST.tar.xz (the binaries compress ~6x; carry that when the folder is too big
+# to travel, and unpack it there first with `tar xJf DEST.tar.xz`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build/release}
-dest=${2:-out/gpu-bundle}
+xz=0 args=()
+for a in "$@"; do [ "$a" = --xz ] && xz=1 || args+=("$a"); done
+build=${args[0]:-build/release}
+dest=${args[1]:-out/gpu-bundle}
 [ -f "$build/tests/manifest.txt" ] || { echo "gpu-bundle: $build is not a built tree (no tests/manifest.txt)" >&2; exit 1; }
 rm -rf "$dest"
 mkdir -p "$dest/tests/bin" "$dest/bin"
@@ -18,3 +23,7 @@ done < "$build/tests/manifest.txt"
 if [ -d "$build/bin" ]; then cp "$build"/bin/* "$dest/bin/"; fi
 git rev-parse --short HEAD > "$dest/COMMIT" 2>/dev/null || echo unknown > "$dest/COMMIT"
 du -sh "$dest"
+if [ $xz -eq 1 ]; then
+  tar cf - "$dest" | xz -T2 -6 > "$dest.tar.xz"
+  du -sh "$dest.tar.xz"
+fi

@@ -57,14 +57,13 @@ enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 8 };
  * takes chunks of SPLIT_WIDE_LANE_ITEMS x 32 consecutive records (each lane SPLIT_WIDE_LANE_ITEMS
  * consecutive ones, 16-byte loads when the inputs are aligned), grid-stride over the records; the
  * count kernel adds one atomic per distinct bucket of a warp round, the place kernel takes each
- * round's slots with one atomic per distinct bucket on the bucket's cursor. The grid is at most
- * SMs x SPLIT_WIDE_BLOCKS_PER_SM blocks of SPLIT_WIDE_THREADS threads. */
+ * round's slots with one atomic per distinct bucket on the bucket's cursor. The grid is at most one
+ * wave (SMs x the kernel's resident blocks per SM) of SPLIT_WIDE_THREADS threads. */
 enum {
     SPLIT_WIDE_MAX_BITS = 24,            /* 2^24 = SPLIT_MAX_WIDE_BUCKETS (split.h) */
     SPLIT_WIDE_THREADS = 256,
     SPLIT_WIDE_LANE_ITEMS = 4,           /* must give 16 bytes of uint32_t (one uint4 per lane) */
-    SPLIT_WIDE_CHUNK = SPLIT_WIDE_LANE_ITEMS * 32,
-    SPLIT_WIDE_BLOCKS_PER_SM = 8
+    SPLIT_WIDE_CHUNK = SPLIT_WIDE_LANE_ITEMS * 32
 };
 
 /* SplitSort: LSD passes of this many bits (B = 256 buckets per pass). */
