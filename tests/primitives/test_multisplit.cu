@@ -12,19 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "multisplit_testdev.h"
 #include "multisplit_testgen.h"
 #include "sctest.h"
 #include "sctest_cuda.h"
 #include "split.h"
 
-enum { GUARD = 4 };
-static const uint32_t POISON = 0xABABABABu;
 static cudaStream_t g_stream;
 
-static void quiet(sc_log_level level, const char *message, void *user) { (void)level; (void)message; (void)user; }
-
-/* Output selection of a case. */
-enum { OUT_KEYS = 1, OUT_VALUES = 2, OUT_GATHER = 4, OUT_SCATTER = 8, OUT_OFFSETS = 16, OUT_ALL = 31 };
 
 typedef struct dev_case {
     void *keys_in, *keys_out;
@@ -33,36 +28,6 @@ typedef struct dev_case {
     void *temp;
     size_t temp_bytes;
 } dev_case;
-
-static void *dev_copy(const void *h, size_t bytes)
-{
-    void *d = NULL;
-    if (cudaMalloc(&d, bytes ? bytes : 4) != cudaSuccess) return NULL;
-    if (bytes) cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
-    return d;
-}
-
-static void *dev_out(size_t bytes)
-{
-    void *d = NULL;
-    if (cudaMalloc(&d, bytes + GUARD * 4) != cudaSuccess) return NULL;
-    return d;
-}
-
-typedef struct key_tuple { uint64_t key; uint32_t value, index; } key_tuple;
-
-static int tuple_cmp(const void *a, const void *b)
-{
-    const key_tuple *x = (const key_tuple *)a, *y = (const key_tuple *)b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    if (x->value != y->value) return x->value < y->value ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static uint64_t key_of(const void *keys, size_t kb, size_t j)
-{
-    return kb == 8 ? ((const uint64_t *)keys)[j] : ((const uint32_t *)keys)[j];
-}
 
 static int guard_ok(const void *dev, size_t bytes)
 {
@@ -152,15 +117,6 @@ static size_t compare(const mst_case *c, const mst_data *d, const split_desc *re
     return bad;
 }
 
-static void poison_outputs(const split_desc *dd, size_t n, size_t kb, size_t nb)
-{
-    if (dd->keys_out) cudaMemsetAsync(dd->keys_out, 0xAB, n * kb + GUARD * 4, g_stream);
-    if (dd->values_out) cudaMemsetAsync(dd->values_out, 0xAB, n * 4 + GUARD * 4, g_stream);
-    if (dd->gather_index) cudaMemsetAsync(dd->gather_index, 0xAB, n * 4 + GUARD * 4, g_stream);
-    if (dd->scatter_index) cudaMemsetAsync(dd->scatter_index, 0xAB, n * 4 + GUARD * 4, g_stream);
-    if (dd->bucket_offsets) cudaMemsetAsync(dd->bucket_offsets, 0xAB, (nb + 1) * 4 + GUARD * 4, g_stream);
-}
-
 /* Runs one case (direct and graph-captured) and compares with the reference. use_index: call
  * split_index (outs must be index outputs only). */
 static void run_case(const mst_case *c, uint64_t seed, int outs, int unstable, int use_index)
@@ -201,12 +157,12 @@ static void run_case(const mst_case *c, uint64_t seed, int outs, int unstable, i
     SCT_CHECK_OK(fn(NULL, &g.temp_bytes, &dd, g_stream));
     SCT_CUDA(cudaMalloc(&g.temp, g.temp_bytes));
     /* Direct. */
-    poison_outputs(&dd, n, kb, nb);
+    poison_outputs(&dd, n, kb, nb, g_stream);
     SCT_CHECK_OK(fn(g.temp, &g.temp_bytes, &dd, g_stream));
     SCT_CUDA(cudaStreamSynchronize(g_stream));
     compare(c, &d, &ref, &dd, outs, unstable, "direct");
     /* Graph capture. */
-    poison_outputs(&dd, n, kb, nb);
+    poison_outputs(&dd, n, kb, nb, g_stream);
     SCT_CUDA(cudaStreamSynchronize(g_stream));
     cudaGraph_t graph = NULL;
     cudaGraphExec_t exec = NULL;

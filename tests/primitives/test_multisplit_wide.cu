@@ -14,19 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "multisplit_testdev.h"
 #include "multisplit_testgen.h"
 #include "sctest.h"
 #include "sctest_cuda.h"
 #include "split.h"
 
-enum { GUARD = 4 };
-static const uint32_t POISON = 0xABABABABu;
 static cudaStream_t g_stream;
 
-static void quiet(sc_log_level level, const char *message, void *user) { (void)level; (void)message; (void)user; }
-
-/* Output selection of a case. */
-enum { OUT_KEYS = 1, OUT_VALUES = 2, OUT_GATHER = 4, OUT_SCATTER = 8, OUT_OFFSETS = 16, OUT_ALL = 31 };
 /* Device record count of a case. */
 enum { COUNT_NONE = 0, COUNT_BELOW, COUNT_ABOVE, COUNT_ZERO };
 static const char *const k_count_name[] = {"none", "c<n", "c>n", "c=0"};
@@ -40,37 +35,6 @@ typedef struct wide_case {
     int top_unused;   /* BITS: bucket ids >= 32400 never occur (2^15-bucket field) */
     int use_index;    /* split_index (index outputs only) */
 } wide_case;
-
-typedef struct key_tuple { uint64_t key; uint32_t value, index; } key_tuple;
-
-static int tuple_cmp(const void *a, const void *b)
-{
-    const key_tuple *x = (const key_tuple *)a, *y = (const key_tuple *)b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    if (x->value != y->value) return x->value < y->value ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static uint64_t key_of(const void *keys, size_t kb, size_t j)
-{
-    return kb == 8 ? ((const uint64_t *)keys)[j] : ((const uint32_t *)keys)[j];
-}
-
-static void *dev_copy(const void *h, size_t bytes)
-{
-    void *d = NULL;
-    if (cudaMalloc(&d, bytes ? bytes : 4) != cudaSuccess) return NULL;
-    if (bytes) cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
-    return d;
-}
-
-/* An output of `bytes` followed by GUARD guard words. */
-static void *dev_out(size_t bytes)
-{
-    void *d = NULL;
-    if (cudaMalloc(&d, bytes + GUARD * 4) != cudaSuccess) return NULL;
-    return d;
-}
 
 /* Words of a downloaded output from word `from` to its end (guards included) that are not POISON. */
 static size_t poison_lost(const uint32_t *h, size_t from, size_t words)
@@ -172,15 +136,6 @@ static size_t compare(const wide_case *w, const mst_data *d, const split_desc *r
     return bad;
 }
 
-static void poison_outputs(const split_desc *dd, size_t n, size_t kb, size_t nb)
-{
-    if (dd->keys_out) cudaMemsetAsync(dd->keys_out, 0xAB, n * kb + GUARD * 4, g_stream);
-    if (dd->values_out) cudaMemsetAsync(dd->values_out, 0xAB, n * 4 + GUARD * 4, g_stream);
-    if (dd->gather_index) cudaMemsetAsync(dd->gather_index, 0xAB, n * 4 + GUARD * 4, g_stream);
-    if (dd->scatter_index) cudaMemsetAsync(dd->scatter_index, 0xAB, n * 4 + GUARD * 4, g_stream);
-    if (dd->bucket_offsets) cudaMemsetAsync(dd->bucket_offsets, 0xAB, (nb + 1) * 4 + GUARD * 4, g_stream);
-}
-
 /* BITS with top_unused: bucket fields >= 32400 folded below it (a 2^15 field, top ids unused). */
 static void fold_top_ids(const wide_case *w, mst_data *d)
 {
@@ -255,12 +210,12 @@ static void run_case(const wide_case *w, uint64_t seed)
     SCT_CHECK_OK(fn(NULL, &temp_bytes, &dd, g_stream));
     SCT_CUDA(cudaMalloc(&temp, temp_bytes ? temp_bytes : 4));
     /* Direct. */
-    poison_outputs(&dd, n, kb, nb);
+    poison_outputs(&dd, n, kb, nb, g_stream);
     SCT_CHECK_OK(fn(temp, &temp_bytes, &dd, g_stream));
     SCT_CUDA(cudaStreamSynchronize(g_stream));
     compare(&wc, &d, &ref, &dd, used, "direct");
     /* Graph capture. */
-    poison_outputs(&dd, n, kb, nb);
+    poison_outputs(&dd, n, kb, nb, g_stream);
     SCT_CUDA(cudaStreamSynchronize(g_stream));
     cudaGraph_t graph = NULL;
     cudaGraphExec_t exec = NULL;
@@ -467,7 +422,7 @@ static void test_wrong_counts_stay_inside(void)
         void *temp = NULL;
         SCT_CHECK_OK(split_multisplit(NULL, &bytes, &d, g_stream));
         SCT_CUDA(cudaMalloc(&temp, bytes));
-        poison_outputs(&d, n, 4, nb);
+        poison_outputs(&d, n, 4, nb, g_stream);
         SCT_CHECK_OK(split_multisplit(temp, &bytes, &d, g_stream));
         SCT_CUDA(cudaStreamSynchronize(g_stream));
         SCT_CUDA(cudaGetLastError());
