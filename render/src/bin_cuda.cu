@@ -4,8 +4,9 @@
  *
  * Emit: every visible triangle appends its references (key = tile | slab << tile_bits, value =
  * triangle id) to pair 0: a block scans its threads' reference counts (project stored each
- * triangle's count in its record), takes one range with one atomic on globals.emit_cursor, and each
- * thread writes its run, so single-tile triangles (most of them) write whole lines. Order between blocks is
+ * triangle's count in its record; a thread takes SC_CUDA_EMIT_ITEMS consecutive triangles), takes one
+ * range with one atomic on globals.emit_cursor, and each thread writes its run, so single-tile
+ * triangles (most of them) write whole lines. Order between blocks is
  * unspecified; nothing downstream depends on it (the tile multisplit is unstable anyway, and the ray
  * cast breaks depth ties by triangle id and counts tests per slab read).
  *
@@ -29,37 +30,16 @@
 #include "sc_report.h"
 #include "split.h"
 
-/* Appends the references of every visible triangle to (keys, values); see above. */
-__global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS, SC_CUDA_EMIT_MIN_BLOCKS)
-sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, const float *pos, const uint32_t *idx, const float *tri_keys,
-               const uint4 *tri_bins, uint32_t *keys, uint32_t *values)
+/* Writes the references of visible triangle t (its record rec, depth key) from position at: its
+ * tiles in the record's mask, or, for a span of more than 32 tiles, the tiles of the same
+ * classification project made (count = the record's, so never more). */
+__device__ static void emit_triangle(const sc_frame_params &p, uint32_t t, uint4 rec, float depth_key, size_t at,
+                                     const float *pos, const uint32_t *idx, uint32_t *keys, uint32_t *values)
 {
-    typedef cub::BlockScan<uint32_t, SC_CUDA_EMIT_THREADS> scan_t;
-    __shared__ typename scan_t::TempStorage temp;
-    __shared__ unsigned long long s_base;
-    if (g->overflow) return; /* the whole grid: the fallback bins this frame */
-    sc_frame_params p = fc->p;
-    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    float depth_key = INFINITY;
-    uint4 rec = make_uint4(0u, 0u, 0u, 0u);
-    if (t < p.num_triangles) {
-        depth_key = tri_keys[t];
-        if (depth_key < INFINITY) rec = tri_bins[t]; /* else binned to no tile: no references */
-    }
-    const uint32_t count = rec.w;
-    /* The block's range: a scan of the counts (the frame fits the buffer, < 2^32). */
-    uint32_t excl, total;
-    scan_t(temp).ExclusiveSum(count, excl, total);
-    if (threadIdx.x == 0) s_base = total ? atomicAdd(&g->emit_cursor, (unsigned long long)total) : 0ull;
-    __syncthreads();
-    if (count == 0) return;
-    size_t at = (size_t)s_base + excl;
-    p.depth_min = g->depth_min;
-    p.depth_max = g->depth_max;
     const uint32_t slab_key = sc_slab_of(&p, depth_key) << p.tile_bits;
     if (!(rec.y & SC_CUDA_BINS_RECLASSIFY)) {
         const uint32_t w = (rec.y & 0xFFFFu) + 1;
-        uint32_t mask = rec.y == 0 ? 1u : rec.z;
+        uint32_t mask = rec.z;
         while (mask) {
             const uint32_t bit = __ffs(mask) - 1;
             mask &= mask - 1;
@@ -74,21 +54,61 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
     sc_tri_setup s;
     if (!sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s))
         return; /* never: project found it visible */
-    const size_t end = at + count;
+    const size_t end = at + rec.w;
     for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
         for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx)
-            if (sc_tri_overlaps_tile(&p, &s, tx, ty) && at < end) { /* the same tiles project counted */
+            if (sc_tri_overlaps_tile(&p, &s, tx, ty) && at < end) {
                 keys[at] = (ty * p.tiles_x + tx) | slab_key;
                 values[at] = t;
                 ++at;
             }
 }
 
+/* Appends the references of every visible triangle to (keys, values); see above. Each thread takes
+ * SC_CUDA_EMIT_ITEMS consecutive triangles, so a block covers THREADS x ITEMS of them with one atomic
+ * (the atomics of all blocks go to one address and are served one after another: more items per
+ * thread means fewer of them, but also fewer blocks to hide the loads; see backend_cuda.h). */
+__global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS, SC_CUDA_EMIT_MIN_BLOCKS)
+sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, const float *pos, const uint32_t *idx,
+               const float *tri_keys, const uint4 *tri_bins, uint32_t *keys, uint32_t *values)
+{
+    typedef cub::BlockScan<uint32_t, SC_CUDA_EMIT_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage temp;
+    __shared__ unsigned long long s_base;
+    if (g->overflow) return; /* the whole grid: the fallback bins this frame */
+    sc_frame_params p = fc->p;
+    const uint32_t t0 = (blockIdx.x * blockDim.x + threadIdx.x) * SC_CUDA_EMIT_ITEMS;
+    float depth_key[SC_CUDA_EMIT_ITEMS];
+    uint32_t count = 0;
+#pragma unroll
+    for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
+        depth_key[k] = t0 + k < p.num_triangles ? tri_keys[t0 + k] : INFINITY;
+        if (depth_key[k] < INFINITY) count += tri_bins[t0 + k].w; /* else binned to no tile */
+    }
+    /* The block's range: a scan of the counts (the frame fits the buffer, < 2^32). */
+    uint32_t excl, total;
+    scan_t(temp).ExclusiveSum(count, excl, total);
+    if (threadIdx.x == 0) s_base = total ? atomicAdd(&g->emit_cursor, (unsigned long long)total) : 0ull;
+    __syncthreads();
+    if (count == 0) return;
+    size_t at = (size_t)s_base + excl;
+    p.depth_min = g->depth_min;
+    p.depth_max = g->depth_max;
+#pragma unroll
+    for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
+        if (!(depth_key[k] < INFINITY)) continue;
+        const uint4 rec = tri_bins[t0 + k];
+        emit_triangle(p, t0 + k, rec, depth_key[k], at, pos, idx, keys, values);
+        at += rec.w;
+    }
+}
+
 sc_status sc_cuda_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
 {
     uint32_t n = p->num_triangles;
     if (n == 0) return SC_OK;
-    sc_emit_kernel<<<(n + SC_CUDA_EMIT_THREADS - 1) / SC_CUDA_EMIT_THREADS, SC_CUDA_EMIT_THREADS, 0, s>>>(
+    const uint32_t per_block = SC_CUDA_EMIT_THREADS * SC_CUDA_EMIT_ITEMS;
+    sc_emit_kernel<<<(n + per_block - 1) / per_block, SC_CUDA_EMIT_THREADS, 0, s>>>(
         st->consts, st->globals, st->positions, st->indices, st->tri_keys, (const uint4 *)st->tri_bins, st->ref_keys[0],
         st->ref_values[0]);
     SC_CUDA_CHECK_LAUNCH("sc_emit_kernel");
