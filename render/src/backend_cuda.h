@@ -89,7 +89,7 @@ typedef struct sc_cuda_globals {
     uint32_t overflow;             /* finalize: 1 when references > capacity (the fallback runs) */
     uint32_t split_count;          /* finalize: references the splits read (0 after an overflow) */
     uint32_t passes;               /* overflow fallback: passes it ran (0: no overflow) */
-    uint32_t unused;
+    uint32_t reserved;             /* (keeps emit_cursor 8-byte aligned) */
     unsigned long long emit_cursor; /* emit: references appended so far */
     unsigned long long visible;    /* triangles binned to at least one tile */
     unsigned long long references; /* project: (triangle, tile) references */
