@@ -25,6 +25,12 @@ typedef struct bench_env {
     int n_log2;               /* --n-log2 K: only 2^K (0: the default list) */
     int wide_only;            /* --wide-only: only the "wide" section */
     int segmented_only;       /* --segmented-only: only the "segmented" section */
+    int num_only;             /* --only rows (0: every row); then only the "split" section runs */
+    struct bench_only {
+        int kv;               /* 0 keys, 1 pairs */
+        uint32_t buckets;
+        int dist;             /* bench_dist */
+    } only[16];
     int warmup, reps;         /* per timed operation */
     const char *json_path;
     cudaStream_t stream;
@@ -34,6 +40,9 @@ typedef struct bench_env {
     char gpu_name[256];
     int sm_count;
 } bench_env;
+
+/* Nonzero when the "split" row (kv, B, dist) runs: no --only flag, or one names it. */
+int bench_row_selected(const bench_env *env, int kv, uint32_t buckets, int dist);
 
 /* Sizes of the split and sort sections: n_log2 values, returns how many (at most 4). */
 int bench_sizes(const bench_env *env, int out[4]);

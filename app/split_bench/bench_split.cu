@@ -318,7 +318,9 @@ void bench_section_split(const bench_env *env, int n_log2)
            "stable speed / CUB bits");
     for (int kv = 0; kv < 2; ++kv)
         for (size_t i = 0; i < sizeof k_log2b / sizeof k_log2b[0]; ++i)
-            for (int d = 0; d < BENCH_DIST_COUNT; ++d) split_config(env, &b, kv, k_log2b[i], (bench_dist)d, n_log2);
+            for (int d = 0; d < BENCH_DIST_COUNT; ++d)
+                if (bench_row_selected(env, kv, 1u << k_log2b[i], d))
+                    split_config(env, &b, kv, k_log2b[i], (bench_dist)d, n_log2);
     bufs_free(&b);
 }
 

@@ -1,6 +1,7 @@
 /* split_bench.cu - the benchmark of the split library (driver).
  *
- *   split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only] [--json PATH]
+ *   split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only]
+ *               [--only PAYLOAD,B,DIST]... [--json PATH]
  *
  * Sections: split (BITS rule, stable / unstable, keys / pairs, B in {2, 32, 256, 2048}, six
  * distributions, beside CUB), multisplit RANGE / BOUNDARIES rules, the wide unstable multisplit
@@ -86,14 +87,50 @@ int bench_sizes(const bench_env *env, int out[4])
     return k;
 }
 
+int bench_row_selected(const bench_env *env, int kv, uint32_t buckets, int dist)
+{
+    if (env->num_only == 0) return 1;
+    for (int i = 0; i < env->num_only; ++i)
+        if (env->only[i].kv == kv && env->only[i].buckets == buckets && env->only[i].dist == dist) return 1;
+    return 0;
+}
+
+/* "keys,256,uniform" -> one --only entry; 0, or -1 when it names no row of the split section. */
+static int parse_only(const char *arg, bench_env *env)
+{
+    if (env->num_only >= (int)(sizeof env->only / sizeof env->only[0])) return -1;
+    char payload[16], dist[24];
+    unsigned b = 0;
+    if (sscanf(arg, "%15[^,],%u,%23s", payload, &b, dist) != 3) return -1;
+    int kv;
+    if (!strcmp(payload, "keys")) kv = 0;
+    else if (!strcmp(payload, "pairs")) kv = 1;
+    else return -1;
+    if (b != 2 && b != 32 && b != 256 && b != 2048) return -1;
+    for (int d = 0; d < BENCH_DIST_COUNT; ++d) {
+        if (!strcmp(dist, bench_dist_name((bench_dist)d))) {
+            env->only[env->num_only].kv = kv;
+            env->only[env->num_only].buckets = b;
+            env->only[env->num_only].dist = d;
+            ++env->num_only;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only] [--json PATH]\n"
+    fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only]\n"
+               "                   [--only PAYLOAD,B,DIST]... [--json PATH]\n"
                "  --quick      2^24 only, fewer repetitions (a smoke run)\n"
                "  --n-log2 K   split and sort sections at 2^K keys only (10 <= K <= 30)\n"
                "  --large      adds 2^28\n"
                "  --wide-only  only the wide multisplit section (B = 16384 and 2^20 at n = 2^20 and 2^24)\n"
                "  --segmented-only  only the segmented split section\n"
+               "  --only PAYLOAD,B,DIST  only this row of the split section (repeatable; PAYLOAD keys or\n"
+               "               pairs, B 2, 32, 256 or 2048, DIST uniform, one-bucket, hockey-75%%, binomial,\n"
+               "               ascending or descending), e.g. --only keys,256,uniform (few launches: profiling)\n"
                "  --json PATH  JSON report (default split_bench.json)\n");
 }
 
@@ -115,6 +152,15 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--n-log2") && i + 1 < argc) {
             env.n_log2 = atoi(argv[++i]);
             if (env.n_log2 < 10 || env.n_log2 > 30) {
+                usage(stderr);
+                return 2;
+            }
+            if (strlen(options) + strlen(argv[i]) + 2 < sizeof options) {
+                strcat(options, " ");
+                strcat(options, argv[i]);
+            }
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            if (parse_only(argv[++i], &env) != 0) {
                 usage(stderr);
                 return 2;
             }
@@ -170,7 +216,9 @@ int main(int argc, char **argv)
 
     int sizes[4];
     const int nsizes = bench_sizes(&env, sizes);
-    if (env.wide_only || env.segmented_only) {
+    if (env.num_only) {
+        for (int i = 0; i < nsizes; ++i) bench_section_split(&env, sizes[i]);
+    } else if (env.wide_only || env.segmented_only) {
         if (env.wide_only) bench_section_wide(&env);
         if (env.segmented_only) bench_section_segmented(&env);
     } else {

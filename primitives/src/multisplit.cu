@@ -27,19 +27,32 @@ void split_table_shape(uint32_t n, uint32_t num_buckets, int interleaved, uint32
     *num_cols = tpb ? (tiles + tpb - 1) / tpb : 0;
 }
 
-/* Grid of the count and scatter kernels: one block per column, or for interleaved columns the
- * blocks that fit on the device at once (SMs x SPLIT_SCATTER_MIN_BLOCKS, at most the columns). */
-static sc_status split_grid_blocks(int interleaved, uint32_t num_cols, uint32_t *num_blocks)
+/* Grids of the count and scatter kernels: one block per column, or for interleaved columns the
+ * blocks that fit on the device at once (scatter: SMs x SPLIT_SCATTER_MIN_BLOCKS, count: SMs x
+ * SPLIT_COUNT_BLOCKS_PER_SM; at most the columns). */
+static sc_status split_grid_blocks(int interleaved, uint32_t num_cols, uint32_t *num_blocks, uint32_t *count_blocks)
 {
     *num_blocks = num_cols;
+    *count_blocks = num_cols;
     if (!interleaved) return SC_OK;
     int dev = 0, sms = 0;
     SC_CUDA_CHECK(cudaGetDevice(&dev));
     SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    uint64_t g = (uint64_t)(sms > 0 ? sms : 1) * SPLIT_SCATTER_MIN_BLOCKS;
+    const uint64_t s = (uint64_t)(sms > 0 ? sms : 1);
+    uint64_t g = s * SPLIT_SCATTER_MIN_BLOCKS, gc = s * SPLIT_COUNT_BLOCKS_PER_SM;
     if (g > SPLIT_MAX_GRID_BLOCKS) g = SPLIT_MAX_GRID_BLOCKS;
     *num_blocks = num_cols < g ? num_cols : (uint32_t)g;
+    *count_blocks = num_cols < gc ? num_cols : (uint32_t)gc;
     return SC_OK;
+}
+
+/* Copies of the block path's count histogram: the largest power of two up to SPLIT_COUNT_COPIES
+ * whose B x copies counters fit in SPLIT_COUNT_HIST_WORDS (at least one). */
+static uint32_t split_count_copies(uint32_t num_buckets)
+{
+    uint32_t c = SPLIT_COUNT_COPIES;
+    while (c > 1 && (uint64_t)c * num_buckets > SPLIT_COUNT_HIST_WORDS) c >>= 1;
+    return c;
 }
 
 /* Layout: counts (C*B) | offsets (C*B) | CUB scan storage, for the larger table of the two
@@ -106,7 +119,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     p.tile_items = split_tile_items(nb);
     const int interleaved = split_interleaved(nb, job->num_values);
     split_table_shape(n, nb, interleaved, &p.num_tiles, &p.num_cols, &p.col_tiles);
-    SC_TRY(split_grid_blocks(interleaved, p.num_cols, &p.num_blocks));
+    SC_TRY(split_grid_blocks(interleaved, p.num_cols, &p.num_blocks, &p.count_blocks));
+    p.count_copies = split_count_copies(nb);
     p.ballot_bits = ceil_log2(nb);
     p.keys_in = job->keys_in;
     p.keys_out = job->keys_out;

@@ -43,10 +43,12 @@ typedef struct split_kernel_params {
     uint32_t n;
     uint32_t tile_items;       /* records per tile: SPLIT_WARP_TILE_ITEMS or SPLIT_BLOCK_TILE_ITEMS */
     uint32_t num_tiles;        /* ceil(n / tile_items) */
-    uint32_t num_blocks;       /* G: grid of the count and scatter kernels */
+    uint32_t num_blocks;       /* G: grid of the scatter kernel */
+    uint32_t count_blocks;     /* grid of the count kernel (G, or more for interleaved columns) */
+    uint32_t count_copies;     /* count kernel, block path: copies of the histogram (power of two) */
     uint32_t num_cols;         /* C: columns of the table; column c = tiles [c * col_tiles, ...) */
     uint32_t col_tiles;        /* tiles per column; block g takes the columns g, g + G, g + 2G, ... */
-    uint32_t ballot_bits;      /* ceil(log2 B): ballots per round of the warp-level bucket match */
+    uint32_t ballot_bits;      /* ceil(log2 B): picks the kernels' ballots per round (template NB) */
     const void *keys_in;
     void *keys_out;
     uint32_t num_values;

@@ -4,7 +4,10 @@
  * (one column per block, a contiguous chunk of tiles, or for 32 < B <= 256 one-tile columns
  * interleaved over the blocks).
  *  - count kernel: per-column bucket counts into the column-major table (entry b * C + c); the order
- *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys.
+ *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys (whole
+ *    steps without per-item tests, the column's tail with them). B <= 32: ballots over the bucket
+ *    bits, lane b counts bucket b; B > 32: one shared atomic per record into the lane's copy of the
+ *    histogram (copies interleaved per bucket).
  *  - scatter kernel: per tile, warp w takes the w-th slice of the tile in ITEMS rounds of 32
  *    consecutive records (coalesced loads; the (warp, round, lane) order is the input order, which
  *    makes the ranking stable). Every record is ranked inside its bucket in registers (warp path,
@@ -13,7 +16,9 @@
  *    per-bucket prefix over warps and the scan over buckets give tile-local positions, the tile is
  *    reordered in shared memory (key, bucket, index) and written position by position so each
  *    bucket's run is written by consecutive threads at (bucket's global offset + local position).
- *    Value streams follow one at a time through one staging buffer (few registers, high occupancy). */
+ *    Value streams follow one at a time through one staging buffer (few registers, high occupancy).
+ *  Both kernels take NB, the ballots per round of the bucket match, as a template argument so the
+ *  ballot loops unroll (the launchers pick NB from ceil(log2 B)). */
 #ifndef MULTISPLIT_KERNELS_CUH
 #define MULTISPLIT_KERNELS_CUH
 
@@ -70,12 +75,14 @@ __host__ __device__ inline split_smem_layout split_scatter_layout(uint32_t nb, u
     return L;
 }
 
+/* Count kernel: boundaries, then the histogram (warp path: per-warp lane counters; block path:
+ * `copies` interleaved copies of the B counters, entry b * copies + copy). */
 template <typename KeyT, int RULE, int WARP>
-__host__ __device__ inline uint32_t split_count_smem(uint32_t nb, uint32_t *hist_offset)
+__host__ __device__ inline uint32_t split_count_smem(uint32_t nb, uint32_t copies, uint32_t *hist_offset)
 {
     uint32_t o = split_align16(split_rule_smem_bytes<KeyT, RULE>(nb));
     *hist_offset = o;
-    return o + (WARP ? SPLIT_BLOCK_WARPS * SPLIT_WARP_LANES * 4 : nb * 4);
+    return o + (WARP ? SPLIT_BLOCK_WARPS * SPLIT_WARP_LANES * 4 : copies * nb * 4);
 }
 
 __device__ inline uint32_t split_lanemask_lt(void)
@@ -85,36 +92,69 @@ __device__ inline uint32_t split_lanemask_lt(void)
     return m;
 }
 
-/* Bit mask of the lanes of this round whose bucket equals `target`, from the ballots of the bucket
- * id's bits (nbits ballots; no shared memory). */
-__device__ inline void split_warp_masks(uint32_t bucket, uint32_t valid_mask, uint32_t nbits, uint32_t lane,
-                                        uint32_t *same_as_mine, uint32_t *same_as_lane)
+/* Ballot match of a round's buckets, NB ballots (NB at least the bits of any valid bucket; compile
+ * time, so the ballots unroll). lane_masks[k] = bit k of the lane ? 0 : ~0 (split_lane_masks). */
+template <int NB>
+__device__ __forceinline__ void split_lane_masks(uint32_t lane, uint32_t (&lane_masks)[NB])
 {
-    uint32_t mine = valid_mask, lanes = valid_mask;
-    for (uint32_t k = 0; k < nbits; ++k) {
-        uint32_t bal = __ballot_sync(SPLIT_FULL_MASK, (bucket >> k) & 1u);
-        mine &= ((bucket >> k) & 1u) ? bal : ~bal;
-        lanes &= ((lane >> k) & 1u) ? bal : ~bal;
-    }
-    *same_as_mine = mine;
-    *same_as_lane = lanes;
+#pragma unroll
+    for (int k = 0; k < NB; ++k) lane_masks[k] = ((lane >> k) & 1u) - 1u;
 }
 
 /* Lanes of this round (among valid_mask) with the same bucket as the calling lane. */
-__device__ inline uint32_t split_warp_peers(uint32_t bucket, uint32_t valid_mask, uint32_t nbits)
+template <int NB>
+__device__ __forceinline__ uint32_t split_match(uint32_t bucket, uint32_t valid_mask)
 {
     uint32_t mine = valid_mask;
-    for (uint32_t k = 0; k < nbits; ++k) {
-        uint32_t bal = __ballot_sync(SPLIT_FULL_MASK, (bucket >> k) & 1u);
-        mine &= ((bucket >> k) & 1u) ? bal : ~bal;
+#pragma unroll
+    for (int k = 0; k < NB; ++k) {
+        const uint32_t bit = (bucket >> k) & 1u;
+        mine &= __ballot_sync(SPLIT_FULL_MASK, bit) ^ (bit - 1u);
     }
     return mine;
 }
 
+/* Lanes of this round (among valid_mask) whose bucket equals the lane index. */
+template <int NB>
+__device__ __forceinline__ uint32_t split_match_lane(uint32_t bucket, uint32_t valid_mask, const uint32_t (&lane_masks)[NB])
+{
+    uint32_t lanes = valid_mask;
+#pragma unroll
+    for (int k = 0; k < NB; ++k) lanes &= __ballot_sync(SPLIT_FULL_MASK, (bucket >> k) & 1u) ^ lane_masks[k];
+    return lanes;
+}
+
+/* Both: returns the calling lane's peers, *same_as_lane the lanes whose bucket is the lane index. */
+template <int NB>
+__device__ __forceinline__ uint32_t split_match_both(uint32_t bucket, uint32_t valid_mask,
+                                                     const uint32_t (&lane_masks)[NB], uint32_t *same_as_lane)
+{
+    uint32_t mine = valid_mask, lanes = valid_mask;
+#pragma unroll
+    for (int k = 0; k < NB; ++k) {
+        const uint32_t bit = (bucket >> k) & 1u;
+        const uint32_t bal = __ballot_sync(SPLIT_FULL_MASK, bit);
+        mine &= bal ^ (bit - 1u);
+        lanes &= bal ^ lane_masks[k];
+    }
+    *same_as_lane = lanes;
+    return mine;
+}
+
+/* split_bucket, with the BITS rule of 32-bit keys in 32-bit arithmetic (sb = start_bit & 31, mask =
+ * the field mask; a 32-bit key has start_bit 32 only with an empty field, mask 0). */
+template <typename KeyT, int RULE>
+__device__ __forceinline__ uint32_t split_bucket_fast(const split_rule_params &r, uint32_t sb, uint32_t mask, KeyT key,
+                                                      uint64_t i, const KeyT *s_bounds)
+{
+    if (RULE == SPLIT_BUCKETS_BITS && sizeof(KeyT) == 4) return ((uint32_t)key >> sb) & mask;
+    return split_bucket<KeyT, RULE>(r, key, i, s_bounds);
+}
+
 /* Block path, per tile: the tile's count per bucket (stable: from the per-warp counters, which
- * become exclusive prefixes over warps in place; unstable: s_cnt as the atomics left it), its
- * exclusive scan s_start, the offset s_goff = global start - local start, and s_run advanced by the
- * counts. Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
+ * become exclusive prefixes over warps in place, then tile-local starts of each warp's run: the
+ * bucket's start plus the prefix; unstable: s_cnt as the atomics left it), its exclusive scan
+ * s_start, the offset s_goff = global start - local start, and s_run advanced by the counts. Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
 template <int MODE>
 __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, uint32_t *s_start, uint32_t *s_goff,
                                           uint32_t *s_run, uint32_t nb, uint32_t *scratch)
@@ -162,6 +202,10 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
         s_start[j] = run;
         s_goff[j] = r - run;
         s_run[j] = r + c;
+        if (MODE == SPLIT_MODE_BLOCK_STABLE) {
+#pragma unroll
+            for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) s_whist[w * nb + j] = (uint16_t)(s_whist[w * nb + j] + run);
+        }
         run += c;
     }
     __syncthreads();
@@ -184,72 +228,129 @@ __device__ inline void split_load_vector(const T *ptr, uint64_t base, uint64_t e
     }
 }
 
-template <typename KeyT, int RULE, int WARP>
-__global__ void __launch_bounds__(SPLIT_BLOCK_THREADS) split_count_kernel(split_kernel_params p)
+/* Buckets of one count step: U 16-byte vectors of keys (or U * V / 4 of bucket ids) per thread.
+ * CHECKED: items at or past `end` get SPLIT_NO_BUCKET and the vectors may be unaligned; otherwise
+ * the whole step lies before `end` and the inputs are 16-byte aligned (no per-item test). */
+template <typename KeyT, int RULE, bool CHECKED>
+__device__ __forceinline__ void split_count_step(const split_kernel_params &p, const KeyT *keys, const uint32_t *ids,
+                                                 uint32_t step, uint32_t end, bool aligned, uint32_t tid,
+                                                 const KeyT *s_bounds, uint32_t sb, uint32_t mask,
+                                                 uint32_t (&b)[SPLIT_COUNT_VECTORS * (16 / sizeof(KeyT))])
+{
+    constexpr int V = 16 / (int)sizeof(KeyT);
+    constexpr int U = SPLIT_COUNT_VECTORS;
+    constexpr int VI = 4;
+    constexpr int UI = U * V / VI;
+    const uint32_t nb = p.rule.num_buckets;
+    if (RULE == SPLIT_BUCKETS_IDS) {
+#pragma unroll
+        for (int u = 0; u < UI; ++u) {
+            uint32_t id[VI];
+            if (CHECKED) {
+                const uint64_t base = (uint64_t)step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * VI;
+                split_load_vector<uint32_t, VI>(ids, base, end, aligned, id);
+#pragma unroll
+                for (int k = 0; k < VI; ++k)
+                    b[u * VI + k] = base + k < end ? (id[k] < nb ? id[k] : nb - 1) : SPLIT_NO_BUCKET;
+            } else {
+                const uint4 q = __ldg((const uint4 *)(ids + step + ((uint32_t)u * SPLIT_BLOCK_THREADS + tid) * VI));
+                id[0] = q.x, id[1] = q.y, id[2] = q.z, id[3] = q.w;
+#pragma unroll
+                for (int k = 0; k < VI; ++k) b[u * VI + k] = id[k] < nb ? id[k] : nb - 1;
+            }
+        }
+    } else {
+        KeyT key[U][V];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            if (CHECKED) {
+                split_load_vector<KeyT, V>(keys, (uint64_t)step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V, end, aligned,
+                                           key[u]);
+            } else {
+                const uint4 q = __ldg((const uint4 *)(keys + step + ((uint32_t)u * SPLIT_BLOCK_THREADS + tid) * V));
+                const KeyT *t = (const KeyT *)&q;
+#pragma unroll
+                for (int k = 0; k < V; ++k) key[u][k] = t[k];
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int k = 0; k < V; ++k) {
+                const uint64_t i = (uint64_t)step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V + k;
+                if (CHECKED)
+                    b[u * V + k] = i < end ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[u][k], i, s_bounds)
+                                           : SPLIT_NO_BUCKET;
+                else
+                    b[u * V + k] = split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[u][k], i, s_bounds);
+            }
+    }
+}
+
+/* Counts the buckets of one step: warp path into the lane's counter (bucket = lane, by ballots),
+ * block path by one shared atomic per record into the lane's copy of the histogram (lanes share a
+ * copy only every `copies` lanes, so even a warp of one bucket serialises little). */
+template <int WARP, int NB, bool CHECKED, int ITEMS>
+__device__ __forceinline__ void split_count_add(const uint32_t (&b)[ITEMS], const uint32_t (&lane_masks)[NB],
+                                                uint32_t *lane_count, uint32_t *s_hist, uint32_t copies, uint32_t copy)
+{
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        if (WARP) {
+            const uint32_t valid_mask = CHECKED ? __ballot_sync(SPLIT_FULL_MASK, b[k] != SPLIT_NO_BUCKET) : SPLIT_FULL_MASK;
+            *lane_count += __popc(split_match_lane<NB>(b[k], valid_mask, lane_masks));
+        } else if (!CHECKED || b[k] != SPLIT_NO_BUCKET) {
+            atomicAdd(&s_hist[b[k] * copies + copy], 1u);
+        }
+    }
+}
+
+template <typename KeyT, int RULE, int WARP, int NB>
+__global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RANGE ? 1 : SPLIT_COUNT_BLOCKS_PER_SM)
+    split_count_kernel(split_kernel_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     constexpr int V = 16 / (int)sizeof(KeyT);           /* keys per 16-byte vector */
     constexpr int U = SPLIT_COUNT_VECTORS;              /* vectors per thread per step */
-    const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
-    uint32_t hist_off;
-    split_count_smem<KeyT, RULE, WARP>(nb, &hist_off);
-    KeyT *s_bounds = (KeyT *)smem;
-    uint32_t *s_hist = (uint32_t *)(smem + hist_off);
     constexpr int VI = 4;                               /* bucket ids per 16-byte vector */
     constexpr int UI = U * V / VI;                      /* id vectors per step */
+    constexpr uint32_t STEP = (uint32_t)U * V * SPLIT_BLOCK_THREADS;
     static_assert(UI >= 1 && UI * VI == U * V, "a count step must cover whole bucket-id vectors");
+    const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const uint32_t copies = WARP ? 1u : p.count_copies, copy = lane & (copies - 1u);
+    uint32_t hist_off;
+    split_count_smem<KeyT, RULE, WARP>(nb, copies, &hist_off);
+    KeyT *s_bounds = (KeyT *)smem;
+    uint32_t *s_hist = (uint32_t *)(smem + hist_off);
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
     const KeyT *keys = (const KeyT *)p.keys_in;
     const uint32_t *ids = p.rule.bucket_ids;
     const uint64_t chunk = (uint64_t)p.col_tiles * p.tile_items;
-    const bool keys_aligned = keys && ((uintptr_t)keys & 15u) == 0;
-    const bool ids_aligned = ids && ((uintptr_t)ids & 15u) == 0;
+    const bool aligned = RULE == SPLIT_BUCKETS_IDS ? ids && ((uintptr_t)ids & 15u) == 0
+                                                   : keys && ((uintptr_t)keys & 15u) == 0;
+    const uint32_t sb = p.rule.start_bit & 31u, mask = (uint32_t)p.rule.bit_mask;
+    uint32_t lane_masks[NB];
+    split_lane_masks<NB>(lane, lane_masks);
     for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
         if (!WARP)
-            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
+            for (uint32_t b = tid; b < nb * copies; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
         __syncthreads(); /* boundaries loaded; the previous column's counts are written out */
-        const uint64_t begin = (uint64_t)col * chunk;
-        const uint64_t end = begin + chunk < (uint64_t)p.n ? begin + chunk : (uint64_t)p.n;
+        const uint64_t begin64 = (uint64_t)col * chunk;
+        const uint32_t begin = (uint32_t)begin64;
+        const uint32_t end = (uint32_t)(begin64 + chunk < (uint64_t)p.n ? begin64 + chunk : (uint64_t)p.n);
         uint32_t lane_count = 0;
-        for (uint64_t step = begin; step < end; step += (uint64_t)U * V * SPLIT_BLOCK_THREADS) {
+        uint32_t step = begin;
+        if (aligned) {
+            for (; end - step >= STEP; step += STEP) {
+                uint32_t b[U * V];
+                split_count_step<KeyT, RULE, false>(p, keys, ids, step, end, aligned, tid, s_bounds, sb, mask, b);
+                split_count_add<WARP, NB, false>(b, lane_masks, &lane_count, s_hist, copies, copy);
+            }
+        }
+        for (; step < end; step = end - step > STEP ? step + STEP : end) {
             uint32_t b[U * V];
-            if (RULE == SPLIT_BUCKETS_IDS) {
-#pragma unroll
-                for (int u = 0; u < UI; ++u) {
-                    const uint64_t base = step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * VI;
-                    uint32_t id[VI];
-                    split_load_vector<uint32_t, VI>(ids, base, end, ids_aligned, id);
-#pragma unroll
-                    for (int k = 0; k < VI; ++k)
-                        b[u * VI + k] = base + k < end ? (id[k] < nb ? id[k] : nb - 1) : SPLIT_NO_BUCKET;
-                }
-            } else {
-                KeyT key[U][V];
-#pragma unroll
-                for (int u = 0; u < U; ++u)
-                    split_load_vector<KeyT, V>(keys, step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V, end, keys_aligned,
-                                               key[u]);
-#pragma unroll
-                for (int u = 0; u < U; ++u)
-#pragma unroll
-                    for (int k = 0; k < V; ++k) {
-                        const uint64_t i = step + ((uint64_t)u * SPLIT_BLOCK_THREADS + tid) * V + k;
-                        b[u * V + k] = i < end ? split_bucket<KeyT, RULE>(p.rule, key[u][k], i, s_bounds) : SPLIT_NO_BUCKET;
-                    }
-            }
-#pragma unroll
-            for (int k = 0; k < U * V; ++k) {
-                const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, b[k] != SPLIT_NO_BUCKET);
-                if (WARP) {
-                    uint32_t mine, lanes;
-                    split_warp_masks(b[k], valid_mask, p.ballot_bits, lane, &mine, &lanes);
-                    lane_count += __popc(lanes);
-                } else {
-                    const uint32_t peers = split_warp_peers(b[k], valid_mask, p.ballot_bits);
-                    if (b[k] != SPLIT_NO_BUCKET && lane == (uint32_t)(__ffs(peers) - 1))
-                        atomicAdd(&s_hist[b[k]], (uint32_t)__popc(peers));
-                }
-            }
+            split_count_step<KeyT, RULE, true>(p, keys, ids, step, end, aligned, tid, s_bounds, sb, mask, b);
+            split_count_add<WARP, NB, true>(b, lane_masks, &lane_count, s_hist, copies, copy);
         }
         if (WARP) s_hist[warp * SPLIT_WARP_LANES + lane] = lane_count;
         __syncthreads();
@@ -258,14 +359,31 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS) split_count_kernel(split_
             if (WARP)
                 for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) c += s_hist[w * SPLIT_WARP_LANES + b];
             else
-                c = s_hist[b];
+                for (uint32_t k = 0; k < copies; ++k) c += s_hist[b * copies + k];
             p.table_counts[(size_t)b * p.num_cols + col] = c;
         }
         __syncthreads(); /* s_hist is read before the next column clears it */
     }
 }
 
-template <typename KeyT, int RULE, int MODE>
+/* Writes a staged tile: item j goes to s_goff[s_bkt[j]] + j of each output given (NULL: not written). */
+template <typename KeyT, int ITEMS>
+__device__ __forceinline__ void split_write_tile(uint32_t tile_n, uint32_t tid, const uint16_t *s_bkt, const uint32_t *s_goff,
+                                                 const KeyT *s_key, const uint32_t *s_idx, const uint32_t *s_val,
+                                                 KeyT *kout, uint32_t *gout, uint32_t *vout)
+{
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        const uint32_t j = tid + (uint32_t)k * SPLIT_BLOCK_THREADS;
+        if (j >= tile_n) break;
+        const uint32_t d = s_goff[s_bkt[j]] + j;
+        if (kout) kout[d] = s_key[j];
+        if (gout) gout[d] = s_idx[j];
+        if (vout) vout[d] = s_val[j];
+    }
+}
+
+template <typename KeyT, int RULE, int MODE, int NB>
 __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS) split_scatter_kernel(split_kernel_params p)
 {
     constexpr int ITEMS = split_items_of<MODE>();
@@ -288,7 +406,8 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     uint16_t *s_bkt = (uint16_t *)(smem + L.bkt);
     const KeyT *keys_in = (const KeyT *)p.keys_in;
     KeyT *keys_out = (KeyT *)p.keys_out;
-    const uint32_t nv = p.num_values, nbits = p.ballot_bits;
+    const uint32_t nv = p.num_values;
+    const uint32_t sb = p.rule.start_bit & 31u, mask = (uint32_t)p.rule.bit_mask;
     uint32_t *const gather_index = p.gather_index;
     uint32_t *const scatter_index = p.scatter_index;
 
@@ -296,6 +415,8 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     __syncthreads();
 
     const uint32_t lt = split_lanemask_lt();
+    uint32_t lane_masks[NB];
+    split_lane_masks<NB>(lane, lane_masks);
     const uint32_t wbase = warp * WARP_ITEMS;
     uint32_t run = 0; /* warp path: the global start of bucket `lane` in this column, in warp 0 */
     for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
@@ -306,6 +427,15 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
             const bool col_start = tile == tile_begin;
             const uint64_t tile_base = (uint64_t)tile * TILE;
             const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+            /* Load the warp's slice first (registers only), so the loads are in flight during the
+             * block path's tile start and its table read; then the buckets, then rank round by round. */
+            KeyT key[ITEMS];
+            uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (block path: before the warp's counter) */
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+                key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
+            }
             if (MODE == SPLIT_MODE_BLOCK_STABLE) {
                 __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
                 uint32_t *w32 = (uint32_t *)s_whist;
@@ -318,18 +448,11 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_cols + col];
             if (MODE != SPLIT_MODE_WARP) __syncthreads();
 
-            /* Load the warp's slice, then the buckets, then rank round by round. */
-            KeyT key[ITEMS];
-            uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (block path: before the warp's counter) */
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
                 const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
-            }
-#pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                br[r] = off < tile_n ? split_bucket<KeyT, RULE>(p.rule, key[r], tile_base + off, s_bounds) : SPLIT_NO_BUCKET;
+                br[r] = off < tile_n ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
+                                     : SPLIT_NO_BUCKET;
             }
             uint32_t lane_count = 0;
 #pragma unroll
@@ -339,13 +462,13 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, valid);
                 uint32_t rank;
                 if (MODE == SPLIT_MODE_WARP) {
-                    uint32_t mine, lanes;
-                    split_warp_masks(b, valid_mask, nbits, lane, &mine, &lanes);
+                    uint32_t lanes;
+                    const uint32_t mine = split_match_both<NB>(b, valid_mask, lane_masks, &lanes);
                     const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, valid ? b : 0u);
                     rank = before + __popc(mine & lt);
                     lane_count += __popc(lanes);
                 } else if (MODE == SPLIT_MODE_BLOCK_STABLE) {
-                    const uint32_t peers = split_warp_peers(b, valid_mask, nbits);
+                    const uint32_t peers = split_match<NB>(b, valid_mask);
                     uint32_t base = 0;
                     if (valid) base = s_whist[warp * nb + b];
                     rank = base + __popc(peers & lt);
@@ -353,7 +476,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                     if (valid && lane == 31u - __clz(peers)) s_whist[warp * nb + b] = (uint16_t)(base + __popc(peers));
                     __syncwarp();
                 } else {
-                    const uint32_t peers = split_warp_peers(b, valid_mask, nbits);
+                    const uint32_t peers = split_match<NB>(b, valid_mask);
                     const uint32_t leader = (uint32_t)(__ffs(peers) - 1) & 31u;
                     uint32_t base = 0;
                     if (valid && lane == leader) base = atomicAdd(&s_cnt[b], (uint32_t)__popc(peers));
@@ -362,29 +485,41 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 }
                 br[r] = valid ? (b | (rank << 16)) : SPLIT_NO_BUCKET;
             }
+            /* Block path: value stream 0, loaded now so its loads overlap the tile's offsets phase (the
+             * warp path's 16 items per thread would not fit in registers as well). */
+            constexpr bool EARLY_VALUES = MODE != SPLIT_MODE_WARP;
+            uint32_t val0[ITEMS];
+            if (EARLY_VALUES && nv) {
+                const uint32_t *vin = p.values_in[0];
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r)
+                    val0[r] = br[r] != SPLIT_NO_BUCKET ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+            }
             if (MODE == SPLIT_MODE_WARP) s_wcount[warp * SPLIT_WARP_LANES + lane] = lane_count;
             __syncthreads();
 
             /* Tile counts, local starts, global offsets. */
             if (MODE == SPLIT_MODE_WARP) {
                 if (warp == 0) {
-                    uint32_t c = 0;
-                    if (lane < nb) {
+                    /* s_wcount[w][b] becomes the tile-local start of warp w's run of bucket b. */
+                    uint32_t c = 0, pre[SPLIT_BLOCK_WARPS];
 #pragma unroll
-                        for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) {
-                            const uint32_t x = s_wcount[w * SPLIT_WARP_LANES + lane];
-                            s_wcount[w * SPLIT_WARP_LANES + lane] = c;
-                            c += x;
-                        }
+                    for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) {
+                        pre[w] = c;
+                        c += s_wcount[w * SPLIT_WARP_LANES + lane]; /* lanes >= nb: unused */
                     }
                     uint32_t incl = c;
+#pragma unroll
                     for (uint32_t off = 1; off < 32; off <<= 1) {
                         const uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
                         if (lane >= off) incl += y;
                     }
+                    const uint32_t start = incl - c;
+#pragma unroll
+                    for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) s_wcount[w * SPLIT_WARP_LANES + lane] = start + pre[w];
                     if (lane < nb) {
-                        s_start[lane] = incl - c;
-                        s_goff[lane] = run - (incl - c);
+                        s_start[lane] = start;
+                        s_goff[lane] = run - start;
                         run += c;
                     }
                 }
@@ -399,12 +534,16 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
             for (int r = 0; r < ITEMS; ++r) {
                 lpos[r] = SPLIT_NO_POS;
                 if (br[r] == SPLIT_NO_BUCKET) continue;
-                const uint32_t b = br[r] & 0xFFFFu;
-                uint32_t within = br[r] >> 16;
-                if (MODE == SPLIT_MODE_WARP) within += s_wcount[warp * SPLIT_WARP_LANES + b];
-                if (MODE == SPLIT_MODE_BLOCK_STABLE) within += s_whist[warp * nb + b];
-                lpos[r] = s_start[b] + within;
-                if (scatter_index) scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[b] + lpos[r];
+                const uint32_t b = br[r] & 0xFFFFu, within = br[r] >> 16;
+                if (MODE == SPLIT_MODE_WARP) lpos[r] = s_wcount[warp * SPLIT_WARP_LANES + b] + within;
+                else if (MODE == SPLIT_MODE_BLOCK_STABLE) lpos[r] = s_whist[warp * nb + b] + within;
+                else lpos[r] = s_start[b] + within;
+            }
+            if (scatter_index) {
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r)
+                    if (lpos[r] != SPLIT_NO_POS)
+                        scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[br[r] & 0xFFFFu] + lpos[r];
             }
             if (MODE == SPLIT_MODE_BLOCK_STABLE) __syncthreads(); /* the staging area overwrites the counters */
 #pragma unroll
@@ -418,46 +557,94 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
             /* Value stream 0 goes with the keys; streams 1.. reuse its staging buffer. */
             for (uint32_t v = 0; v < (nv ? nv : 1u); ++v) {
                 if (nv) {
-                    const uint32_t *vin = p.values_in[v];
-                    uint32_t val[ITEMS];
+                    if (EARLY_VALUES && v == 0) {
 #pragma unroll
-                    for (int r = 0; r < ITEMS; ++r)
-                        val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
-                    if (v > 0) __syncthreads(); /* the previous stream is written out */
+                        for (int r = 0; r < ITEMS; ++r)
+                            if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val0[r];
+                    } else {
+                        const uint32_t *vin = p.values_in[v];
+                        uint32_t val[ITEMS];
 #pragma unroll
-                    for (int r = 0; r < ITEMS; ++r)
-                        if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
+                        for (int r = 0; r < ITEMS; ++r)
+                            val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+                        if (v > 0) __syncthreads(); /* the previous stream is written out */
+#pragma unroll
+                        for (int r = 0; r < ITEMS; ++r)
+                            if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
+                    }
                 }
                 __syncthreads();
                 uint32_t *vout = nv ? p.values_out[v] : NULL;
-                const bool first = v == 0;
+                if constexpr (MODE == SPLIT_MODE_WARP) {
+                    /* One loop (the warp path's registers are at the launch bound's limit). */
+                    const bool first = v == 0;
 #pragma unroll
-                for (int k = 0; k < ITEMS; ++k) {
-                    const uint32_t j = tid + (uint32_t)k * SPLIT_BLOCK_THREADS;
-                    if (j >= tile_n) break;
-                    const uint32_t d = s_goff[s_bkt[j]] + j;
-                    if (first && keys_out) keys_out[d] = s_key[j];
-                    if (first && gather_index) gather_index[d] = s_idx[j];
-                    if (vout) vout[d] = s_val[j];
+                    for (int k = 0; k < ITEMS; ++k) {
+                        const uint32_t j = tid + (uint32_t)k * SPLIT_BLOCK_THREADS;
+                        if (j >= tile_n) break;
+                        const uint32_t d = s_goff[s_bkt[j]] + j;
+                        if (first && keys_out) keys_out[d] = s_key[j];
+                        if (first && gather_index) gather_index[d] = s_idx[j];
+                        if (vout) vout[d] = s_val[j];
+                    }
+                } else {
+                    /* The common combinations with the absent outputs as constants (no per-item tests). */
+                    KeyT *kout = v == 0 ? keys_out : NULL;
+                    uint32_t *gout = v == 0 ? gather_index : NULL;
+                    if (kout && !gout && !vout)
+                        split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, NULL);
+                    else if (kout && !gout && vout)
+                        split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, vout);
+                    else
+                        split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, gout, vout);
                 }
             }
         }
     }
 }
 
-/* ---- typed launchers ---- */
-template <typename KeyT, int RULE, int WARP>
-static sc_status split_launch_count_rule(const split_kernel_params &p, cudaStream_t stream)
+/* ---- typed launchers ----
+ * NB, the ballots per round, is a template argument so the ballots unroll: the BITS rule gets
+ * ceil(log2 B) (block path: 6, 7, 8, else 11), the other rules 5 (warp path) or 11 (block path).
+ * The block path's count kernel takes no ballots. */
+template <typename KeyT, int RULE, int WARP, int NB>
+static sc_status split_launch_count_nb(const split_kernel_params &p, cudaStream_t stream)
 {
     uint32_t hist_off;
-    const uint32_t smem = split_count_smem<KeyT, RULE, WARP>(p.rule.num_buckets, &hist_off);
-    split_count_kernel<KeyT, RULE, WARP><<<p.num_blocks, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
+    const uint32_t smem = split_count_smem<KeyT, RULE, WARP>(p.rule.num_buckets, WARP ? 1u : p.count_copies, &hist_off);
+    split_count_kernel<KeyT, RULE, WARP, NB><<<p.count_blocks, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_count_kernel");
     return SC_OK;
 }
 
-template <typename KeyT, int RULE, int MODE>
-static sc_status split_launch_scatter_rule(const split_kernel_params &p, cudaStream_t stream)
+/* The count kernel of this rule: warp path with NB ballots (1 .. 5), block path without ballots. */
+template <typename KeyT, int RULE, int WARP>
+static sc_status split_launch_count_bits(const split_kernel_params &p, cudaStream_t stream)
+{
+    if constexpr (!WARP) {
+        return split_launch_count_nb<KeyT, RULE, 0, 1>(p, stream);
+    } else if constexpr (RULE != SPLIT_BUCKETS_BITS) {
+        return split_launch_count_nb<KeyT, RULE, 1, 5>(p, stream);
+    } else {
+        switch (p.ballot_bits) {
+        case 0:
+        case 1: return split_launch_count_nb<KeyT, RULE, 1, 1>(p, stream);
+        case 2: return split_launch_count_nb<KeyT, RULE, 1, 2>(p, stream);
+        case 3: return split_launch_count_nb<KeyT, RULE, 1, 3>(p, stream);
+        case 4: return split_launch_count_nb<KeyT, RULE, 1, 4>(p, stream);
+        default: return split_launch_count_nb<KeyT, RULE, 1, 5>(p, stream);
+        }
+    }
+}
+
+template <typename KeyT, int RULE>
+static sc_status split_launch_count_rule(const split_kernel_params &p, int warp, cudaStream_t stream)
+{
+    return warp ? split_launch_count_bits<KeyT, RULE, 1>(p, stream) : split_launch_count_bits<KeyT, RULE, 0>(p, stream);
+}
+
+template <typename KeyT, int RULE, int MODE, int NB>
+static sc_status split_launch_scatter_nb(const split_kernel_params &p, cudaStream_t stream)
 {
     const split_smem_layout L = split_scatter_layout<KeyT, RULE, MODE>(p.rule.num_buckets, p.num_values,
                                                                        p.keys_out != NULL, p.gather_index != NULL);
@@ -466,40 +653,57 @@ static sc_status split_launch_scatter_rule(const split_kernel_params &p, cudaStr
     static std::atomic<int> opted_in(0);
     if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
         const split_smem_layout M = split_scatter_layout<KeyT, RULE, MODE>(SPLIT_MAX_BUCKETS, SPLIT_MAX_VALUE_STREAMS, 1, 1);
-        SC_CUDA_CHECK(cudaFuncSetAttribute(split_scatter_kernel<KeyT, RULE, MODE>,
+        SC_CUDA_CHECK(cudaFuncSetAttribute(split_scatter_kernel<KeyT, RULE, MODE, NB>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)M.total));
         opted_in.store(1, std::memory_order_release);
     }
-    split_scatter_kernel<KeyT, RULE, MODE><<<p.num_blocks, SPLIT_BLOCK_THREADS, L.total, stream>>>(p);
+    split_scatter_kernel<KeyT, RULE, MODE, NB><<<p.num_blocks, SPLIT_BLOCK_THREADS, L.total, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_scatter_kernel");
     return SC_OK;
+}
+
+/* The scatter kernel of this rule and mode with NB ballots (as the count kernel's). */
+template <typename KeyT, int RULE, int MODE>
+static sc_status split_launch_scatter_bits(const split_kernel_params &p, cudaStream_t stream)
+{
+    if constexpr (RULE != SPLIT_BUCKETS_BITS) {
+        return split_launch_scatter_nb<KeyT, RULE, MODE, MODE == SPLIT_MODE_WARP ? 5 : 11>(p, stream);
+    } else if constexpr (MODE == SPLIT_MODE_WARP) {
+        switch (p.ballot_bits) {
+        case 0:
+        case 1: return split_launch_scatter_nb<KeyT, RULE, MODE, 1>(p, stream);
+        case 2: return split_launch_scatter_nb<KeyT, RULE, MODE, 2>(p, stream);
+        case 3: return split_launch_scatter_nb<KeyT, RULE, MODE, 3>(p, stream);
+        case 4: return split_launch_scatter_nb<KeyT, RULE, MODE, 4>(p, stream);
+        default: return split_launch_scatter_nb<KeyT, RULE, MODE, 5>(p, stream);
+        }
+    } else {
+        switch (p.ballot_bits) {
+        case 6: return split_launch_scatter_nb<KeyT, RULE, MODE, 6>(p, stream);
+        case 7: return split_launch_scatter_nb<KeyT, RULE, MODE, 7>(p, stream);
+        case 8: return split_launch_scatter_nb<KeyT, RULE, MODE, 8>(p, stream);
+        default: return split_launch_scatter_nb<KeyT, RULE, MODE, 11>(p, stream);
+        }
+    }
 }
 
 template <typename KeyT, int RULE>
 static sc_status split_launch_scatter_mode(const split_kernel_params &p, int mode, cudaStream_t stream)
 {
-    if (mode == SPLIT_MODE_WARP) return split_launch_scatter_rule<KeyT, RULE, SPLIT_MODE_WARP>(p, stream);
-    if (mode == SPLIT_MODE_BLOCK_STABLE) return split_launch_scatter_rule<KeyT, RULE, SPLIT_MODE_BLOCK_STABLE>(p, stream);
-    return split_launch_scatter_rule<KeyT, RULE, SPLIT_MODE_BLOCK_UNSTABLE>(p, stream);
+    if (mode == SPLIT_MODE_WARP) return split_launch_scatter_bits<KeyT, RULE, SPLIT_MODE_WARP>(p, stream);
+    if (mode == SPLIT_MODE_BLOCK_STABLE) return split_launch_scatter_bits<KeyT, RULE, SPLIT_MODE_BLOCK_STABLE>(p, stream);
+    return split_launch_scatter_bits<KeyT, RULE, SPLIT_MODE_BLOCK_UNSTABLE>(p, stream);
 }
 
 template <typename KeyT>
 sc_status split_launch_count(const split_kernel_params &p, int rule, int mode, cudaStream_t stream)
 {
-    const bool warp = mode == SPLIT_MODE_WARP;
+    const int warp = mode == SPLIT_MODE_WARP;
     switch (rule) {
-    case SPLIT_BUCKETS_BITS:
-        return warp ? split_launch_count_rule<KeyT, SPLIT_BUCKETS_BITS, 1>(p, stream)
-                    : split_launch_count_rule<KeyT, SPLIT_BUCKETS_BITS, 0>(p, stream);
-    case SPLIT_BUCKETS_IDS:
-        return warp ? split_launch_count_rule<KeyT, SPLIT_BUCKETS_IDS, 1>(p, stream)
-                    : split_launch_count_rule<KeyT, SPLIT_BUCKETS_IDS, 0>(p, stream);
-    case SPLIT_BUCKETS_RANGE:
-        return warp ? split_launch_count_rule<KeyT, SPLIT_BUCKETS_RANGE, 1>(p, stream)
-                    : split_launch_count_rule<KeyT, SPLIT_BUCKETS_RANGE, 0>(p, stream);
-    default:
-        return warp ? split_launch_count_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES, 1>(p, stream)
-                    : split_launch_count_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES, 0>(p, stream);
+    case SPLIT_BUCKETS_BITS: return split_launch_count_rule<KeyT, SPLIT_BUCKETS_BITS>(p, warp, stream);
+    case SPLIT_BUCKETS_IDS: return split_launch_count_rule<KeyT, SPLIT_BUCKETS_IDS>(p, warp, stream);
+    case SPLIT_BUCKETS_RANGE: return split_launch_count_rule<KeyT, SPLIT_BUCKETS_RANGE>(p, warp, stream);
+    default: return split_launch_count_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, warp, stream);
     }
 }
 

@@ -25,6 +25,15 @@ enum {
     /* Count kernel: 16-byte vectors per thread per loop step (the bucket-id loop of 64-bit keys
      * reads U * V / 4 id vectors, rounded up). */
     SPLIT_COUNT_VECTORS = 2,
+    /* Count kernel: blocks per SM its registers must allow (__launch_bounds__: 32 registers at 256
+     * threads; the RANGE rule is left unbounded), and over interleaved one-tile columns its grid,
+     * SMs x this many blocks looping over the columns. */
+    SPLIT_COUNT_BLOCKS_PER_SM = 8,
+    /* Count kernel, B > 32: one shared atomic per record into copy (lane mod copies) of the
+     * histogram, copies = the largest power of two up to SPLIT_COUNT_COPIES with B x copies <=
+     * SPLIT_COUNT_HIST_WORDS (B = 256: 8 copies, a warp of one bucket makes 4-way conflicts). */
+    SPLIT_COUNT_COPIES = 8,
+    SPLIT_COUNT_HIST_WORDS = 4096,
     /* B <= this: warp path (ballots + popcounts, per-lane bucket counters, no shared atomics). */
     SPLIT_WARP_PATH_MAX_BUCKETS = 32,
     /* Key-value splits with SPLIT_WARP_PATH_MAX_BUCKETS < B <= this: the blocks take interleaved
