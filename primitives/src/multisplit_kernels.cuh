@@ -154,7 +154,8 @@ __device__ __forceinline__ uint32_t split_bucket_fast(const split_rule_params &r
 /* Block path, per tile: the tile's count per bucket (stable: from the per-warp counters, which
  * become exclusive prefixes over warps in place, then tile-local starts of each warp's run: the
  * bucket's start plus the prefix; unstable: s_cnt as the atomics left it), its exclusive scan
- * s_start, the offset s_goff = global start - local start, and s_run advanced by the counts. Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
+ * s_start, the offset s_goff = global start - local start, and s_run advanced by the counts.
+ * Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
 template <int MODE>
 __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, uint32_t *s_start, uint32_t *s_goff,
                                           uint32_t *s_run, uint32_t nb, uint32_t *scratch)
