@@ -153,7 +153,8 @@ __device__ __forceinline__ uint32_t split_bucket_fast(const split_rule_params &r
 
 /* Block path, per tile: the tile's count per bucket (stable: from the per-warp counters, which
  * become exclusive prefixes over warps in place, then tile-local starts of each warp's run: the
- * bucket's start plus the prefix; unstable: s_cnt as the atomics left it), its exclusive scan
+ * bucket's start plus the prefix when each thread owns one bucket (B <= SPLIT_BLOCK_THREADS; larger
+ * B add s_start at the ranks); unstable: s_cnt as the atomics left it), its exclusive scan
  * s_start, the offset s_goff = global start - local start, and s_run advanced by the counts.
  * Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
 template <int MODE>
@@ -203,7 +204,7 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
         s_start[j] = run;
         s_goff[j] = r - run;
         s_run[j] = r + c;
-        if (MODE == SPLIT_MODE_BLOCK_STABLE) {
+        if (MODE == SPLIT_MODE_BLOCK_STABLE && per == 1) {
 #pragma unroll
             for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) s_whist[w * nb + j] = (uint16_t)(s_whist[w * nb + j] + run);
         }
@@ -537,7 +538,8 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 if (br[r] == SPLIT_NO_BUCKET) continue;
                 const uint32_t b = br[r] & 0xFFFFu, within = br[r] >> 16;
                 if (MODE == SPLIT_MODE_WARP) lpos[r] = s_wcount[warp * SPLIT_WARP_LANES + b] + within;
-                else if (MODE == SPLIT_MODE_BLOCK_STABLE) lpos[r] = s_whist[warp * nb + b] + within;
+                else if (MODE == SPLIT_MODE_BLOCK_STABLE)
+                    lpos[r] = s_whist[warp * nb + b] + within + (nb > SPLIT_BLOCK_THREADS ? s_start[b] : 0u);
                 else lpos[r] = s_start[b] + within;
             }
             if (scatter_index) {
@@ -605,8 +607,8 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
 }
 
 /* ---- typed launchers ----
- * NB, the ballots per round, is a template argument so the ballots unroll: the BITS rule gets
- * ceil(log2 B) (block path: 6, 7, 8, else 11), the other rules 5 (warp path) or 11 (block path).
+ * NB, the ballots per round, is a template argument so the ballots unroll: the warp path gets
+ * ceil(log2 B) (1 .. 5), the block path 6, 7, 8 or 11 with the BITS rule and 11 with the others.
  * The block path's count kernel takes no ballots. */
 template <typename KeyT, int RULE, int WARP, int NB>
 static sc_status split_launch_count_nb(const split_kernel_params &p, cudaStream_t stream)
@@ -624,8 +626,6 @@ static sc_status split_launch_count_bits(const split_kernel_params &p, cudaStrea
 {
     if constexpr (!WARP) {
         return split_launch_count_nb<KeyT, RULE, 0, 1>(p, stream);
-    } else if constexpr (RULE != SPLIT_BUCKETS_BITS) {
-        return split_launch_count_nb<KeyT, RULE, 1, 5>(p, stream);
     } else {
         switch (p.ballot_bits) {
         case 0:
@@ -667,9 +667,7 @@ static sc_status split_launch_scatter_nb(const split_kernel_params &p, cudaStrea
 template <typename KeyT, int RULE, int MODE>
 static sc_status split_launch_scatter_bits(const split_kernel_params &p, cudaStream_t stream)
 {
-    if constexpr (RULE != SPLIT_BUCKETS_BITS) {
-        return split_launch_scatter_nb<KeyT, RULE, MODE, MODE == SPLIT_MODE_WARP ? 5 : 11>(p, stream);
-    } else if constexpr (MODE == SPLIT_MODE_WARP) {
+    if constexpr (MODE == SPLIT_MODE_WARP) {
         switch (p.ballot_bits) {
         case 0:
         case 1: return split_launch_scatter_nb<KeyT, RULE, MODE, 1>(p, stream);
@@ -678,6 +676,8 @@ static sc_status split_launch_scatter_bits(const split_kernel_params &p, cudaStr
         case 4: return split_launch_scatter_nb<KeyT, RULE, MODE, 4>(p, stream);
         default: return split_launch_scatter_nb<KeyT, RULE, MODE, 5>(p, stream);
         }
+    } else if constexpr (RULE != SPLIT_BUCKETS_BITS) {
+        return split_launch_scatter_nb<KeyT, RULE, MODE, 11>(p, stream);
     } else {
         switch (p.ballot_bits) {
         case 6: return split_launch_scatter_nb<KeyT, RULE, MODE, 6>(p, stream);
