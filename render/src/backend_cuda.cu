@@ -363,8 +363,7 @@ static sc_status record_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cud
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_project(st, p, s));
     SC_STAGE_MARK();
-    SC_TRY(sc_cuda_reduce(st, s)); /* in project */
-    SC_STAGE_FUSED();
+    SC_STAGE_FUSED(); /* reduce: the depth range is reduced in project */
     SC_TRY(sc_cuda_finalize(st, p, s));
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_emit(st, p, s));

@@ -203,10 +203,9 @@ typedef struct sc_cuda_state {
 sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s);
 sc_status sc_cuda_normals(const sc_cuda_state *st, cudaStream_t s);
 /* project_cuda.cu: classification with the depth reduction, the per-tile counts and the reference
- * total (project; reduce enqueues nothing), then the frame totals (finalize: slab range, overflow,
+ * total (project; the depth reduction is part of it), then the frame totals (finalize: slab range, overflow,
  * the condition of the overflow fallback's IF node). */
 sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
-sc_status sc_cuda_reduce(const sc_cuda_state *st, cudaStream_t s);
 sc_status sc_cuda_finalize(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 /* bin_cuda.cu: emit in triangle order, the tile multisplit and the slab split (split.h); the split
  * temporary storage for the current grid and capacity. */

@@ -25,44 +25,11 @@
 #include <string.h>
 
 #include "backend_cuda.h"
+#include "bins_cuda.cuh"
 #include "classify.h"
 #include "render_tuning.h"
 #include "sc_report.h"
 #include "split.h"
-
-/* Writes the references of visible triangle t (its record rec, depth key) from position at: its
- * tiles in the record's mask, or, for a span of more than 32 tiles, the tiles of the same
- * classification project made (count = the record's, so never more). */
-__device__ static void emit_triangle(const sc_frame_params &p, uint32_t t, uint4 rec, float depth_key, size_t at,
-                                     const float *pos, const uint32_t *idx, uint32_t *keys, uint32_t *values)
-{
-    const uint32_t slab_key = sc_slab_of(&p, depth_key) << p.tile_bits;
-    if (!(rec.y & SC_CUDA_BINS_RECLASSIFY)) {
-        const uint32_t w = (rec.y & 0xFFFFu) + 1;
-        uint32_t mask = rec.z;
-        while (mask) {
-            const uint32_t bit = __ffs(mask) - 1;
-            mask &= mask - 1;
-            const uint32_t dy = bit / w, dx = bit - dy * w;
-            keys[at] = (rec.x + dy * p.tiles_x + dx) | slab_key;
-            values[at] = t;
-            ++at;
-        }
-        return;
-    }
-    const uint32_t *f = idx + 3 * (size_t)t;
-    sc_tri_setup s;
-    if (!sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s))
-        return; /* never: project found it visible */
-    const size_t end = at + rec.w;
-    for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
-        for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx)
-            if (sc_tri_overlaps_tile(&p, &s, tx, ty) && at < end) {
-                keys[at] = (ty * p.tiles_x + tx) | slab_key;
-                values[at] = t;
-                ++at;
-            }
-}
 
 /* Appends the references of every visible triangle to (keys, values); see above. Each thread takes
  * SC_CUDA_EMIT_ITEMS consecutive triangles, so a block covers THREADS x ITEMS of them with one atomic
@@ -98,8 +65,17 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
     for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
         if (!(depth_key[k] < INFINITY)) continue;
         const uint4 rec = tri_bins[t0 + k];
-        emit_triangle(p, t0 + k, rec, depth_key[k], at, pos, idx, keys, values);
-        at += rec.w;
+        const uint32_t t = t0 + k, slab_key = sc_slab_of(&p, depth_key[k]) << p.tile_bits;
+        size_t next = at;
+        const size_t end = at + rec.w; /* the tiles project counted: never more */
+        sc_cuda_visit_tiles(p, t, rec, pos, idx, 0u, p.num_tiles, [&](uint32_t tile) {
+            if (next < end) {
+                keys[next] = tile | slab_key;
+                values[next] = t;
+                ++next;
+            }
+        });
+        at = end;
     }
 }
 

@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "backend_cuda.h"
+#include "bins_cuda.cuh"
 #include "classify.h"
 #include "intersect.h"
 #include "render_tuning.h"
@@ -32,41 +33,6 @@ namespace cg = cooperative_groups;
 
 enum { OVF_THREADS = SC_CUDA_OVERFLOW_THREADS, OVF_SCAN_ITEMS = 8 };
 static_assert(OVF_THREADS % 32 == 0, "whole warps");
-
-/* The tiles of triangle t in [lo, hi) get its id, each at a slot taken from the tile's cursor. */
-__device__ static void ovf_emit_triangle(const sc_frame_params &p, uint32_t t, uint4 rec, const float *pos,
-                                         const uint32_t *idx, uint32_t lo, uint32_t hi, uint32_t *cursors,
-                                         uint32_t *values)
-{
-    if (!(rec.y & SC_CUDA_BINS_RECLASSIFY)) {
-        const uint32_t w = (rec.y & 0xFFFFu) + 1, h = (rec.y >> 16) + 1;
-        const uint32_t last = rec.x + (h - 1) * p.tiles_x + (w - 1);
-        if (last < lo || rec.x >= hi) return;
-        uint32_t mask = rec.z;
-        while (mask) {
-            const uint32_t bit = __ffs(mask) - 1;
-            mask &= mask - 1;
-            const uint32_t dy = bit / w, dx = bit - dy * w;
-            const uint32_t tile = rec.x + dy * p.tiles_x + dx;
-            if (tile >= lo && tile < hi) values[atomicAdd(&cursors[tile], 1u)] = t;
-        }
-        return;
-    }
-    if (rec.x >= hi) return; /* the span starts past the pass */
-    const uint32_t *f = idx + 3 * (size_t)t;
-    sc_tri_setup s;
-    if (!sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s)) return;
-    for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty) {
-        const uint32_t row = ty * p.tiles_x;
-        if (row + s.tx1 < lo) continue;
-        if (row + s.tx0 >= hi) break;
-        for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx) {
-            const uint32_t tile = row + tx;
-            if (tile >= lo && tile < hi && sc_tri_overlaps_tile(&p, &s, tx, ty))
-                values[atomicAdd(&cursors[tile], 1u)] = t;
-        }
-    }
-}
 
 /* One tile: every ray of it against the references values[begin, end). */
 __device__ static void ovf_raycast_tile(const sc_frame_params &p, uint32_t tile, const uint32_t *values,
@@ -172,7 +138,9 @@ sc_overflow_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals 
         grid.sync();
         /* 2. Emit. */
         for (uint32_t t = grid.thread_rank(); t < p.num_triangles; t += grid.size())
-            if (tri_keys[t] < INFINITY) ovf_emit_triangle(p, t, tri_bins[t], pos, idx, lo, hi, cursors, values);
+            if (tri_keys[t] < INFINITY)
+                sc_cuda_visit_tiles(p, t, tri_bins[t], pos, idx, lo, hi,
+                                    [&](uint32_t tile) { values[atomicAdd(&cursors[tile], 1u)] = t; });
         grid.sync();
         /* 3. Ray cast. */
         for (uint32_t tile = lo + blockIdx.x; tile < hi; tile += gridDim.x)

@@ -129,13 +129,6 @@ sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cud
     return SC_OK;
 }
 
-/* The depth range and the visible count are reduced by the project kernel. */
-sc_status sc_cuda_reduce(const sc_cuda_state *st, cudaStream_t s)
-{
-    (void)st, (void)s;
-    return SC_OK;
-}
-
 /* One thread: the frame totals (see finalize_frame). A last-block-finalizes project kernel (a
  * fence and a counter per block) measured 13 us slower on the dragon than this launch. */
 __global__ void sc_finalize_kernel(unsigned long long capacity, const sc_cuda_frame_consts *fc, int has_cond,
