@@ -57,6 +57,17 @@ static uint32_t split_count_copies(uint32_t num_buckets)
 
 /* Layout: counts (C*B) | offsets (C*B) | CUB scan storage, for the larger table of the two
  * column schemes (whether the job moves values is not known to the size query). */
+/* Look-back order (see split_kernel_params) for a block-path split of n records into B buckets. */
+static int split_lookback(uint32_t n, uint32_t num_buckets)
+{
+    return num_buckets > SPLIT_WARP_PATH_MAX_BUCKETS && num_buckets <= SPLIT_LOOKBACK_MAX_BUCKETS &&
+           n < (1u << 30);
+}
+
+/* Look-back order's words ahead of the tile status in the table: B bucket totals, the tile counter
+ * (one memset clears all three). */
+static uint32_t lookback_head_words(uint32_t num_buckets) { return (num_buckets + 1 + 63) / 64 * 64; }
+
 static sc_status job_layout(uint32_t n, uint32_t nb, size_t *table_bytes, size_t *cub_bytes)
 {
     uint32_t tiles, cols, col_tiles;
@@ -65,6 +76,9 @@ static sc_status job_layout(uint32_t n, uint32_t nb, size_t *table_bytes, size_t
     split_table_shape(n, nb, 0, &tiles, &cols_contiguous, &col_tiles);
     if (cols_contiguous > cols) cols = cols_contiguous;
     size_t entries = (size_t)cols * nb;
+    if (split_lookback(n, nb) && entries)
+        entries = (size_t)tiles * nb + lookback_head_words(nb) > entries ? (size_t)tiles * nb + lookback_head_words(nb)
+                                                                          : entries;
     *table_bytes = align_up(entries * sizeof(uint32_t));
     *cub_bytes = 0;
     if (entries == 0) return SC_OK;
@@ -117,9 +131,25 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     p.rule = job->rp;
     p.n = n;
     p.tile_items = split_tile_items(nb);
-    const int interleaved = split_interleaved(nb, job->num_values);
+    const int moves = job->keys_out || job->num_values || job->gather_index || job->scatter_index;
+    const int lookback = moves && split_lookback(n, nb);
+    const int interleaved = !lookback && split_interleaved(nb, job->num_values);
     split_table_shape(n, nb, interleaved, &p.num_tiles, &p.num_cols, &p.col_tiles);
     SC_TRY(split_grid_blocks(interleaved, p.num_cols, &p.num_blocks, &p.count_blocks));
+    p.count_cols = p.num_cols;
+    p.count_col_tiles = p.col_tiles;
+    if (lookback) {
+        /* The count kernel keeps the contiguous columns and adds them up; the scatter kernel's
+         * columns are the tiles, taken in order by SMs x SPLIT_LOOKBACK_BLOCKS_PER_SM blocks. */
+        p.count_atomic = 1;
+        p.num_cols = p.num_tiles;
+        p.col_tiles = 1;
+        int dev = 0, sms = 0;
+        SC_CUDA_CHECK(cudaGetDevice(&dev));
+        SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        const uint64_t g = (uint64_t)(sms > 0 ? sms : 1) * SPLIT_LOOKBACK_BLOCKS_PER_SM;
+        p.num_blocks = p.num_tiles < g ? p.num_tiles : (uint32_t)g;
+    }
     p.count_copies = split_count_copies(nb);
     p.ballot_bits = ceil_log2(nb);
     p.keys_in = job->keys_in;
@@ -136,20 +166,28 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     uint32_t *offsets = (uint32_t *)(t + table_bytes);
     p.table_offsets = offsets;
     void *cub_temp = t + 2 * table_bytes;
+    if (lookback) {
+        const uint32_t head = lookback_head_words(nb);
+        p.table_counts = (uint32_t *)t;
+        p.tile_counter = p.table_counts + nb;
+        p.tile_status = p.table_counts + head;
+        SC_CUDA_CHECK(cudaMemsetAsync(t, 0, ((size_t)head + (size_t)p.num_tiles * nb) * sizeof(uint32_t), stream));
+    }
     const int mode = nb <= SPLIT_WARP_PATH_MAX_BUCKETS ? SPLIT_MODE_WARP
                    : job->unstable ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
 
     if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, mode, stream));
     else SC_TRY(split_launch_count<uint32_t>(p, job->rule, mode, stream));
     size_t cb = cub_bytes;
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, p.table_counts, offsets, (int)((size_t)p.num_cols * nb),
+    const uint32_t table_cols = lookback ? 1u : p.num_cols; /* look-back: the B totals */
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, p.table_counts, offsets, (int)((size_t)table_cols * nb),
                                                 stream));
     if (job->bucket_offsets) {
         const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
-        split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, p.num_cols, nb, n, job->bucket_offsets);
+        split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
         SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");
     }
-    if (job->keys_out || job->num_values || job->gather_index || job->scatter_index) {
+    if (moves) {
         if (job->key64) SC_TRY(split_launch_scatter<uint64_t>(p, job->rule, mode, stream));
         else SC_TRY(split_launch_scatter<uint32_t>(p, job->rule, mode, stream));
     }

@@ -56,8 +56,19 @@ typedef struct split_kernel_params {
     uint32_t *values_out[SPLIT_MAX_VALUE_STREAMS];
     uint32_t *gather_index;
     uint32_t *scatter_index;
-    uint32_t *table_counts;         /* B x C, column-major: entry b * C + c */
+    uint32_t *table_counts;         /* B x C, column-major: entry b * C + c (look-back: the B bucket totals) */
     const uint32_t *table_offsets;  /* its exclusive scan */
+    /* Count kernel's own columns (the scatter kernel's when not in look-back order). count_atomic: the
+     * columns add their counts into table_counts[b] (B totals, zeroed before) instead of entry b * C + c. */
+    uint32_t count_cols, count_col_tiles, count_atomic;
+    /* Look-back order (block path, B <= SPLIT_LOOKBACK_MAX_BUCKETS, n < 2^30; NULL
+     * otherwise): blocks take one-tile columns in input order from
+     * *tile_counter (zeroed before) and publish each tile's bucket counts into tile_status (num_tiles x B
+     * words, zeroed before): flag SPLIT_LB_AGGREGATE or SPLIT_LB_INCLUSIVE | count; a tile's global start
+     * per bucket is table_offsets[b] + the sum over the tiles before it, found by looking back. Every
+     * bucket's output then grows at one front. */
+    uint32_t *tile_counter;
+    uint32_t *tile_status;
 } split_kernel_params;
 
 /* Records per tile for B buckets (the warp path's tile for B <= SPLIT_WARP_PATH_MAX_BUCKETS). */

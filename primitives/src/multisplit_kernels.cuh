@@ -2,7 +2,10 @@
  *
  * Column c is the tiles [c * col_tiles, (c + 1) * col_tiles); block g takes the columns g, g + G, ...
  * (one column per block, a contiguous chunk of tiles, or for 32 < B <= 256 one-tile columns
- * interleaved over the blocks).
+ * interleaved over the blocks). Block path with 32 < B <= 256 and n < 2^30: look-back order instead,
+ * one-tile columns taken in input order from a counter, each tile's global starts found by looking
+ * back over the counts the tiles before it published (split_lb_exclusive); the count kernel then
+ * only adds up the B totals.
  *  - count kernel: per-column bucket counts into the column-major table (entry b * C + c); the order
  *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys (whole
  *    steps without per-item tests, the column's tail with them). B <= 32: ballots over the bucket
@@ -136,15 +139,50 @@ __device__ __forceinline__ uint32_t split_bucket_fast(const split_rule_params &r
     return split_bucket<KeyT, RULE>(r, key, i, s_bounds);
 }
 
+/* Look-back status words (split_kernel_params.tile_status): a 30-bit count and a flag; 0 = not yet
+ * published. Relaxed device-scope accesses: the count and its flag travel in one word. */
+#define SPLIT_LB_AGGREGATE 0x40000000u /* the tile's own count */
+#define SPLIT_LB_INCLUSIVE 0x80000000u /* the sum over this tile and all before it */
+#define SPLIT_LB_VALUE 0x3FFFFFFFu
+
+__device__ __forceinline__ void split_lb_store(uint32_t *p, uint32_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ uint32_t split_lb_load(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* Sum of bucket j's counts over the tiles before `tile` (spins until each tile it needs has
+ * published; a tile publishes its aggregate before it looks back, so no wait is circular). */
+__device__ inline uint32_t split_lb_exclusive(const uint32_t *status, uint32_t tile, uint32_t nb, uint32_t j)
+{
+    uint32_t excl = 0;
+    for (uint32_t t = tile; t-- > 0;) {
+        const uint32_t *w = status + (size_t)t * nb + j;
+        uint32_t s = split_lb_load(w);
+        while (s == 0) s = split_lb_load(w);
+        excl += s & SPLIT_LB_VALUE;
+        if (s & SPLIT_LB_INCLUSIVE) break;
+    }
+    return excl;
+}
+
 /* Block path, per tile: the tile's count per bucket (stable: from the per-warp counters, which
  * become exclusive prefixes over warps in place, then tile-local starts of each warp's run: the
  * bucket's start plus the prefix when each thread owns one bucket (B <= SPLIT_BLOCK_THREADS; larger
  * B add s_start at the ranks); unstable: s_cnt as the atomics left it), its exclusive scan
  * s_start, the offset s_goff = global start - local start, and s_run advanced by the counts.
- * Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
+ * Global start: s_run (the column's running start), or with lb_status (look-back order) lb_starts[b]
+ * plus the counts of the tiles before `tile`, which this tile's counts then extend. Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
 template <int MODE>
 __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, uint32_t *s_start, uint32_t *s_goff,
-                                          uint32_t *s_run, uint32_t nb, uint32_t *scratch)
+                                          uint32_t *s_run, uint32_t nb, uint32_t *scratch, uint32_t *lb_status,
+                                          const uint32_t *lb_starts, uint32_t tile)
 {
     const uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     const uint32_t per = (nb + SPLIT_BLOCK_THREADS - 1) / SPLIT_BLOCK_THREADS;
@@ -165,6 +203,9 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
         } else {
             c = s_cnt[j];
         }
+        /* Look-back order: publish the tile's count at once (the block scan below gives the tiles
+         * before this one time to publish theirs). */
+        if (lb_status) split_lb_store(lb_status + (size_t)tile * nb + j, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | c);
         sum += c;
     }
     uint32_t incl = sum;
@@ -185,7 +226,15 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
     __syncthreads();
     uint32_t run = scratch[SPLIT_WARP_LANES - SPLIT_BLOCK_WARPS + warp] + incl - sum;
     for (uint32_t j = begin; j < end; ++j) {
-        const uint32_t c = s_cnt[j], r = s_run[j];
+        const uint32_t c = s_cnt[j];
+        uint32_t r;
+        if (lb_status) {
+            const uint32_t excl = split_lb_exclusive(lb_status, tile, nb, j);
+            if (tile) split_lb_store(lb_status + (size_t)tile * nb + j, SPLIT_LB_INCLUSIVE | (excl + c));
+            r = lb_starts[j] + excl;
+        } else {
+            r = s_run[j];
+        }
         s_start[j] = run;
         s_goff[j] = r - run;
         s_run[j] = r + c;
@@ -312,13 +361,13 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
     const KeyT *keys = (const KeyT *)p.keys_in;
     const uint32_t *ids = p.rule.bucket_ids;
-    const uint64_t chunk = (uint64_t)p.col_tiles * p.tile_items;
+    const uint64_t chunk = (uint64_t)p.count_col_tiles * p.tile_items;
     const bool aligned = RULE == SPLIT_BUCKETS_IDS ? ids && ((uintptr_t)ids & 15u) == 0
                                                    : keys && ((uintptr_t)keys & 15u) == 0;
     const uint32_t sb = p.rule.start_bit & 31u, mask = (uint32_t)p.rule.bit_mask;
     uint32_t lane_masks[NB];
     split_lane_masks<NB>(lane, lane_masks);
-    for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
+    for (uint32_t col = blockIdx.x; col < p.count_cols; col += gridDim.x) {
         if (!WARP)
             for (uint32_t b = tid; b < nb * copies; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
         __syncthreads(); /* boundaries loaded; the previous column's counts are written out */
@@ -347,7 +396,11 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
                 for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) c += s_hist[w * SPLIT_WARP_LANES + b];
             else
                 for (uint32_t k = 0; k < copies; ++k) c += s_hist[b * copies + k];
-            p.table_counts[(size_t)b * p.num_cols + col] = c;
+            if (p.count_atomic) {
+                if (c) atomicAdd(&p.table_counts[b], c);
+            } else {
+                p.table_counts[(size_t)b * p.count_cols + col] = c;
+            }
         }
         __syncthreads(); /* s_hist is read before the next column clears it */
     }
@@ -406,7 +459,17 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     split_lane_masks<NB>(lane, lane_masks);
     const uint32_t wbase = warp * WARP_ITEMS;
     uint32_t run = 0; /* warp path: the global start of bucket `lane` in this column, in warp 0 */
-    for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
+    /* Look-back order: one-tile columns taken in input order from the counter (broadcast through
+     * s_scratch[16], which split_tile_offsets leaves alone; the barriers of a tile lie between a read
+     * and the next write). */
+    uint32_t *const lb_status = MODE != SPLIT_MODE_WARP ? p.tile_status : NULL;
+    auto next_col = [&](uint32_t col) -> uint32_t {
+        if (!lb_status) return col + gridDim.x;
+        if (tid == 0) s_scratch[16] = atomicAdd(p.tile_counter, 1u);
+        __syncthreads();
+        return s_scratch[16];
+    };
+    for (uint32_t col = lb_status ? next_col(0) : blockIdx.x; col < p.num_cols; col = next_col(col)) {
         const uint32_t tile_begin = col * p.col_tiles;
         const uint32_t tile_end = min(tile_begin + p.col_tiles, p.num_tiles);
         if (MODE == SPLIT_MODE_WARP && warp == 0 && lane < nb) run = p.table_offsets[(size_t)lane * p.num_cols + col];
@@ -436,7 +499,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
             if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
                 for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
             /* s_run was last read by the previous tile's split_tile_offsets, which ends synchronised. */
-            if (MODE != SPLIT_MODE_WARP && col_start)
+            if (MODE != SPLIT_MODE_WARP && col_start && !lb_status)
                 for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_cols + col];
             if (MODE != SPLIT_MODE_WARP) __syncthreads();
 
@@ -520,7 +583,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 }
                 __syncthreads();
             } else {
-                split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
+                split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch, lb_status, p.table_offsets, tile);
             }
 
             /* Local positions (and the scatter index, written straight from them). */

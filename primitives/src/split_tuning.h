@@ -40,8 +40,15 @@ enum {
      * one-tile columns (tiles g, g + G, ...; a (bucket x tile) table), so each bucket's output grows
      * at one front; the grid is then the resident blocks (SMs x SPLIT_SCATTER_MIN_BLOCKS). Above it
      * (one-pass B > 256) the table would grow too large; keys only and B <= 32 are faster in
-     * contiguous chunks (the larger table's count and scan cost more than the writes gain). */
+     * contiguous chunks (the larger table's count and scan cost more than the writes gain). Since the
+     * look-back order below, used only for n >= 2^30. */
     SPLIT_INTERLEAVE_MAX_BUCKETS = 256,
+    /* Block path in look-back order (single-front outputs, see split_kernel_params) for
+     * SPLIT_WARP_PATH_MAX_BUCKETS < B <= SPLIT_LOOKBACK_MAX_BUCKETS and n < 2^30 (a status word holds a
+     * 30-bit count and two flag bits); the scatter grid is then SMs x SPLIT_LOOKBACK_BLOCKS_PER_SM blocks
+     * that take tiles in order from a counter. Replaces the interleaved columns. */
+    SPLIT_LOOKBACK_MAX_BUCKETS = 256,
+    SPLIT_LOOKBACK_BLOCKS_PER_SM = 4,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
      * temporary storage has at most SPLIT_MAX_GRID_BLOCKS * B entries. */
     SPLIT_MAX_GRID_BLOCKS = 1024,
