@@ -109,7 +109,7 @@ sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *desc, 
 
 /* Typed launchers (multisplit_u32.cu, multisplit_u64.cu). */
 template <typename KeyT>
-sc_status split_launch_count(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
+sc_status split_launch_count(const split_kernel_params &p, int rule, cudaStream_t stream);
 template <typename KeyT>
 sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
 
