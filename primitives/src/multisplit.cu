@@ -151,6 +151,11 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         p.num_blocks = p.num_tiles < g ? p.num_tiles : (uint32_t)g;
     }
     p.count_copies = split_count_copies(nb);
+    if (job->extra_totals && job->rule == SPLIT_BUCKETS_BITS && !job->key64) {
+        p.extra_totals = job->extra_totals;
+        p.extra_nb = 1u << job->extra_bits;
+        p.extra_copies = split_count_copies(p.extra_nb);
+    }
     p.ballot_bits = ceil_log2(nb);
     p.keys_in = job->keys_in;
     p.keys_out = job->keys_out;
@@ -178,12 +183,15 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     const int mode = nb <= SPLIT_WARP_PATH_MAX_BUCKETS ? SPLIT_MODE_WARP
                    : job->unstable && nb > 256 ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
 
-    if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
-    else SC_TRY(split_launch_count<uint32_t>(p, job->rule, stream));
+    const int counted = lookback && job->given_totals; /* the totals came from an earlier count */
+    if (!counted) {
+        if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
+        else SC_TRY(split_launch_count<uint32_t>(p, job->rule, stream));
+    }
     size_t cb = cub_bytes;
     const uint32_t table_cols = lookback ? 1u : p.num_cols; /* look-back: the B totals */
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, p.table_counts, offsets, (int)((size_t)table_cols * nb),
-                                                stream));
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, counted ? job->given_totals : p.table_counts, offsets,
+                                                (int)((size_t)table_cols * nb), stream));
     if (job->bucket_offsets) {
         const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
         split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
@@ -235,7 +243,9 @@ static int two_pass_eligible(const split_desc *d)
            d->keys_in && d->keys_out && !d->gather_index && !d->scatter_index;
 }
 
-/* Layout: job temp (the larger of the two passes) | keys (n) | values (n, when moved). */
+/* Layout: job temp (the larger of the two passes) | keys (n) | values (n, when moved) | the second
+ * pass's bucket totals (2^SPLIT_TWO_PASS_HIGH_BITS, counted by the first pass's count kernel). */
+enum { TWO_PASS_TOTALS_BYTES = (1u << SPLIT_TWO_PASS_HIGH_BITS) * 4u };
 static sc_status two_pass_layout(const split_desc *d, uint32_t n, size_t *job_bytes, size_t *keys_bytes,
                                  size_t *vals_bytes)
 {
@@ -281,7 +291,12 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
     char *t = (char *)temp;
     void *mid_keys = t + job_bytes;
     uint32_t *mid_vals = d->values_in ? (uint32_t *)(t + job_bytes + keys_bytes) : NULL;
+    uint32_t *high_totals = (uint32_t *)(t + job_bytes + keys_bytes + vals_bytes);
     const uint32_t bits = d->buckets.bit_count, lo_bits = bits - SPLIT_TWO_PASS_HIGH_BITS;
+    /* 32-bit keys: the first pass's count kernel also counts the second pass's field (one read of
+     * the keys less; H100, 2^26 keys, B = 2048: see PERFORMANCE.md). */
+    const int fused = d->key_type == SPLIT_KEY_U32;
+    if (fused) SC_CUDA_CHECK(cudaMemsetAsync(high_totals, 0, TWO_PASS_TOTALS_BYTES, stream));
     for (int pass = 0; pass < 2; ++pass) {
         split_job job;
         job_from_desc(d, c, &job);
@@ -291,6 +306,11 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
         job.rp.bit_mask = ((uint64_t)1 << pb) - 1;
         job.bucket_offsets = NULL;
         job.unstable = 0;
+        if (fused && pass == 0) {
+            job.extra_totals = high_totals;
+            job.extra_bits = SPLIT_TWO_PASS_HIGH_BITS;
+        }
+        if (fused && pass == 1) job.given_totals = high_totals;
         job.keys_in = pass == 0 ? d->keys_in : mid_keys;
         job.keys_out = pass == 0 ? mid_keys : d->keys_out;
         if (d->values_in) {
@@ -334,7 +354,7 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
     if (two_pass) {
         size_t job_bytes, keys_bytes, vals_bytes;
         SC_TRY(two_pass_layout(d, c.n, &job_bytes, &keys_bytes, &vals_bytes));
-        need = job_bytes + keys_bytes + vals_bytes;
+        need = job_bytes + keys_bytes + vals_bytes + TWO_PASS_TOTALS_BYTES;
     } else {
         SC_TRY(split_job_temp_bytes(c.n, c.num_buckets, &need));
     }

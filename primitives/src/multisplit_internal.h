@@ -35,6 +35,12 @@ typedef struct split_job {
     uint32_t *gather_index;
     uint32_t *scatter_index;
     int unstable;
+    /* BITS rule: also count the 2^extra_bits buckets of the field right above into extra_totals
+     * (zeroed before; NULL: not). given_totals: this split's B bucket totals, already counted (the
+     * count kernel is skipped; look-back order only, else ignored). */
+    uint32_t *extra_totals;
+    uint32_t extra_bits;
+    const uint32_t *given_totals;
 } split_job;
 
 /* Parameters of the count and scatter kernels, passed by value. */
@@ -69,6 +75,10 @@ typedef struct split_kernel_params {
      * bucket's output then grows at one front. */
     uint32_t *tile_counter;
     uint32_t *tile_status;
+    /* BITS rule: the count kernel also adds up the totals of the field of extra_nb buckets right above
+     * this one into extra_totals (zeroed before; NULL: none), extra_copies histogram copies. */
+    uint32_t *extra_totals;
+    uint32_t extra_nb, extra_copies;
 } split_kernel_params;
 
 /* Records per tile for B buckets (the warp path's tile for B <= SPLIT_WARP_PATH_MAX_BUCKETS). */

@@ -82,13 +82,16 @@ __host__ __device__ inline split_smem_layout split_scatter_layout(uint32_t nb, u
     return L;
 }
 
-/* Count kernel: boundaries, then `copies` interleaved copies of the B counters, entry b * copies + copy. */
+/* Count kernel: boundaries, then `copies` interleaved copies of the B counters, entry b * copies + copy,
+ * then those of the extra field (split_kernel_params.extra_totals; extra_nb x extra_copies). */
 template <typename KeyT, int RULE>
-__host__ __device__ inline uint32_t split_count_smem(uint32_t nb, uint32_t copies, uint32_t *hist_offset)
+__host__ __device__ inline uint32_t split_count_smem(const split_kernel_params &p, uint32_t *hist_offset, uint32_t *extra_offset)
 {
-    uint32_t o = split_align16(split_rule_smem_bytes<KeyT, RULE>(nb));
+    uint32_t o = split_align16(split_rule_smem_bytes<KeyT, RULE>(p.rule.num_buckets));
     *hist_offset = o;
-    return o + copies * nb * 4;
+    o = split_align16(o + p.count_copies * p.rule.num_buckets * 4);
+    *extra_offset = o;
+    return o + (p.extra_totals ? p.extra_copies * p.extra_nb * 4 : 0u);
 }
 
 __device__ inline uint32_t split_lanemask_lt(void)
@@ -336,7 +339,28 @@ __device__ __forceinline__ void split_count_add(const uint32_t (&b)[ITEMS], uint
         if (!CHECKED || b[k] != SPLIT_NO_BUCKET) atomicAdd(&s_hist[b[k] * copies + copy], 1u);
 }
 
-template <typename KeyT, int RULE>
+/* split_count_add, and with EXTRA the buckets b hold both fields (the extra one above field_bits) and
+ * are split first. */
+template <bool EXTRA, bool CHECKED, int ITEMS>
+__device__ __forceinline__ void split_count_add2(uint32_t (&b)[ITEMS], uint32_t *s_hist, uint32_t copies, uint32_t copy,
+                                                 uint32_t *s_extra, uint32_t extra_copies, uint32_t extra_copy,
+                                                 uint32_t field_bits, uint32_t nb)
+{
+    if (EXTRA) {
+        uint32_t b2[ITEMS];
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) {
+            b2[k] = b[k] == SPLIT_NO_BUCKET ? SPLIT_NO_BUCKET : b[k] >> field_bits;
+            b[k] = b[k] == SPLIT_NO_BUCKET ? SPLIT_NO_BUCKET : b[k] & (nb - 1u);
+        }
+        split_count_add<CHECKED>(b2, s_extra, extra_copies, extra_copy);
+    }
+    split_count_add<CHECKED>(b, s_hist, copies, copy);
+}
+
+/* EXTRA (BITS rule only): also the totals of the next field up (split_kernel_params.extra_totals), from
+ * the same reads. */
+template <typename KeyT, int RULE, bool EXTRA>
 __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RANGE ? 1 : SPLIT_COUNT_BLOCKS_PER_SM)
     split_count_kernel(split_kernel_params p)
 {
@@ -349,17 +373,24 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
     static_assert(UI >= 1 && UI * VI == U * V, "a count step must cover whole bucket-id vectors");
     const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u;
     const uint32_t copies = p.count_copies, copy = lane & (copies - 1u);
-    uint32_t hist_off;
-    split_count_smem<KeyT, RULE>(nb, copies, &hist_off);
+    uint32_t hist_off, extra_off;
+    split_count_smem<KeyT, RULE>(p, &hist_off, &extra_off);
     KeyT *s_bounds = (KeyT *)smem;
     uint32_t *s_hist = (uint32_t *)(smem + hist_off);
+    uint32_t *s_extra = (uint32_t *)(smem + extra_off);
+    const uint32_t extra_copies = EXTRA ? p.extra_copies : 1u, extra_copy = lane & (extra_copies - 1u);
+    const uint32_t field_bits = EXTRA ? 31u - __clz(nb) : 0u; /* EXTRA: B is 2^field_bits */
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
     const KeyT *keys = (const KeyT *)p.keys_in;
     const uint32_t *ids = p.rule.bucket_ids;
     const uint64_t chunk = (uint64_t)p.count_col_tiles * p.tile_items;
     const bool aligned = RULE == SPLIT_BUCKETS_IDS ? ids && ((uintptr_t)ids & 15u) == 0
                                                    : keys && ((uintptr_t)keys & 15u) == 0;
-    const uint32_t sb = p.rule.start_bit & 31u, mask = (uint32_t)p.rule.bit_mask;
+    const uint32_t sb = p.rule.start_bit & 31u;
+    /* EXTRA: the bucket of both fields at once, split after the step. */
+    const uint32_t mask = EXTRA ? (nb * p.extra_nb - 1u) : (uint32_t)p.rule.bit_mask;
+    if (EXTRA)
+        for (uint32_t b = tid; b < p.extra_nb * extra_copies; b += SPLIT_BLOCK_THREADS) s_extra[b] = 0;
     for (uint32_t col = blockIdx.x; col < p.count_cols; col += gridDim.x) {
         for (uint32_t b = tid; b < nb * copies; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
         __syncthreads(); /* boundaries loaded; the previous column's counts are written out */
@@ -371,13 +402,13 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
             for (; end - step >= STEP; step += STEP) {
                 uint32_t b[U * V];
                 split_count_step<KeyT, RULE, false>(p, keys, ids, step, end, aligned, tid, s_bounds, sb, mask, b);
-                split_count_add<false>(b, s_hist, copies, copy);
+                split_count_add2<EXTRA, false>(b, s_hist, copies, copy, s_extra, extra_copies, extra_copy, field_bits, nb);
             }
         }
         for (; step < end; step = end - step > STEP ? step + STEP : end) {
             uint32_t b[U * V];
             split_count_step<KeyT, RULE, true>(p, keys, ids, step, end, aligned, tid, s_bounds, sb, mask, b);
-            split_count_add<true>(b, s_hist, copies, copy);
+            split_count_add2<EXTRA, true>(b, s_hist, copies, copy, s_extra, extra_copies, extra_copy, field_bits, nb);
         }
         __syncthreads();
         for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) {
@@ -390,6 +421,13 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
             }
         }
         __syncthreads(); /* s_hist is read before the next column clears it */
+    }
+    if (EXTRA) {
+        for (uint32_t b = tid; b < p.extra_nb; b += SPLIT_BLOCK_THREADS) {
+            uint32_t c = 0;
+            for (uint32_t k = 0; k < extra_copies; ++k) c += s_extra[b * extra_copies + k];
+            if (c) atomicAdd(&p.extra_totals[b], c);
+        }
     }
 }
 
@@ -690,9 +728,12 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
 template <typename KeyT, int RULE>
 static sc_status split_launch_count_rule(const split_kernel_params &p, cudaStream_t stream)
 {
-    uint32_t hist_off;
-    const uint32_t smem = split_count_smem<KeyT, RULE>(p.rule.num_buckets, p.count_copies, &hist_off);
-    split_count_kernel<KeyT, RULE><<<p.count_blocks, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
+    uint32_t hist_off, extra_off;
+    const uint32_t smem = split_count_smem<KeyT, RULE>(p, &hist_off, &extra_off);
+    if (RULE == SPLIT_BUCKETS_BITS && p.extra_totals)
+        split_count_kernel<KeyT, RULE, true><<<p.count_blocks, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
+    else
+        split_count_kernel<KeyT, RULE, false><<<p.count_blocks, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_count_kernel");
     return SC_OK;
 }
