@@ -89,13 +89,16 @@ enum { SPLIT_SORT_RADIX_BITS = 8 };
 
 /* ---- segmented split (segmented_split.cu) and gather / scatter (gather_scatter.cu); owner p2 ----
  * Segments are classified by size on the device. With B <= SEG_BALLOT_MAX_BUCKETS (bucket bits by
- * ballots, a lane per bucket) a warp holds chunks of 32 x SEG_BALLOT_ROUNDS records in registers
- * (one load round trip each); the grid is SMs x SEG_BALLOT_BLOCKS_PER_SM blocks whose warps loop
- * over the segments. A segment of at most one chunk one warp splits in one pass, up to
- * SEG_BALLOT_WARP_MAX_RECORDS in two (count, then rank and move, chunk by chunk); up to
- * SEG_BALLOT_MAX_RECORDS the block of SEG_WARP_KERNEL_WARPS warps splits it at the end (a warp per
- * chunk, counts met in shared memory; one pass up to SEG_WARP_KERNEL_WARPS chunks, else a counting
- * pass first; at most SEG_BALLOT_BLOCK_LIST such segments per block, the warp splits more itself).
+ * ballots, a lane per bucket) one cooperative kernel of at most SMs x SEG_BALLOT_BLOCKS_PER_SM blocks
+ * (and at most one per SEG_BALLOT_MIN_SHARE items) splits everything: block g takes the segments whose
+ * middle lies in share g of the merge path of segments (SEG_BALLOT_SEGMENT_WEIGHT items each) and
+ * records, stages their starts SEG_BALLOT_STAGE at a time in shared memory, splits those above one warp
+ * chunk (32 x SEG_BALLOT_ROUNDS records, one register round trip) with all its SEG_WARP_KERNEL_WARPS
+ * warps (one pass up to a block chunk, else a counting pass first), then its warps take the rest one
+ * at a time, each in the smallest chunk of 2, SEG_BALLOT_ROUNDS / 2 or SEG_BALLOT_ROUNDS rounds that
+ * holds it. Segments above
+ * SEG_BALLOT_MAX_RECORDS are split after grid-wide barriers in the same kernel, as tiles of
+ * SEG_HUGE_TILE records (count, scan per segment, rank + scatter).
  * With larger B, up to SEG_WARP_MAX_RECORDS one warp ranks the segment by comparisons of (bucket,
  * index) keys in shared memory; up to SEG_BLOCK_MAX_RECORDS one block counts, scans and ranks
  * sub-tiles of SEG_SUBTILE records with a block radix sort; larger segments are cut into tiles of
@@ -103,10 +106,11 @@ enum { SPLIT_SORT_RADIX_BITS = 8 };
  * kernels of those work lists (usually empty) run on SMs x SEG_LARGE_BLOCKS_PER_SM blocks at most. */
 enum {
     SEG_BALLOT_MAX_BUCKETS = 32,         /* B <= this: ballot path (a lane per bucket) */
-    SEG_BALLOT_MAX_RECORDS = 32768,      /* ballot path (warp or block): larger segments go to the lists */
-    SEG_BALLOT_ROUNDS = 8,               /* 32-record rounds of a warp's chunk held in registers */
-    SEG_BALLOT_WARP_MAX_RECORDS = 1024,  /* ballot path: larger segments the whole block splits */
-    SEG_BALLOT_BLOCK_LIST = 64,          /* such segments a block lists (shared memory) */
+    SEG_BALLOT_MAX_RECORDS = 32768,      /* ballot path (warp or block): larger segments are "huge" */
+    SEG_BALLOT_ROUNDS = 16,              /* 32-record rounds of a warp chunk (4, 8 or 16) */
+    SEG_BALLOT_STAGE = 1024,             /* segment starts a block stages in shared memory at once */
+    SEG_BALLOT_SEGMENT_WEIGHT = 32,      /* a segment's weight in records, in the blocks' shares */
+    SEG_BALLOT_MIN_SHARE = 2048,         /* merge-path items per block at least (small calls, fewer blocks) */
     SEG_BALLOT_BLOCKS_PER_SM = 4,        /* ballot kernel: grid blocks per SM, and its register bound */
     SEG_WARP_MAX_RECORDS = 256,          /* must be 2^SEG_WARP_INDEX_BITS */
     SEG_WARP_INDEX_BITS = 8,

@@ -16,10 +16,11 @@
 enum layout { L_ONE, L_TINY, L_POWER, L_TILES, L_EMPTY, L_MANY, L_EDGES };
 enum dist { D_UNIFORM, D_ONE, D_HOCKEY, D_ASC, D_DESC };
 static const char *layout_name[] = {"one", "tiny", "power", "tiles", "empty", "many", "edges"};
-/* L_EDGES: segment sizes at the ballot path's register chunk (32 x 8) and block chunk (8 x 256)
- * edges, in a seeded random order. */
-static const size_t edge_sizes[] = {0, 1, 31, 32, 33, 64, 128, 129, 255, 256, 257, 511, 512, 2047, 2048, 2049,
-                                    4095, 4096, 4097, 6000};
+/* L_EDGES: segment sizes at the ballot path's warp chunk edges (32 x 1, 2, 4, 8, 16 rounds), its block
+ * chunk (8 x 512: one pass, else a counting pass first) and the warp path's edges, in a seeded random
+ * order. */
+static const size_t edge_sizes[] = {0,   1,   31,  32,   33,   63,   64,   65,   127,  128,  129,  255,  256, 257,
+                                    511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 6000, 8193};
 static const char *dist_name[] = {"uniform", "one", "hockey", "asc", "desc"};
 
 typedef struct seg_case {
