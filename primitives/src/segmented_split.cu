@@ -309,6 +309,21 @@ __device__ __forceinline__ void huge_tile_range(const seg_params &p, uint32_t re
     hi = min(end, lo + (uint32_t)SEG_HUGE_TILE);
 }
 
+/* Huge tile t's bucket counts into its tile_base column (block-wide; ends synchronised). */
+template <typename K>
+__device__ void huge_tile_count(const seg_params &p, block_smem &sm, uint32_t records, uint32_t t)
+{
+    const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
+    uint32_t lo, hi;
+    huge_tile_range(p, records, t, lo, hi);
+    for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) sm.run[b] = 0;
+    __syncthreads();
+    for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&sm.run[bucket_of<K>(p, i)], 1u);
+    __syncthreads();
+    for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) p.tile_base[(size_t)t * nb + b] = sm.run[b];
+    __syncthreads();
+}
+
 /* Huge segment h, once all its tiles are counted: tile_base columns become absolute starts, bucket
  * offsets written. tile_base is read through L2 (__ldcg): other blocks wrote it in this launch. */
 __device__ void huge_scan_segment(const seg_params &p, block_smem &sm, uint32_t records, uint32_t h)
@@ -354,7 +369,7 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_large_kernel(seg_params
 {
     __shared__ block_smem sm;
     __shared__ uint32_t last_tile;
-    const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
+    const uint32_t tid = threadIdx.x;
     const uint32_t medium = *(volatile uint32_t *)&p.counters[0], tiles = *(volatile uint32_t *)&p.counters[2];
     const uint32_t records = seg_count(p);
     for (uint32_t w = blockIdx.x; w < medium + tiles; w += gridDim.x) {
@@ -363,13 +378,7 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_large_kernel(seg_params
             continue;
         }
         const uint32_t t = w - medium, h = p.tile_huge[t];
-        uint32_t lo, hi;
-        huge_tile_range(p, records, t, lo, hi);
-        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) sm.run[b] = 0;
-        __syncthreads();
-        for (uint32_t i = lo + tid; i < hi; i += SEG_BLOCK_THREADS) atomicAdd(&sm.run[bucket_of<K>(p, i)], 1u);
-        __syncthreads();
-        for (uint32_t b = tid; b < nb; b += SEG_BLOCK_THREADS) p.tile_base[(size_t)t * nb + b] = sm.run[b];
+        huge_tile_count<K>(p, sm, records, t);
         __threadfence();
         __syncthreads();
         if (tid == 0) last_tile = atomicAdd(&p.huge_done[h], 1u) + 1u == p.huge_list[3 * h + 2];
@@ -670,16 +679,7 @@ __device__ void ballot_huge(const seg_params &p, block_smem &sm, ballot_ctl &ctl
     }
     grid.sync();
     /* Every huge tile's bucket counts. */
-    for (uint32_t t = g; t < T; t += G) {
-        uint32_t lo, hi;
-        huge_tile_range(p, records, t, lo, hi);
-        for (uint32_t b = tid; b < nb; b += BT) sm.run[b] = 0;
-        __syncthreads();
-        for (uint32_t i = lo + tid; i < hi; i += BT) atomicAdd(&sm.run[bucket_of<K>(p, i)], 1u);
-        __syncthreads();
-        for (uint32_t b = tid; b < nb; b += BT) p.tile_base[(size_t)t * nb + b] = sm.run[b];
-        __syncthreads();
-    }
+    for (uint32_t t = g; t < T; t += G) huge_tile_count<K>(p, sm, records, t);
     grid.sync();
     /* Each huge segment's columns scanned into absolute starts, its bucket offsets written. */
     for (uint32_t h = g; h < H; h += G) huge_scan_segment(p, sm, records, h);
