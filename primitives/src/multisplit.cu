@@ -10,40 +10,15 @@
 
 static size_t align_up(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
 
-void split_table_shape(uint32_t n, uint32_t num_buckets, int interleaved, uint32_t *num_tiles, uint32_t *num_cols,
-                       uint32_t *col_tiles)
+void split_table_shape(uint32_t n, uint32_t num_buckets, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles)
 {
     const uint32_t tile_items = split_tile_items(num_buckets);
     const uint32_t tiles = (uint32_t)(((uint64_t)n + tile_items - 1) / tile_items);
     *num_tiles = tiles;
-    if (interleaved) {
-        *num_cols = tiles;
-        *col_tiles = tiles ? 1u : 0u;
-        return;
-    }
     const uint32_t g = tiles < (uint32_t)SPLIT_MAX_GRID_BLOCKS ? tiles : (uint32_t)SPLIT_MAX_GRID_BLOCKS;
     const uint32_t tpb = g ? (tiles + g - 1) / g : 0;
     *col_tiles = tpb;
     *num_cols = tpb ? (tiles + tpb - 1) / tpb : 0;
-}
-
-/* Grids of the count and scatter kernels: one block per column, or for interleaved columns the
- * blocks that fit on the device at once (scatter: SMs x SPLIT_SCATTER_MIN_BLOCKS, count: SMs x
- * SPLIT_COUNT_BLOCKS_PER_SM; at most the columns). */
-static sc_status split_grid_blocks(int interleaved, uint32_t num_cols, uint32_t *num_blocks, uint32_t *count_blocks)
-{
-    *num_blocks = num_cols;
-    *count_blocks = num_cols;
-    if (!interleaved) return SC_OK;
-    int dev = 0, sms = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&dev));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const uint64_t s = (uint64_t)(sms > 0 ? sms : 1);
-    uint64_t g = s * SPLIT_SCATTER_MIN_BLOCKS, gc = s * SPLIT_COUNT_BLOCKS_PER_SM;
-    if (g > SPLIT_MAX_GRID_BLOCKS) g = SPLIT_MAX_GRID_BLOCKS;
-    *num_blocks = num_cols < g ? num_cols : (uint32_t)g;
-    *count_blocks = num_cols < gc ? num_cols : (uint32_t)gc;
-    return SC_OK;
 }
 
 /* Copies of the block path's count histogram: the largest power of two up to SPLIT_COUNT_COPIES
@@ -55,8 +30,8 @@ static uint32_t split_count_copies(uint32_t num_buckets)
     return c;
 }
 
-/* Layout: counts (C*B) | offsets (C*B) | CUB scan storage, for the larger table of the two
- * column schemes (whether the job moves values is not known to the size query). */
+/* Layout: counts (C*B) | offsets (C*B) | CUB scan storage; in look-back order the counts part holds
+ * the B totals, the tile counter and the tile status words instead. */
 /* Look-back order (see split_kernel_params) for a block-path split of n records into B buckets. */
 static int split_lookback(uint32_t n, uint32_t num_buckets)
 {
@@ -73,10 +48,7 @@ static uint32_t lookback_head_words(uint32_t num_buckets) { return (num_buckets 
 static sc_status job_layout(uint32_t n, uint32_t nb, size_t *table_bytes, size_t *cub_bytes)
 {
     uint32_t tiles, cols, col_tiles;
-    split_table_shape(n, nb, split_interleaved(nb, 1), &tiles, &cols, &col_tiles);
-    uint32_t cols_contiguous;
-    split_table_shape(n, nb, 0, &tiles, &cols_contiguous, &col_tiles);
-    if (cols_contiguous > cols) cols = cols_contiguous;
+    split_table_shape(n, nb, &tiles, &cols, &col_tiles);
     size_t entries = (size_t)cols * nb;
     if (split_lookback(n, nb) && entries)
         entries = (size_t)tiles * nb + lookback_head_words(nb) > entries ? (size_t)tiles * nb + lookback_head_words(nb)
@@ -135,9 +107,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     p.tile_items = split_tile_items(nb);
     const int moves = job->keys_out || job->num_values || job->gather_index || job->scatter_index;
     const int lookback = moves && split_lookback(n, nb);
-    const int interleaved = !lookback && split_interleaved(nb, job->num_values);
-    split_table_shape(n, nb, interleaved, &p.num_tiles, &p.num_cols, &p.col_tiles);
-    SC_TRY(split_grid_blocks(interleaved, p.num_cols, &p.num_blocks, &p.count_blocks));
+    split_table_shape(n, nb, &p.num_tiles, &p.num_cols, &p.col_tiles);
+    p.num_blocks = p.num_cols;
     p.count_cols = p.num_cols;
     p.count_col_tiles = p.col_tiles;
     if (lookback) {
@@ -146,10 +117,9 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         p.count_atomic = 1;
         p.num_cols = p.num_tiles;
         p.col_tiles = 1;
-        int dev = 0, sms = 0;
-        SC_CUDA_CHECK(cudaGetDevice(&dev));
-        SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        const uint64_t g = (uint64_t)(sms > 0 ? sms : 1) * SPLIT_LOOKBACK_BLOCKS_PER_SM;
+        uint32_t sms = 1;
+        SC_TRY(sc_cuda_device_sms(&sms));
+        const uint64_t g = (uint64_t)sms * SPLIT_LOOKBACK_BLOCKS_PER_SM;
         p.num_blocks = p.num_tiles < g ? p.num_tiles : (uint32_t)g;
     }
     p.count_copies = split_count_copies(nb);

@@ -50,7 +50,6 @@ typedef struct split_kernel_params {
     uint32_t tile_items;       /* records per tile: SPLIT_WARP_TILE_ITEMS or SPLIT_BLOCK_TILE_ITEMS */
     uint32_t num_tiles;        /* ceil(n / tile_items) */
     uint32_t num_blocks;       /* G: grid of the scatter kernel */
-    uint32_t count_blocks;     /* grid of the count kernel (G, or more for interleaved columns) */
     uint32_t count_copies;     /* count kernel, block path: copies of the histogram (power of two) */
     uint32_t num_cols;         /* C: columns of the table; column c = tiles [c * col_tiles, ...) */
     uint32_t col_tiles;        /* tiles per column; block g takes the columns g, g + G, g + 2G, ... */
@@ -87,18 +86,9 @@ static inline uint32_t split_tile_items(uint32_t num_buckets)
     return num_buckets <= SPLIT_WARP_PATH_MAX_BUCKETS ? (uint32_t)SPLIT_WARP_TILE_ITEMS : (uint32_t)SPLIT_BLOCK_TILE_ITEMS;
 }
 
-/* Interleaved columns (one tile each, spread over the blocks) for B buckets and num_values value
- * streams: every bucket's output then grows at one front. Otherwise each block owns one contiguous
- * column of tiles. The temporary storage covers both (the interleaved table is the larger). */
-static inline int split_interleaved(uint32_t num_buckets, uint32_t num_values)
-{
-    return num_values > 0 && num_buckets > SPLIT_WARP_PATH_MAX_BUCKETS && num_buckets <= SPLIT_INTERLEAVE_MAX_BUCKETS;
-}
-
-/* Table of a split of n records into B buckets, interleaved or not: num_tiles, num_cols, col_tiles
- * (no CUDA call). */
-void split_table_shape(uint32_t n, uint32_t num_buckets, int interleaved, uint32_t *num_tiles, uint32_t *num_cols,
-                       uint32_t *col_tiles);
+/* Table of a split of n records into B buckets: num_tiles, and num_cols contiguous columns of
+ * col_tiles tiles each, at most SPLIT_MAX_GRID_BLOCKS (no CUDA call). */
+void split_table_shape(uint32_t n, uint32_t num_buckets, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles);
 
 /* Temporary storage of split_job_run for n records and B buckets (host only, no CUDA call but
  * CUB's size query). */

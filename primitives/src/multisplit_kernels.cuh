@@ -1,22 +1,22 @@
 /* multisplit_kernels.cuh - the count and scatter kernels of split / multisplit (internal, CUDA).
  *
  * Column c is the tiles [c * col_tiles, (c + 1) * col_tiles); block g takes the columns g, g + G, ...
- * (one column per block, a contiguous chunk of tiles, or for 32 < B <= 256 one-tile columns
- * interleaved over the blocks). Block path with 32 < B <= 256 and n < 2^30: look-back order instead,
+ * (one column per block, a contiguous chunk of tiles). Block path with 32 < B <= 256 and n < 2^30:
+ * look-back order instead,
  * one-tile columns taken in input order from a counter, each tile's global starts found by looking
  * back over the counts the tiles before it published (split_lb_exclusive); the count kernel then
  * only adds up the B totals.
  *  - count kernel: per-column bucket counts into the column-major table (entry b * C + c); the order
  *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys (whole
- *    steps without per-item tests, the column's tail with them). B <= 32: ballots over the bucket
- *    bits, lane b counts bucket b; B > 32: one shared atomic per record into the lane's copy of the
- *    histogram (copies interleaved per bucket).
+ *    steps without per-item tests, the column's tail with them), one shared atomic per record into
+ *    the lane's copy of the histogram (copies interleaved per bucket).
  *  - scatter kernel: per tile, warp w takes the w-th slice of the tile in ITEMS rounds of 32
  *    consecutive records (coalesced loads; the (warp, round, lane) order is the input order, which
  *    makes the ranking stable). Every record is ranked inside its bucket in registers (warp path,
  *    B <= 32: ballots over the bits of the bucket id give lane L the lanes of bucket L, one shuffle
- *    of that mask gives each record its peers, per-lane counters; block path: a ballot
- *    match and per-warp counters in shared memory, or shared atomics for the unstable variant), the
+ *    of that mask gives each record its peers, per-lane counters; block path: per-warp counters in
+ *    shared memory, the peers by a shared atomicOr of lane bits (B <= 256) or by ballots, or the
+ *    unstable variant's shared atomics (B > 256)), the
  *    per-bucket prefix over warps and the scan over buckets give tile-local positions, the tile is
  *    reordered in shared memory (key, bucket, index) and written position by position so each
  *    bucket's run is written by consecutive threads at (bucket's global offset + local position).
@@ -725,18 +725,17 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
 
 /* ---- typed launchers ----
  * NB, the ballots per round of the scatter kernel, is a template argument so the ballots unroll: the
- * warp path gets ceil(log2 B) (1 .. 5), the block path 6, 7, 8 or 11 with the BITS rule, 8 (stable, B
- * <= 256) or 11 with the others; NB <= 8 in the block-stable path means the atomicOr match instead of
- * ballots. The count kernel takes no ballots. */
+ * warp path gets ceil(log2 B) (1 .. 5); the block path 8 for B <= 256 (stable only: the atomicOr
+ * match, no ballots) and 11 above. The count kernel takes no ballots. */
 template <typename KeyT, int RULE>
 static sc_status split_launch_count_rule(const split_kernel_params &p, cudaStream_t stream)
 {
     uint32_t hist_off, extra_off;
     const uint32_t smem = split_count_smem<KeyT, RULE>(p, &hist_off, &extra_off);
     if (RULE == SPLIT_BUCKETS_BITS && p.extra_totals)
-        split_count_kernel<KeyT, RULE, true><<<p.count_blocks, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
+        split_count_kernel<KeyT, RULE, true><<<p.count_cols, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
     else
-        split_count_kernel<KeyT, RULE, false><<<p.count_blocks, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
+        split_count_kernel<KeyT, RULE, false><<<p.count_cols, SPLIT_BLOCK_THREADS, smem, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_count_kernel");
     return SC_OK;
 }
@@ -773,17 +772,12 @@ static sc_status split_launch_scatter_bits(const split_kernel_params &p, cudaStr
         case 4: return split_launch_scatter_nb<KeyT, RULE, MODE, 4>(p, stream);
         default: return split_launch_scatter_nb<KeyT, RULE, MODE, 5>(p, stream);
         }
-    } else if constexpr (RULE != SPLIT_BUCKETS_BITS) {
-        /* B <= 256 stable: NB = 8 selects the atomicOr match (split_scatter_kernel). */
-        if (MODE == SPLIT_MODE_BLOCK_STABLE && p.ballot_bits <= 8) return split_launch_scatter_nb<KeyT, RULE, MODE, 8>(p, stream);
-        return split_launch_scatter_nb<KeyT, RULE, MODE, 11>(p, stream);
+    } else if constexpr (MODE == SPLIT_MODE_BLOCK_UNSTABLE) {
+        return split_launch_scatter_nb<KeyT, RULE, MODE, 11>(p, stream); /* only B > 256 (split_job_run) */
     } else {
-        switch (p.ballot_bits) {
-        case 6: return split_launch_scatter_nb<KeyT, RULE, MODE, 6>(p, stream);
-        case 7: return split_launch_scatter_nb<KeyT, RULE, MODE, 7>(p, stream);
-        case 8: return split_launch_scatter_nb<KeyT, RULE, MODE, 8>(p, stream);
-        default: return split_launch_scatter_nb<KeyT, RULE, MODE, 11>(p, stream);
-        }
+        /* Block stable: B <= 256 matches by atomicOr (the same code for any NB <= 8), above by 11 ballots. */
+        if (p.ballot_bits <= 8) return split_launch_scatter_nb<KeyT, RULE, MODE, 8>(p, stream);
+        return split_launch_scatter_nb<KeyT, RULE, MODE, 11>(p, stream);
     }
 }
 

@@ -292,9 +292,9 @@ sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *d, uin
     /* 16-byte loads (and scatter_index stores) when every such stream is aligned. */
     const bool vec = aligned16(p.keys_in) && aligned16(p.values_in) && aligned16(p.scatter_index);
 
-    int dev = 0, sms = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&dev));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    uint32_t device_sms = 1;
+    SC_TRY(sc_cuda_device_sms(&device_sms));
+    const int sms = (int)device_sms;
     const uint64_t chunks_per_block = SPLIT_WIDE_THREADS / 32;
     const uint64_t want = ((uint64_t)n + (uint64_t)SPLIT_WIDE_CHUNK * chunks_per_block - 1) /
                           ((uint64_t)SPLIT_WIDE_CHUNK * chunks_per_block);

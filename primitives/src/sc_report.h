@@ -3,6 +3,8 @@
 #ifndef SC_REPORT_H
 #define SC_REPORT_H
 
+#include <stdint.h>
+
 #include "sc_status.h"
 
 #ifdef __cplusplus
@@ -63,6 +65,16 @@ static inline sc_status sc_cuda_report(cudaError_t err, const char *call, const 
         if (sc_cuda_err_ != cudaSuccess)                                       \
             return sc_cuda_report(sc_cuda_err_, "launch of " kernel_name, __FILE__, __LINE__); \
     } while (0)
+
+/* SMs of the current device (at least 1), for grids sized to one wave. */
+static inline sc_status sc_cuda_device_sms(uint32_t *sms)
+{
+    int dev = 0, count = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&dev));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev));
+    *sms = count > 0 ? (uint32_t)count : 1u;
+    return SC_OK;
+}
 #endif
 
 #endif /* SC_REPORT_H */

@@ -524,6 +524,21 @@ struct ballot_smem {
     uint32_t counts[BW][32];     /* block segments: per-warp bucket counts */
 };
 
+/* Bucket `lane`'s count in the warps before `warp` and in all BW warps, from sm.counts (written and
+ * synchronised by the caller). */
+__device__ __forceinline__ void warps_before_total(const ballot_smem &sm, uint32_t warp, uint32_t lane, uint32_t &before,
+                                                   uint32_t &tot)
+{
+    before = 0;
+    tot = 0;
+#pragma unroll
+    for (int w = 0; w < BW; ++w) {
+        const uint32_t v = sm.counts[w][lane];
+        before += (uint32_t)w < warp ? v : 0u;
+        tot += v;
+    }
+}
+
 struct ballot_ctl {
     uint32_t num_big, next;      /* this window: block segments listed, next segment to take */
     uint32_t nhuge, huge_tiles;  /* huge segments listed by this block, and their tiles */
@@ -548,13 +563,7 @@ __device__ __forceinline__ void chunk_segment(const seg_params &p, ballot_smem &
     if (block) {
         sm.counts[warp][lane] = cnt;
         __syncthreads();
-        tot = 0;
-#pragma unroll
-        for (int w = 0; w < BW; ++w) {
-            const uint32_t v = sm.counts[w][lane];
-            before += (uint32_t)w < warp ? v : 0u;
-            tot += v;
-        }
+        warps_before_total(sm, warp, lane, before, tot);
     }
     const uint32_t base = seg_lo + warp_exclusive_sum(tot, lane);
     if ((!block || warp == 0) && p.bucket_offsets && lane < nb) p.bucket_offsets[(size_t)s * nb + lane] = base;
@@ -592,14 +601,8 @@ __device__ void ballot_block_multi(const seg_params &p, ballot_smem &sm, uint32_
         chunk_load<K, RULE, CR>(p, wlo, wm, lane, vals, rec, val);
         sm.counts[warp][lane] = chunk_count<CR>(rec, wm, lane, nb);
         __syncthreads();
-        uint32_t before = 0;
-        tot = 0;
-#pragma unroll
-        for (int w = 0; w < BW; ++w) {
-            const uint32_t v = sm.counts[w][lane];
-            before += (uint32_t)w < warp ? v : 0u;
-            tot += v;
-        }
+        uint32_t before;
+        warps_before_total(sm, warp, lane, before, tot);
         chunk_write<K, CR>(p, rec, val, wlo, wm, lane, base + before, vals);
         base += tot;
         __syncthreads();
@@ -875,10 +878,8 @@ template <typename K>
 sc_status launch_wide_b(const seg_params &p, const seg_layout &l, cudaStream_t stream)
 {
     SC_CUDA_CHECK(cudaMemsetAsync(p.counters, 0, 4 * sizeof(uint32_t), stream));
-    int dev = 0, sms = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&dev));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (sms < 1) sms = 1;
+    uint32_t sms = 1;
+    SC_TRY(sc_cuda_device_sms(&sms));
     const size_t warp_blocks = ((size_t)p.S + SEG_WARP_KERNEL_WARPS - 1) / SEG_WARP_KERNEL_WARPS;
     seg_warp_kernel<K><<<grid_for(warp_blocks, SEG_WARP_MAX_GRID), SEG_WARP_KERNEL_WARPS * 32, 0, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("seg_warp_kernel");

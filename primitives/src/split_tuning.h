@@ -5,13 +5,13 @@
 #define SPLIT_TUNING_H
 
 /* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
- * A block processes a contiguous chunk of tiles (interleaved tiles for key-value, 32 < B <= 256);
- * a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x
- * ITEMS rounds of 32 consecutive records (ITEMS: SPLIT_WARP_PATH_ITEMS for B <= 32, else
- * SPLIT_BLOCK_PATH_ITEMS). Blocks count their buckets (count kernel, 16-byte loads), one exclusive
- * scan of the column-major (bucket x block) table gives every block its global start per bucket, and
- * the scatter kernel ranks each tile in registers, reorders it in shared memory and writes contiguous
- * runs; value streams follow one at a time through one staging buffer. */
+ * A block processes a contiguous chunk of tiles (32 < B <= 256 and n < 2^30: one tile at a time, in
+ * input order, see SPLIT_LOOKBACK_*); a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x ITEMS rounds of
+ * 32 consecutive records (ITEMS: SPLIT_WARP_PATH_ITEMS for B <= 32, else SPLIT_BLOCK_PATH_ITEMS).
+ * Blocks count their buckets (count kernel, 16-byte loads, shared atomics), one exclusive scan of the
+ * column-major (bucket x block) table gives every block its global start per bucket, and the scatter
+ * kernel ranks each tile in registers, reorders it in shared memory and writes contiguous runs; value
+ * streams follow one at a time through one staging buffer. */
 enum {
     SPLIT_WARP_LANES = 32,
     SPLIT_BLOCK_WARPS = 8,                                 /* warps per block */
@@ -28,27 +28,20 @@ enum {
      * reads U * V / 4 id vectors, rounded up). */
     SPLIT_COUNT_VECTORS = 2,
     /* Count kernel: blocks per SM its registers must allow (__launch_bounds__: 32 registers at 256
-     * threads; the RANGE rule is left unbounded), and over interleaved one-tile columns its grid,
-     * SMs x this many blocks looping over the columns. */
+     * threads; the RANGE rule is left unbounded). */
     SPLIT_COUNT_BLOCKS_PER_SM = 8,
-    /* Count kernel, B > 32: one shared atomic per record into copy (lane mod copies) of the
+    /* Count kernel, every B: one shared atomic per record into copy (lane mod copies) of the
      * histogram, copies = the largest power of two up to SPLIT_COUNT_COPIES with B x copies <=
      * SPLIT_COUNT_HIST_WORDS (B = 256: 8 copies, a warp of one bucket makes 4-way conflicts). */
     SPLIT_COUNT_COPIES = 8,
     SPLIT_COUNT_HIST_WORDS = 4096,
-    /* B <= this: warp path (ballots + popcounts, per-lane bucket counters, no shared atomics). */
+    /* B <= this: the scatter kernel's warp path (ballots + popcounts, per-lane bucket counters). */
     SPLIT_WARP_PATH_MAX_BUCKETS = 32,
-    /* Key-value splits with SPLIT_WARP_PATH_MAX_BUCKETS < B <= this: the blocks take interleaved
-     * one-tile columns (tiles g, g + G, ...; a (bucket x tile) table), so each bucket's output grows
-     * at one front; the grid is then the resident blocks (SMs x SPLIT_SCATTER_MIN_BLOCKS). Above it
-     * (one-pass B > 256) the table would grow too large; keys only and B <= 32 are faster in
-     * contiguous chunks (the larger table's count and scan cost more than the writes gain). Since the
-     * look-back order below, used only for n >= 2^30. */
-    SPLIT_INTERLEAVE_MAX_BUCKETS = 256,
     /* Block path in look-back order (single-front outputs, see split_kernel_params) for
      * SPLIT_WARP_PATH_MAX_BUCKETS < B <= SPLIT_LOOKBACK_MAX_BUCKETS and n < 2^30 (a status word holds a
      * 30-bit count and two flag bits); the scatter grid is then SMs x SPLIT_LOOKBACK_BLOCKS_PER_SM blocks
-     * that take tiles in order from a counter. Replaces the interleaved columns. */
+     * that take tiles in order from a counter. It replaced one-tile columns interleaved over the
+     * blocks (a (bucket x tile) table and its scan; pairs B = 256 at 2^26: 0.909 ms against ~1.3). */
     SPLIT_LOOKBACK_MAX_BUCKETS = 256,
     SPLIT_LOOKBACK_BLOCKS_PER_SM = 4,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the

@@ -162,14 +162,14 @@ sc_overflow_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals 
 
 sc_status sc_cuda_overflow_blocks(int *blocks)
 {
-    int dev = 0, sms = 0, per_sm = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&dev));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    uint32_t sms = 1;
+    int per_sm = 0;
+    SC_TRY(sc_cuda_device_sms(&sms));
     SC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sc_overflow_kernel, OVF_THREADS, 0));
-    if (per_sm < 1 || sms < 1)
+    if (per_sm < 1)
         return SC_FAIL(SC_ERROR_CUDA, "renderer (CUDA): the overflow kernel cannot be resident (%d blocks per SM)",
                        per_sm);
-    *blocks = per_sm * sms;
+    *blocks = per_sm * (int)sms;
     return SC_OK;
 }
 
