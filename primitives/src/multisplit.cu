@@ -45,14 +45,16 @@ static int split_lookback(uint32_t n, uint32_t num_buckets)
  * (one memset clears all three). */
 static uint32_t lookback_head_words(uint32_t num_buckets) { return (num_buckets + 1 + 63) / 64 * 64; }
 
+/* Tiles of the look-back kernel (SPLIT_LB_TILE_ITEMS records each). */
+static uint32_t lookback_tiles(uint32_t n) { return (uint32_t)(((uint64_t)n + SPLIT_LB_TILE_ITEMS - 1) / SPLIT_LB_TILE_ITEMS); }
+
 static sc_status job_layout(uint32_t n, uint32_t nb, size_t *table_bytes, size_t *cub_bytes)
 {
     uint32_t tiles, cols, col_tiles;
     split_table_shape(n, nb, &tiles, &cols, &col_tiles);
     size_t entries = (size_t)cols * nb;
-    if (split_lookback(n, nb) && entries)
-        entries = (size_t)tiles * nb + lookback_head_words(nb) > entries ? (size_t)tiles * nb + lookback_head_words(nb)
-                                                                          : entries;
+    const size_t lb_entries = (size_t)lookback_tiles(n) * nb + lookback_head_words(nb);
+    if (split_lookback(n, nb) && entries && lb_entries > entries) entries = lb_entries;
     *table_bytes = align_up(entries * sizeof(uint32_t));
     *cub_bytes = 0;
     if (entries == 0) return SC_OK;
@@ -112,14 +114,15 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     p.count_cols = p.num_cols;
     p.count_col_tiles = p.col_tiles;
     if (lookback) {
-        /* The count kernel keeps the contiguous columns and adds them up; the scatter kernel's
-         * columns are the tiles, taken in order by SMs x SPLIT_LOOKBACK_BLOCKS_PER_SM blocks. */
+        /* The count kernel keeps the contiguous columns and adds them up; the look-back kernel
+         * takes its tiles in order with SMs x SPLIT_LB_BLOCKS_PER_SM blocks. */
         p.count_atomic = 1;
+        p.num_tiles = lookback_tiles(n);
         p.num_cols = p.num_tiles;
         p.col_tiles = 1;
         uint32_t sms = 1;
         SC_TRY(sc_cuda_device_sms(&sms));
-        const uint64_t g = (uint64_t)sms * SPLIT_LOOKBACK_BLOCKS_PER_SM;
+        const uint64_t g = (uint64_t)sms * SPLIT_LB_BLOCKS_PER_SM;
         p.num_blocks = p.num_tiles < g ? p.num_tiles : (uint32_t)g;
     }
     p.count_copies = split_count_copies(nb);
@@ -169,7 +172,10 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
         SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");
     }
-    if (moves) {
+    if (moves && lookback) {
+        if (job->key64) SC_TRY(split_launch_lookback<uint64_t>(p, job->rule, stream));
+        else SC_TRY(split_launch_lookback<uint32_t>(p, job->rule, stream));
+    } else if (moves) {
         if (job->key64) SC_TRY(split_launch_scatter<uint64_t>(p, job->rule, mode, stream));
         else SC_TRY(split_launch_scatter<uint32_t>(p, job->rule, mode, stream));
     }

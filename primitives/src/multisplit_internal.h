@@ -112,5 +112,8 @@ template <typename KeyT>
 sc_status split_launch_count(const split_kernel_params &p, int rule, cudaStream_t stream);
 template <typename KeyT>
 sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
+/* The block path in look-back order (multisplit_lookback.cu); p.tile_counter and p.tile_status set. */
+template <typename KeyT>
+sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStream_t stream);
 
 #endif /* MULTISPLIT_INTERNAL_H */

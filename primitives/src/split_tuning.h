@@ -4,6 +4,16 @@
 #ifndef SPLIT_TUNING_H
 #define SPLIT_TUNING_H
 
+#ifndef SPLIT_LB_WARPS_CFG
+#define SPLIT_LB_WARPS_CFG 12
+#endif
+#ifndef SPLIT_LB_ITEMS_CFG
+#define SPLIT_LB_ITEMS_CFG 16
+#endif
+#ifndef SPLIT_LB_BLOCKS_CFG
+#define SPLIT_LB_BLOCKS_CFG 2
+#endif
+
 /* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
  * A block processes a contiguous chunk of tiles (32 < B <= 256 and n < 2^30: one tile at a time, in
  * input order, see SPLIT_LOOKBACK_*); a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x ITEMS rounds of
@@ -43,7 +53,13 @@ enum {
      * that take tiles in order from a counter. It replaced one-tile columns interleaved over the
      * blocks (a (bucket x tile) table and its scan; pairs B = 256 at 2^26: 0.909 ms against ~1.3). */
     SPLIT_LOOKBACK_MAX_BUCKETS = 256,
-    SPLIT_LOOKBACK_BLOCKS_PER_SM = 4,
+    /* Its kernel (multisplit_lookback.cu): SPLIT_LB_WARPS warps x 32 lanes x SPLIT_LB_ITEMS rounds per
+     * tile, SPLIT_LB_BLOCKS_PER_SM blocks per SM (register bound and grid). */
+    SPLIT_LB_WARPS = SPLIT_LB_WARPS_CFG,
+    SPLIT_LB_ITEMS = SPLIT_LB_ITEMS_CFG,
+    SPLIT_LB_THREADS = SPLIT_LB_WARPS * 32,
+    SPLIT_LB_TILE_ITEMS = SPLIT_LB_THREADS * SPLIT_LB_ITEMS,
+    SPLIT_LB_BLOCKS_PER_SM = SPLIT_LB_BLOCKS_CFG,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
      * temporary storage has at most SPLIT_MAX_GRID_BLOCKS * B entries. */
     SPLIT_MAX_GRID_BLOCKS = 1024,

@@ -1,0 +1,314 @@
+/* multisplit_lookback.cu - the scatter kernel of the block path in look-back order (internal, CUDA):
+ * 32 < B <= SPLIT_LOOKBACK_MAX_BUCKETS and n < 2^30, every rule, 32- and 64-bit keys, any outputs.
+ *
+ * Blocks of SPLIT_LB_THREADS threads take tiles of SPLIT_LB_TILE_ITEMS records in input order from a
+ * counter (split_kernel_params.tile_counter). Per tile:
+ *  1. load: warp w takes the w-th slice of the tile in SPLIT_LB_ITEMS rounds of 32 consecutive records
+ *     (coalesced; the (warp, round, lane) order is the input order, which makes the ranking stable);
+ *  2. rank inside the warp: the round's lanes of one bucket find each other by a shared atomicOr of
+ *     lane bits into s_match[warp][bucket] (or all lanes when the round has one bucket), the warp's
+ *     counter s_wc[warp][bucket] gives the records before them;
+ *  3. offsets (thread t owns bucket t): the tile's count of bucket t over the warps is published at
+ *     once (SPLIT_LB_AGGREGATE), the block scans the counts (tile-local starts), s_wc becomes each
+ *     warp's tile-local start per bucket, the thread looks back over the earlier tiles' status words for
+ *     the bucket's global start and publishes the inclusive count (SPLIT_LB_INCLUSIVE);
+ *  4. the tile is reordered in shared memory by its local positions and written out position by
+ *     position, so each bucket's run goes to consecutive addresses (its global start + local position);
+ *     the bucket of a staged record is recomputed from its key (BITS rule) or staged with it (one
+ *     byte). Payload streams (the gather index, then the value streams) follow one at a time through
+ *     one staging buffer, to the positions the key pass computed (kept in registers).
+ * Compared with the column-order kernel (multisplit_kernels.cuh) the tile is twice as large, whole
+ * tiles run without per-record tests, and the bucket of a staged key is not stored twice. */
+#include "multisplit_kernels.cuh"
+
+/* Dynamic shared memory of the look-back kernel (byte offsets; same code on host and device). */
+typedef struct split_lb_layout {
+    uint32_t bounds, goff, scratch, match, wc; /* rule table, per-bucket offsets, scan, per-warp words */
+    uint32_t key, pay, bkt;                    /* staged tile */
+    uint32_t total;
+} split_lb_layout;
+
+/* Nonzero when the kernel recomputes a staged record's bucket from its key instead of staging it. */
+template <typename KeyT, int RULE>
+__host__ __device__ inline bool split_lb_recompute(int keys_out)
+{
+    return RULE == SPLIT_BUCKETS_BITS && keys_out;
+}
+
+template <typename KeyT, int RULE>
+__host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int keys_out, int payloads)
+{
+    const uint32_t tile = SPLIT_LB_TILE_ITEMS;
+    split_lb_layout L;
+    uint32_t o = 0;
+    L.bounds = o; o = split_align16(o + split_rule_smem_bytes<KeyT, RULE>(nb));
+    L.goff = o; o = split_align16(o + nb * 4);
+    L.scratch = o; o = split_align16(o + SPLIT_WARP_LANES * 4);
+    L.match = o; o = split_align16(o + SPLIT_LB_WARPS * nb * 4);
+    L.wc = o; o = split_align16(o + SPLIT_LB_WARPS * nb * 4);
+    L.key = o; o = split_align16(o + (keys_out ? tile * (uint32_t)sizeof(KeyT) : 0));
+    L.pay = o; o = split_align16(o + (payloads ? tile * 4 : 0));
+    L.bkt = o; o = split_align16(o + (split_lb_recompute<KeyT, RULE>(keys_out) ? 0 : tile));
+    L.total = o;
+    return L;
+}
+
+/* Exclusive sum of v over the block's threads (SPLIT_LB_WARPS warps); scratch holds a word per warp.
+ * Synchronises once; the caller synchronises before scratch is written again. */
+__device__ __forceinline__ uint32_t split_lb_block_exclusive(uint32_t v, uint32_t *scratch, uint32_t lane, uint32_t warp)
+{
+    uint32_t incl = v;
+#pragma unroll
+    for (uint32_t off = 1; off < 32; off <<= 1) {
+        const uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
+        if (lane >= off) incl += y;
+    }
+    if (lane == 31) scratch[warp] = incl;
+    __syncthreads();
+    uint32_t before = 0;
+    for (uint32_t w = 0; w < warp; ++w) before += scratch[w];
+    return before + incl - v;
+}
+
+/* PAY: payload streams (gather index, values) move with the keys; compiled apart so the key-only
+ * kernel keeps no payload registers. */
+template <typename KeyT, int RULE, bool PAY>
+__global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) split_lookback_kernel(split_kernel_params p)
+{
+    constexpr int ITEMS = SPLIT_LB_ITEMS;
+    constexpr uint32_t TILE = SPLIT_LB_TILE_ITEMS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
+    static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_THREADS, "a thread per bucket in the offsets phase");
+    static_assert(TILE < 65536, "ranks are kept in 16 bits");
+    extern __shared__ __align__(16) unsigned char smem[];
+    const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    KeyT *const keys_out = (KeyT *)p.keys_out;
+    uint32_t *const gather_index = p.gather_index;
+    const uint32_t num_payloads = PAY ? (gather_index ? 1u : 0u) + p.num_values : 0u;
+    const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(nb, keys_out != NULL, num_payloads != 0);
+    KeyT *s_bounds = (KeyT *)(smem + L.bounds);
+    uint32_t *s_goff = (uint32_t *)(smem + L.goff);
+    uint32_t *s_scratch = (uint32_t *)(smem + L.scratch);
+    uint32_t *s_match = (uint32_t *)(smem + L.match); /* [warp][bucket] lane bits, kept 0 between rounds */
+    uint32_t *s_wc = (uint32_t *)(smem + L.wc);       /* [warp][bucket] counters, then tile-local starts */
+    KeyT *s_key = (KeyT *)(smem + L.key);
+    uint32_t *s_pay = (uint32_t *)(smem + L.pay);
+    uint8_t *s_bkt = (uint8_t *)(smem + L.bkt);
+    const KeyT *keys_in = (const KeyT *)p.keys_in;
+    const uint32_t sb = p.rule.start_bit & 31u, mask = (uint32_t)p.rule.bit_mask;
+    const bool recompute = split_lb_recompute<KeyT, RULE>(keys_out != NULL);
+    uint32_t *const scatter_index = p.scatter_index;
+    uint32_t *const status = p.tile_status;
+    const uint32_t lt = split_lanemask_lt();
+    const uint32_t wbase = warp * WARP_ITEMS;
+
+    split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
+    for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_match[j] = 0u;
+
+    /* Payload stream q of record i of the tile (q = 0 is the gather index when it is asked for). */
+    auto payload_in = [&](uint32_t q, uint64_t i) -> uint32_t {
+        if (gather_index) {
+            if (q == 0) return (uint32_t)i;
+            --q;
+        }
+        return p.values_in[q][i];
+    };
+    auto payload_out = [&](uint32_t q) -> uint32_t * {
+        if (gather_index) {
+            if (q == 0) return gather_index;
+            --q;
+        }
+        return p.values_out[q];
+    };
+
+    for (;;) {
+        /* The tile counter's value is broadcast through s_scratch[31] (the scan uses the first
+         * SPLIT_LB_WARPS words); the previous tile's last barrier lies between its reads and this write,
+         * and this barrier also orders the previous tile's reads of the staging area and of s_wc before
+         * this tile's writes. */
+        if (tid == 0) s_scratch[31] = atomicAdd(p.tile_counter, 1u);
+        __syncthreads();
+        const uint32_t tile = s_scratch[31];
+        if (tile >= p.num_tiles) break;
+        const uint64_t tile_base = (uint64_t)tile * TILE;
+        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+
+        auto tile_body = [&](auto full_tag) {
+            constexpr bool FULL = decltype(full_tag)::value;
+            /* 1. Load (registers only; in flight while the counters are cleared). */
+            KeyT key[ITEMS];
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+                key[r] = ((FULL || off < tile_n) && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
+            }
+            for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_wc[j] = 0u;
+            uint32_t bw[ITEMS]; /* bucket | rank inside the warp's run << 16; SPLIT_NO_BUCKET past the end */
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+                bw[r] = FULL || off < tile_n ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
+                                             : SPLIT_NO_BUCKET;
+            }
+            /* Payload stream 0, loaded now so its loads overlap the ranking and the look-back. */
+            uint32_t pay0[ITEMS];
+            if (PAY) {
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r) {
+                    const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+                    pay0[r] = FULL || off < tile_n ? payload_in(0, tile_base + off) : 0u;
+                }
+            }
+            __syncthreads(); /* counters cleared (and the boundaries loaded) */
+
+            /* 2. Rank inside the warp. */
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t b = bw[r];
+                const bool valid = FULL || b != SPLIT_NO_BUCKET;
+                const uint32_t k = warp * nb + (valid ? b : 0u);
+                /* A round of one bucket (a common case of skewed input) skips the 32-way atomic. */
+                const bool one_bucket = FULL && __all_sync(SPLIT_FULL_MASK, b == __shfl_sync(SPLIT_FULL_MASK, b, 0));
+                uint32_t peers = SPLIT_FULL_MASK;
+                if (!one_bucket) {
+                    if (valid) atomicOr(&s_match[k], 1u << lane);
+                    __syncwarp();
+                    peers = valid ? s_match[k] : 0u;
+                }
+                const uint32_t base = valid ? s_wc[k] : 0u;
+                __syncwarp();
+                if (valid && lane == 31u - __clz(peers)) {
+                    s_wc[k] = base + __popc(peers);
+                    if (!one_bucket) s_match[k] = 0u;
+                }
+                __syncwarp();
+                bw[r] = valid ? (b | ((base + __popc(peers & lt)) << 16)) : SPLIT_NO_BUCKET;
+            }
+            __syncthreads();
+
+            /* 3. Offsets: thread t owns bucket t. */
+            const bool owner = tid < nb;
+            uint32_t count = 0;
+            if (owner) {
+#pragma unroll
+                for (uint32_t w = 0; w < SPLIT_LB_WARPS; ++w) count += s_wc[w * nb + tid];
+                /* Published before the scan and the look-back, so later tiles find it early. */
+                split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | count);
+            }
+            const uint32_t local = split_lb_block_exclusive(count, s_scratch, lane, warp);
+            if (owner) {
+                uint32_t run = local;
+#pragma unroll
+                for (uint32_t w = 0; w < SPLIT_LB_WARPS; ++w) {
+                    const uint32_t x = s_wc[w * nb + tid];
+                    s_wc[w * nb + tid] = run;
+                    run += x;
+                }
+                const uint32_t excl = split_lb_exclusive(status, tile, nb, tid);
+                if (tile) split_lb_store(status + (size_t)tile * nb + tid, SPLIT_LB_INCLUSIVE | (excl + count));
+                s_goff[tid] = p.table_offsets[tid] + excl - local;
+            }
+            __syncthreads();
+
+            /* 4. Local positions; the scatter index straight from them; stage the tile. */
+            uint32_t lpos[ITEMS];
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                if (!FULL && bw[r] == SPLIT_NO_BUCKET) {
+                    lpos[r] = SPLIT_NO_POS;
+                    continue;
+                }
+                const uint32_t b = bw[r] & 0xFFFFu;
+                lpos[r] = s_wc[warp * nb + b] + (bw[r] >> 16);
+                if (scatter_index) scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[b] + lpos[r];
+                if (keys_out) s_key[lpos[r]] = key[r];
+                if (!recompute) s_bkt[lpos[r]] = (uint8_t)b;
+                if (PAY) s_pay[lpos[r]] = pay0[r];
+            }
+            __syncthreads();
+
+            /* Write the keys and payload stream 0: staged record j goes to its bucket's global start
+             * minus the bucket's local start, plus j. K: keys staged (then recompute is RULE == BITS),
+             * WK: written; P: payload written to pout. */
+            auto write = [&](auto keys_tag, auto write_keys_tag, auto pay_tag, uint32_t *pout) {
+                constexpr bool K = decltype(keys_tag)::value, WK = decltype(write_keys_tag)::value;
+                constexpr bool P = decltype(pay_tag)::value;
+#pragma unroll
+                for (int k = 0; k < ITEMS; ++k) {
+                    const uint32_t j = tid + (uint32_t)k * SPLIT_LB_THREADS;
+                    if (!FULL && j >= tile_n) break;
+                    KeyT kv = (KeyT)0;
+                    if (K) kv = s_key[j];
+                    const uint32_t b = RULE == SPLIT_BUCKETS_BITS && K ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, kv, 0, s_bounds)
+                                                                       : (uint32_t)s_bkt[j];
+                    const uint32_t d = s_goff[b] + j;
+                    if (WK) keys_out[d] = kv;
+                    if (P) pout[d] = s_pay[j];
+                }
+            };
+            using T = std::true_type;
+            using F = std::false_type;
+            if (PAY && keys_out) write(T(), T(), T(), payload_out(0));
+            else if (PAY) write(F(), F(), T(), payload_out(0));
+            else if (keys_out) write(T(), T(), F(), (uint32_t *)NULL);
+
+            /* Payload streams 1..: load, stage by the local positions, write like stream 0 (the staged
+             * keys or buckets are still in place). */
+            for (uint32_t q = 1; PAY && q < num_payloads; ++q) {
+                uint32_t v[ITEMS];
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r)
+                    v[r] = FULL || lpos[r] != SPLIT_NO_POS ? payload_in(q, tile_base + wbase + (uint32_t)r * 32u + lane) : 0u;
+                __syncthreads(); /* the previous stream is read out of s_pay */
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r)
+                    if (FULL || lpos[r] != SPLIT_NO_POS) s_pay[lpos[r]] = v[r];
+                __syncthreads();
+                if (keys_out) write(T(), F(), T(), payload_out(q));
+                else write(F(), F(), T(), payload_out(q));
+            }
+        };
+        if (tile_n == TILE) tile_body(std::true_type());
+        else tile_body(std::false_type());
+    }
+}
+
+template <typename KeyT, int RULE, bool PAY>
+static sc_status split_launch_lookback_pay(const split_kernel_params &p, cudaStream_t stream)
+{
+    const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, PAY);
+    /* Opt in once per kernel to the largest layout it can use, so later calls (graph captures
+     * included) make no attribute call. */
+    static std::atomic<int> opted_in(0);
+    if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
+        const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 1, PAY);
+        const split_lb_layout M2 = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 0, PAY);
+        SC_CUDA_CHECK(cudaFuncSetAttribute(split_lookback_kernel<KeyT, RULE, PAY>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)(M.total > M2.total ? M.total : M2.total)));
+        opted_in.store(1, std::memory_order_release);
+    }
+    split_lookback_kernel<KeyT, RULE, PAY><<<p.num_blocks, SPLIT_LB_THREADS, L.total, stream>>>(p);
+    SC_CUDA_CHECK_LAUNCH("split_lookback_kernel");
+    return SC_OK;
+}
+
+template <typename KeyT, int RULE>
+static sc_status split_launch_lookback_rule(const split_kernel_params &p, cudaStream_t stream)
+{
+    if (p.gather_index || p.num_values) return split_launch_lookback_pay<KeyT, RULE, true>(p, stream);
+    return split_launch_lookback_pay<KeyT, RULE, false>(p, stream);
+}
+
+template <typename KeyT>
+sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStream_t stream)
+{
+    switch (rule) {
+    case SPLIT_BUCKETS_BITS: return split_launch_lookback_rule<KeyT, SPLIT_BUCKETS_BITS>(p, stream);
+    case SPLIT_BUCKETS_IDS: return split_launch_lookback_rule<KeyT, SPLIT_BUCKETS_IDS>(p, stream);
+    case SPLIT_BUCKETS_RANGE: return split_launch_lookback_rule<KeyT, SPLIT_BUCKETS_RANGE>(p, stream);
+    default: return split_launch_lookback_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, stream);
+    }
+}
+
+template sc_status split_launch_lookback<uint32_t>(const split_kernel_params &, int, cudaStream_t);
+template sc_status split_launch_lookback<uint64_t>(const split_kernel_params &, int, cudaStream_t);
