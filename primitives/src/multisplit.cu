@@ -30,9 +30,9 @@ static uint32_t split_count_copies(uint32_t num_buckets)
     return c;
 }
 
-/* Layout: counts (C*B) | offsets (C*B) | CUB scan storage; in look-back order the counts part holds
- * the B totals, the tile counter and the tile status words instead. */
-/* Look-back order (see split_kernel_params) for a block-path split of n records into B buckets. */
+/* Tile order (the look-back kernel, multisplit_lookback.cu) for a split of n records into B buckets
+ * that moves records: 32 < B <= SPLIT_LOOKBACK_MAX_BUCKETS, n < 2^30 (a look-back status word holds a
+ * 30-bit count). */
 static int split_lookback(uint32_t n, uint32_t num_buckets)
 {
     /* B <= 32 (warp path) measured slower in look-back order (H100, 2^26 keys, B = 2: 0.314 -> 0.543
@@ -41,35 +41,66 @@ static int split_lookback(uint32_t n, uint32_t num_buckets)
            n < (1u << 30);
 }
 
-/* Look-back order's words ahead of the tile status in the table: B bucket totals, the tile counter
- * (one memset clears all three). */
-static uint32_t lookback_head_words(uint32_t num_buckets) { return (num_buckets + 1 + 63) / 64 * 64; }
+/* Tile order: the kernel's tiles, and the count kernel's columns of whole tiles over them. */
+typedef struct lookback_plan {
+    uint32_t tile_items, tiles, cols, col_tiles;
+} lookback_plan;
 
-/* Tiles of the look-back kernel (SPLIT_LB_TILE_ITEMS records each). */
-static uint32_t lookback_tiles(uint32_t n) { return (uint32_t)(((uint64_t)n + SPLIT_LB_TILE_ITEMS - 1) / SPLIT_LB_TILE_ITEMS); }
+static lookback_plan lookback_plan_of(uint32_t n, int key64, int more_out)
+{
+    lookback_plan L;
+    L.tile_items = split_lookback_tile_items(key64, more_out);
+    L.tiles = (uint32_t)(((uint64_t)n + L.tile_items - 1) / L.tile_items);
+    const uint32_t g = L.tiles < (uint32_t)SPLIT_MAX_GRID_BLOCKS ? L.tiles : (uint32_t)SPLIT_MAX_GRID_BLOCKS;
+    L.col_tiles = g ? (L.tiles + g - 1) / g : 0;
+    L.cols = L.col_tiles ? (L.tiles + L.col_tiles - 1) / L.col_tiles : 0;
+    return L;
+}
 
-static sc_status job_layout(uint32_t n, uint32_t nb, size_t *table_bytes, size_t *cub_bytes)
+/* Words ahead of the look-back status (given bucket totals): the tile counter, padded. */
+enum { LOOKBACK_HEAD_WORDS = 64 };
+
+/* Layout: counts (C x B) | offsets (C x B) | tile area | CUB scan storage. The tile area of tile order
+ * holds the tile rows (tiles x B) and the tile counter, or with given bucket totals the counter and
+ * the look-back status words (tiles x B); it is sized for the smaller of the two tiles. */
+typedef struct job_layout_t {
+    size_t table, tile_area, cub;
+} job_layout_t;
+
+static sc_status job_layout(uint32_t n, uint32_t nb, job_layout_t *J)
 {
     uint32_t tiles, cols, col_tiles;
     split_table_shape(n, nb, &tiles, &cols, &col_tiles);
-    size_t entries = (size_t)cols * nb;
-    const size_t lb_entries = (size_t)lookback_tiles(n) * nb + lookback_head_words(nb);
-    if (split_lookback(n, nb) && entries && lb_entries > entries) entries = lb_entries;
-    *table_bytes = align_up(entries * sizeof(uint32_t));
-    *cub_bytes = 0;
+    size_t entries = (size_t)cols * nb, tile_words = 0;
+    if (split_lookback(n, nb) && n) {
+        /* Sized for the most tiles and columns of any key type and outputs. */
+        uint32_t most_tiles = 0, most_cols = 0;
+        for (int k = 0; k < 4; ++k) {
+            const lookback_plan L = lookback_plan_of(n, k & 1, k >> 1);
+            if (L.tiles > most_tiles) most_tiles = L.tiles;
+            if (L.cols > most_cols) most_cols = L.cols;
+        }
+        if ((size_t)most_cols * nb > entries) entries = (size_t)most_cols * nb;
+        tile_words = (size_t)most_tiles * nb + LOOKBACK_HEAD_WORDS;
+    }
+    J->table = align_up(entries * sizeof(uint32_t));
+    J->tile_area = align_up(tile_words * sizeof(uint32_t));
+    J->cub = 0;
     if (entries == 0) return SC_OK;
-    cudaError_t err = cub::DeviceScan::ExclusiveSum(NULL, *cub_bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
-                                                    (int)entries, (cudaStream_t)0);
+    cudaError_t err = cub::DeviceScan::ExclusiveSum(NULL, J->cub, (const uint32_t *)NULL, (uint32_t *)NULL, (int)entries,
+                                                    (cudaStream_t)0);
     if (err != cudaSuccess) return sc_cuda_report(err, "cub::DeviceScan::ExclusiveSum (size query)", __FILE__, __LINE__);
-    *cub_bytes = align_up(*cub_bytes);
+    J->cub = align_up(J->cub);
     return SC_OK;
 }
 
+static size_t job_layout_bytes(const job_layout_t *J) { return 2 * J->table + J->tile_area + J->cub; }
+
 sc_status split_job_temp_bytes(uint32_t n, uint32_t num_buckets, size_t *bytes)
 {
-    size_t table, cub_bytes;
-    SC_TRY(job_layout(n, num_buckets, &table, &cub_bytes));
-    *bytes = 2 * table + cub_bytes;
+    job_layout_t J;
+    SC_TRY(job_layout(n, num_buckets, &J));
+    *bytes = job_layout_bytes(&J);
     if (*bytes == 0) *bytes = SPLIT_TEMP_ALIGN; /* a valid, non-empty allocation for n = 0 */
     return SC_OK;
 }
@@ -97,33 +128,61 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
             SC_CUDA_CHECK(cudaMemsetAsync(job->bucket_offsets, 0, ((size_t)nb + 1) * sizeof(uint32_t), stream));
         return SC_OK;
     }
-    size_t table_bytes, cub_bytes;
-    SC_TRY(job_layout(n, nb, &table_bytes, &cub_bytes));
-    if (temp_bytes < 2 * table_bytes + cub_bytes)
+    job_layout_t J;
+    SC_TRY(job_layout(n, nb, &J));
+    if (temp_bytes < job_layout_bytes(&J))
         return SC_FAIL(SC_ERROR_TEMP_STORAGE, "split: temporary storage of %zu bytes is smaller than the %zu needed",
-                       temp_bytes, 2 * table_bytes + cub_bytes);
+                       temp_bytes, job_layout_bytes(&J));
     split_kernel_params p;
     memset(&p, 0, sizeof p);
     p.rule = job->rp;
     p.n = n;
     p.tile_items = split_tile_items(nb);
     const int moves = job->keys_out || job->num_values || job->gather_index || job->scatter_index;
-    const int lookback = moves && split_lookback(n, nb);
+    const int tile_order = moves && split_lookback(n, nb);
+    /* Tile order with given totals (the second pass of a two-pass split): no count kernel, the
+     * tiles look back over each other's published counts instead of reading tile rows. */
+    const int given = tile_order && job->given_totals;
     split_table_shape(n, nb, &p.num_tiles, &p.num_cols, &p.col_tiles);
     p.num_blocks = p.num_cols;
     p.count_cols = p.num_cols;
     p.count_col_tiles = p.col_tiles;
-    if (lookback) {
-        /* The count kernel keeps the contiguous columns and adds them up; the look-back kernel
-         * takes its tiles in order with SMs x SPLIT_LB_BLOCKS_PER_SM blocks. */
-        p.count_atomic = 1;
-        p.num_tiles = lookback_tiles(n);
-        p.num_cols = p.num_tiles;
+    char *t = (char *)temp;
+    p.table_counts = (uint32_t *)t;
+    uint32_t *offsets = (uint32_t *)(t + J.table);
+    p.table_offsets = offsets;
+    uint32_t *tile_area = (uint32_t *)(t + 2 * J.table);
+    void *cub_temp = t + 2 * J.table + J.tile_area;
+    uint32_t table_cols = p.num_cols;
+    if (tile_order) {
+        /* The look-back kernel takes its tiles in order with SMs x SPLIT_LB_BLOCKS_PER_SM blocks. */
+        const lookback_plan L = lookback_plan_of(n, job->key64, job->num_values || job->gather_index || job->scatter_index);
+        p.tile_items = L.tile_items;
+        p.num_tiles = L.tiles;
+        p.num_cols = L.tiles;
         p.col_tiles = 1;
         uint32_t sms = 1;
         SC_TRY(sc_cuda_device_sms(&sms));
         const uint64_t g = (uint64_t)sms * SPLIT_LB_BLOCKS_PER_SM;
-        p.num_blocks = p.num_tiles < g ? p.num_tiles : (uint32_t)g;
+        p.num_blocks = L.tiles < g ? L.tiles : (uint32_t)g;
+        p.tile_counter = tile_area;
+        if (given) {
+            /* Look back; bucket b starts at table_offsets[b * count_cols], the scan of the B given
+             * totals (the look-back order with its own count measured slower than tile rows: H100,
+             * 2^26 pairs, B = 256, 0.889 against 0.787 ms). */
+            p.tile_status = tile_area + LOOKBACK_HEAD_WORDS;
+            SC_CUDA_CHECK(cudaMemsetAsync(tile_area, 0, ((size_t)LOOKBACK_HEAD_WORDS + (size_t)L.tiles * nb) * sizeof(uint32_t),
+                                          stream));
+            p.count_cols = 1;
+            table_cols = 1;
+        } else {
+            /* The count kernel counts whole tiles in columns of L.col_tiles, writes the tile rows
+             * and zeroes the counter. */
+            p.count_cols = L.cols;
+            p.count_col_tiles = L.col_tiles;
+            p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
+            table_cols = L.cols;
+        }
     }
     p.count_copies = split_count_copies(nb);
     if (job->extra_totals && job->rule == SPLIT_BUCKETS_BITS && !job->key64) {
@@ -141,38 +200,24 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     }
     p.gather_index = job->gather_index;
     p.scatter_index = job->scatter_index;
-    char *t = (char *)temp;
-    p.table_counts = (uint32_t *)t;
-    uint32_t *offsets = (uint32_t *)(t + table_bytes);
-    p.table_offsets = offsets;
-    void *cub_temp = t + 2 * table_bytes;
-    if (lookback) {
-        const uint32_t head = lookback_head_words(nb);
-        p.table_counts = (uint32_t *)t;
-        p.tile_counter = p.table_counts + nb;
-        p.tile_status = p.table_counts + head;
-        SC_CUDA_CHECK(cudaMemsetAsync(t, 0, ((size_t)head + (size_t)p.num_tiles * nb) * sizeof(uint32_t), stream));
-    }
     /* Unstable splits of B <= 256 take the stable ranking too: its shared atomicOr match is faster
      * than the unstable path's ballots (H100, 2^26 keys, B = 256: 0.695 vs 0.754 ms). */
     const int mode = nb <= SPLIT_WARP_PATH_MAX_BUCKETS ? SPLIT_MODE_WARP
                    : job->unstable && nb > 256 ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
 
-    const int counted = lookback && job->given_totals; /* the totals came from an earlier count */
-    if (!counted) {
+    if (!given) {
         if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_count<uint32_t>(p, job->rule, stream));
     }
-    size_t cb = cub_bytes;
-    const uint32_t table_cols = lookback ? 1u : p.num_cols; /* look-back: the B totals */
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, counted ? job->given_totals : p.table_counts, offsets,
+    size_t cb = J.cub;
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, given ? job->given_totals : p.table_counts, offsets,
                                                 (int)((size_t)table_cols * nb), stream));
     if (job->bucket_offsets) {
         const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
         split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
         SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");
     }
-    if (moves && lookback) {
+    if (moves && tile_order) {
         if (job->key64) SC_TRY(split_launch_lookback<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_lookback<uint32_t>(p, job->rule, stream));
     } else if (moves) {

@@ -47,7 +47,7 @@ typedef struct split_job {
 typedef struct split_kernel_params {
     split_rule_params rule;
     uint32_t n;
-    uint32_t tile_items;       /* records per tile: SPLIT_WARP_TILE_ITEMS or SPLIT_BLOCK_TILE_ITEMS */
+    uint32_t tile_items;       /* records per tile: SPLIT_WARP_TILE_ITEMS, SPLIT_BLOCK_TILE_ITEMS or tile order's */
     uint32_t num_tiles;        /* ceil(n / tile_items) */
     uint32_t num_blocks;       /* G: grid of the scatter kernel */
     uint32_t count_copies;     /* count kernel, block path: copies of the histogram (power of two) */
@@ -61,17 +61,23 @@ typedef struct split_kernel_params {
     uint32_t *values_out[SPLIT_MAX_VALUE_STREAMS];
     uint32_t *gather_index;
     uint32_t *scatter_index;
-    uint32_t *table_counts;         /* B x C, column-major: entry b * C + c (look-back: the B bucket totals) */
+    uint32_t *table_counts;         /* B x C, column-major: entry b * C + c */
     const uint32_t *table_offsets;  /* its exclusive scan */
-    /* Count kernel's own columns (the scatter kernel's when not in look-back order). count_atomic: the
-     * columns add their counts into table_counts[b] (B totals, zeroed before) instead of entry b * C + c. */
-    uint32_t count_cols, count_col_tiles, count_atomic;
-    /* Look-back order (block path, B <= SPLIT_LOOKBACK_MAX_BUCKETS, n < 2^30; NULL
-     * otherwise): blocks take one-tile columns in input order from
-     * *tile_counter (zeroed before) and publish each tile's bucket counts into tile_status (num_tiles x B
-     * words, zeroed before): flag SPLIT_LB_AGGREGATE or SPLIT_LB_INCLUSIVE | count; a tile's global start
-     * per bucket is table_offsets[b] + the sum over the tiles before it, found by looking back. Every
-     * bucket's output then grows at one front. */
+    /* Count kernel's own columns (the scatter kernel's when not in tile order). */
+    uint32_t count_cols, count_col_tiles;
+    /* Tile order (the look-back kernel, B <= SPLIT_LOOKBACK_MAX_BUCKETS, n < 2^30; NULL otherwise):
+     * blocks take the tiles in input order from *tile_counter, so every bucket's output grows at one
+     * front. A tile's global start per bucket comes from the tile rows, or (tile_rows NULL) by looking
+     * back.
+     * Tile rows: the count kernel writes, for every tile t of tile_items records, entry t * B + b = the count of bucket b in
+     * the tiles of t's column before t (row-major, num_tiles x B), and the column totals into the
+     * table; it also zeroes *tile_counter. The scatter kernel's global start of bucket b in tile t is
+     * then table_offsets[b * count_cols + t / count_col_tiles] + that entry: nothing to wait for. */
+    uint32_t *tile_rows;
+    /* Looking back (bucket totals given, the count kernel not run; *tile_counter zeroed before): each
+     * tile publishes its bucket counts into tile_status (num_tiles x B words, zeroed before): flag
+     * SPLIT_LB_AGGREGATE or SPLIT_LB_INCLUSIVE | count; a tile's global start per bucket is
+     * table_offsets[b * count_cols] + the sum over the tiles before it. */
     uint32_t *tile_counter;
     uint32_t *tile_status;
     /* BITS rule: the count kernel also adds up the totals of the field of extra_nb buckets right above
@@ -112,8 +118,11 @@ template <typename KeyT>
 sc_status split_launch_count(const split_kernel_params &p, int rule, cudaStream_t stream);
 template <typename KeyT>
 sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
-/* The block path in look-back order (multisplit_lookback.cu); p.tile_counter and p.tile_status set. */
+/* The block path in tile order (multisplit_lookback.cu); p.tile_counter and p.tile_rows or p.tile_status set. */
 template <typename KeyT>
 sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStream_t stream);
+/* Records per tile of the look-back kernel for 64-bit keys or not, and outputs besides the keys
+ * (payload streams, the gather or scatter index) or not. */
+uint32_t split_lookback_tile_items(int key64, int more_out);
 
 #endif /* MULTISPLIT_INTERNAL_H */

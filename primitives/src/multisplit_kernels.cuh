@@ -2,10 +2,7 @@
  *
  * Column c is the tiles [c * col_tiles, (c + 1) * col_tiles); block g takes the columns g, g + G, ...
  * (one column per block, a contiguous chunk of tiles). Block path with 32 < B <= 256 and n < 2^30:
- * look-back order instead,
- * one-tile columns taken in input order from a counter, each tile's global starts found by looking
- * back over the counts the tiles before it published (split_lb_exclusive); the count kernel then
- * only adds up the B totals.
+ * tile order instead (multisplit_lookback.cu's kernel; the count kernel here writes its tile rows).
  *  - count kernel: per-column bucket counts into the column-major table (entry b * C + c); the order
  *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys (whole
  *    steps without per-item tests, the column's tail with them), one shared atomic per record into
@@ -181,12 +178,11 @@ __device__ inline uint32_t split_lb_exclusive(const uint32_t *status, uint32_t t
  * bucket's start plus the prefix when each thread owns one bucket (B <= SPLIT_BLOCK_THREADS; larger
  * B add s_start at the ranks); unstable: s_cnt as the atomics left it), its exclusive scan
  * s_start, the offset s_goff = global start - local start, and s_run advanced by the counts.
- * Global start: s_run (the column's running start), or with lb_status (look-back order) lb_starts[b]
- * plus the counts of the tiles before `tile`, which this tile's counts then extend. Thread t owns the buckets [t * per, (t + 1) * per) for s_cnt and s_run. Ends synchronised. */
+ * Global start: s_run (the column's running start). Thread t owns the buckets [t * per, (t + 1) * per)
+ * for s_cnt and s_run. Ends synchronised. */
 template <int MODE>
 __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, uint32_t *s_start, uint32_t *s_goff,
-                                          uint32_t *s_run, uint32_t nb, uint32_t *scratch, uint32_t *lb_status,
-                                          const uint32_t *lb_starts, uint32_t tile)
+                                          uint32_t *s_run, uint32_t nb, uint32_t *scratch)
 {
     const uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     const uint32_t per = (nb + SPLIT_BLOCK_THREADS - 1) / SPLIT_BLOCK_THREADS;
@@ -207,9 +203,6 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
         } else {
             c = s_cnt[j];
         }
-        /* Look-back order: publish the tile's count at once (the block scan below gives the tiles
-         * before this one time to publish theirs). */
-        if (lb_status) split_lb_store(lb_status + (size_t)tile * nb + j, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | c);
         sum += c;
     }
     uint32_t incl = sum;
@@ -231,14 +224,7 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
     uint32_t run = scratch[SPLIT_WARP_LANES - SPLIT_BLOCK_WARPS + warp] + incl - sum;
     for (uint32_t j = begin; j < end; ++j) {
         const uint32_t c = s_cnt[j];
-        uint32_t r;
-        if (lb_status) {
-            const uint32_t excl = split_lb_exclusive(lb_status, tile, nb, j);
-            if (tile) split_lb_store(lb_status + (size_t)tile * nb + j, SPLIT_LB_INCLUSIVE | (excl + c));
-            r = lb_starts[j] + excl;
-        } else {
-            r = s_run[j];
-        }
+        const uint32_t r = s_run[j];
         s_start[j] = run;
         s_goff[j] = r - run;
         s_run[j] = r + c;
@@ -391,36 +377,52 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
     const uint32_t mask = EXTRA ? (nb * p.extra_nb - 1u) : (uint32_t)p.rule.bit_mask;
     if (EXTRA)
         for (uint32_t b = tid; b < p.extra_nb * extra_copies; b += SPLIT_BLOCK_THREADS) s_extra[b] = 0;
+    /* Tile rows (split_kernel_params.tile_rows, B <= SPLIT_BLOCK_THREADS): thread b keeps bucket b's
+     * running count over the column's tiles. */
+    uint32_t *const rows = p.tile_rows;
+    if (rows && blockIdx.x == 0 && tid == 0) *p.tile_counter = 0; /* the scatter kernel's, before it runs */
+    for (uint32_t b = tid; b < nb * copies; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
     for (uint32_t col = blockIdx.x; col < p.count_cols; col += gridDim.x) {
-        for (uint32_t b = tid; b < nb * copies; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
-        __syncthreads(); /* boundaries loaded; the previous column's counts are written out */
+        __syncthreads(); /* boundaries loaded; the histogram is clear */
         const uint64_t begin64 = (uint64_t)col * chunk;
-        const uint32_t begin = (uint32_t)begin64;
-        const uint32_t end = (uint32_t)(begin64 + chunk < (uint64_t)p.n ? begin64 + chunk : (uint64_t)p.n);
-        uint32_t step = begin;
-        if (aligned) {
-            for (; end - step >= STEP; step += STEP) {
+        const uint32_t col_end = (uint32_t)(begin64 + chunk < (uint64_t)p.n ? begin64 + chunk : (uint64_t)p.n);
+        /* A segment: the whole column, or with tile rows one tile. */
+        const uint32_t seg = rows ? p.tile_items : (uint32_t)chunk;
+        uint32_t running = 0;
+        for (uint32_t begin = (uint32_t)begin64; begin < col_end; begin = col_end - begin > seg ? begin + seg : col_end) {
+            const uint32_t end = col_end - begin > seg ? begin + seg : col_end;
+            uint32_t step = begin;
+            if (aligned) {
+                for (; end - step >= STEP; step += STEP) {
+                    uint32_t b[U * V];
+                    split_count_step<KeyT, RULE, false>(p, keys, ids, step, end, aligned, tid, s_bounds, sb, mask, b);
+                    split_count_add2<EXTRA, false>(b, s_hist, copies, copy, s_extra, extra_copies, extra_copy, field_bits, nb);
+                }
+            }
+            for (; step < end; step = end - step > STEP ? step + STEP : end) {
                 uint32_t b[U * V];
-                split_count_step<KeyT, RULE, false>(p, keys, ids, step, end, aligned, tid, s_bounds, sb, mask, b);
-                split_count_add2<EXTRA, false>(b, s_hist, copies, copy, s_extra, extra_copies, extra_copy, field_bits, nb);
+                split_count_step<KeyT, RULE, true>(p, keys, ids, step, end, aligned, tid, s_bounds, sb, mask, b);
+                split_count_add2<EXTRA, true>(b, s_hist, copies, copy, s_extra, extra_copies, extra_copy, field_bits, nb);
             }
-        }
-        for (; step < end; step = end - step > STEP ? step + STEP : end) {
-            uint32_t b[U * V];
-            split_count_step<KeyT, RULE, true>(p, keys, ids, step, end, aligned, tid, s_bounds, sb, mask, b);
-            split_count_add2<EXTRA, true>(b, s_hist, copies, copy, s_extra, extra_copies, extra_copy, field_bits, nb);
-        }
-        __syncthreads();
-        for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) {
-            uint32_t c = 0;
-            for (uint32_t k = 0; k < copies; ++k) c += s_hist[b * copies + k];
-            if (p.count_atomic) {
-                if (c) atomicAdd(&p.table_counts[b], c);
-            } else {
-                p.table_counts[(size_t)b * p.count_cols + col] = c;
+            __syncthreads();
+            /* Each thread reads and clears its buckets' copies (the next segment's atomics come after
+             * the barrier that follows). */
+            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) {
+                uint32_t c = 0;
+                for (uint32_t k = 0; k < copies; ++k) {
+                    c += s_hist[b * copies + k];
+                    s_hist[b * copies + k] = 0;
+                }
+                if (rows) {
+                    rows[(size_t)(begin / p.tile_items) * nb + b] = running;
+                    running += c;
+                } else {
+                    p.table_counts[(size_t)b * p.count_cols + col] = c;
+                }
             }
+            __syncthreads();
         }
-        __syncthreads(); /* s_hist is read before the next column clears it */
+        if (rows && tid < nb) p.table_counts[(size_t)tid * p.count_cols + col] = running;
     }
     if (EXTRA) {
         for (uint32_t b = tid; b < p.extra_nb; b += SPLIT_BLOCK_THREADS) {
@@ -487,18 +489,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     split_lane_masks<NB>(lane, lane_masks);
     const uint32_t wbase = warp * WARP_ITEMS;
     uint32_t run = 0; /* warp path: the global start of bucket `lane` in this column, in warp 0 */
-    /* Look-back order: one-tile columns taken in input order from the counter (broadcast through
-     * s_scratch[16], which split_tile_offsets leaves alone; the barriers of a tile lie between a read
-     * and the next write). Fetching the next tile one tile ahead measured much slower (H100, 2^26
-     * pairs, B = 256: 0.864 -> 1.458 ms): a tile fetched early publishes late and its successors wait. */
-    uint32_t *const lb_status = MODE != SPLIT_MODE_WARP ? p.tile_status : NULL;
-    auto next_col = [&](uint32_t col) -> uint32_t {
-        if (!lb_status) return col + gridDim.x;
-        if (tid == 0) s_scratch[16] = atomicAdd(p.tile_counter, 1u);
-        __syncthreads();
-        return s_scratch[16];
-    };
-    for (uint32_t col = lb_status ? next_col(0) : blockIdx.x; col < p.num_cols; col = next_col(col)) {
+    for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
         const uint32_t tile_begin = col * p.col_tiles;
         const uint32_t tile_end = min(tile_begin + p.col_tiles, p.num_tiles);
         if (MODE == SPLIT_MODE_WARP && warp == 0 && lane < nb) run = p.table_offsets[(size_t)lane * p.num_cols + col];
@@ -521,16 +512,14 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 key[r] = ((FULL || off < tile_n) && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
             }
             if (MODE == SPLIT_MODE_BLOCK_STABLE) {
-                /* The previous tile's staging area (aliased with the counters) is read (look-back
-                 * order: next_col's barrier made sure). */
-                if (!lb_status) __syncthreads();
+                __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
                 uint32_t *w32 = (uint32_t *)s_whist;
                 for (uint32_t j = tid; j < SPLIT_BLOCK_WARPS * nb / 2; j += SPLIT_BLOCK_THREADS) w32[j] = 0;
             }
             if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
                 for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
             /* s_run was last read by the previous tile's split_tile_offsets, which ends synchronised. */
-            if (MODE != SPLIT_MODE_WARP && col_start && !lb_status)
+            if (MODE != SPLIT_MODE_WARP && col_start)
                 for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_cols + col];
             if (MODE != SPLIT_MODE_WARP) __syncthreads();
 
@@ -637,7 +626,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 }
                 __syncthreads();
             } else {
-                split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch, lb_status, p.table_offsets, tile);
+                split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
             }
 
             /* Local positions (and the scatter index, written straight from them). */

@@ -1,30 +1,32 @@
-/* multisplit_lookback.cu - the scatter kernel of the block path in look-back order (internal, CUDA):
+/* multisplit_lookback.cu - the scatter kernel of the block path in tile order (internal, CUDA):
  * 32 < B <= SPLIT_LOOKBACK_MAX_BUCKETS and n < 2^30, every rule, 32- and 64-bit keys, any outputs.
  *
- * Blocks of SPLIT_LB_THREADS threads take tiles of SPLIT_LB_TILE_ITEMS records in input order from a
- * counter (split_kernel_params.tile_counter). Per tile:
- *  1. load: warp w takes the w-th slice of the tile in SPLIT_LB_ITEMS rounds of 32 consecutive records
+ * Blocks of SPLIT_LB_THREADS threads take tiles (split_lb_tile records) in input order from a counter
+ * (split_kernel_params.tile_counter), so each bucket's output grows at one front. Per tile:
+ *  1. load: warp w takes the w-th slice of the tile in ITEMS rounds of 32 consecutive records
  *     (coalesced; the (warp, round, lane) order is the input order, which makes the ranking stable);
- *  2. rank inside the warp: the round's lanes of one bucket find each other by a shared atomicOr of
- *     lane bits into s_match[warp][bucket] (or all lanes when the round has one bucket), the warp's
- *     counter s_wc[warp][bucket] gives the records before them;
- *  3. offsets (thread t owns bucket t): the tile's count of bucket t over the warps is published at
- *     once (SPLIT_LB_AGGREGATE), the block scans the counts (tile-local starts), s_wc becomes each
- *     warp's tile-local start per bucket, the thread looks back over the earlier tiles' status words for
- *     the bucket's global start and publishes the inclusive count (SPLIT_LB_INCLUSIVE);
+ *     with tile rows, thread b loads bucket b's global start in the tile into s_goff[b];
+ *  2. rank inside the warp: the round's lanes of lane 0's bucket find each other by a ballot, the
+ *     others by a shared atomicOr of lane bits into s_match[warp][bucket]; the warp's counter
+ *     s_wc[warp][bucket] gives the records before them;
+ *  3. offsets (thread t owns bucket t): the tile's count of bucket t over the warps, the block's scan
+ *     of the counts (tile-local starts), s_wc becomes each warp's tile-local start per bucket; the
+ *     global start comes from the tile rows or, with given totals, by publishing the count at once
+ *     (SPLIT_LB_AGGREGATE), looking back over the earlier tiles' status words and publishing the
+ *     inclusive count (SPLIT_LB_INCLUSIVE);
  *  4. the tile is reordered in shared memory by its local positions and written out position by
  *     position, so each bucket's run goes to consecutive addresses (its global start + local position);
  *     the bucket of a staged record is recomputed from its key (BITS rule) or staged with it (one
- *     byte). Payload streams (the gather index, then the value streams) follow one at a time through
- *     one staging buffer, to the positions the key pass computed (kept in registers).
- * Compared with the column-order kernel (multisplit_kernels.cuh) the tile is twice as large, whole
- * tiles run without per-record tests, and the bucket of a staged key is not stored twice. */
+ *     byte). Payload stream 0 (the gather index or the first value stream) is staged and written with
+ *     the keys; further streams are read by each staged record's tile index.
+ * Compared with the column-order kernel (multisplit_kernels.cuh) the tiles are three times as large,
+ * whole tiles run without per-record tests, and the bucket of a staged key is not stored twice. */
 #include "multisplit_kernels.cuh"
 
-/* Dynamic shared memory of the look-back kernel (byte offsets; same code on host and device). */
+/* Dynamic shared memory of the tile-order kernel (byte offsets; same code on host and device). */
 typedef struct split_lb_layout {
     uint32_t bounds, goff, scratch, match, wc; /* rule table, per-bucket offsets, scan, per-warp words */
-    uint32_t key, pay, bkt;                    /* staged tile */
+    uint32_t key, pay, orig, bkt;              /* staged tile */
     uint32_t total;
 } split_lb_layout;
 
@@ -35,10 +37,26 @@ __host__ __device__ inline bool split_lb_recompute(int keys_out)
     return RULE == SPLIT_BUCKETS_BITS && keys_out;
 }
 
-template <typename KeyT, int RULE>
-__host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int keys_out, int payloads)
+/* Records per thread and per tile: 64-bit keys and other outputs than the keys (payload streams, the
+ * scatter index) take registers, so fewer records per thread. */
+__host__ __device__ constexpr uint32_t split_lb_items(bool key64, bool more_out)
 {
-    const uint32_t tile = SPLIT_LB_TILE_ITEMS;
+    return key64 ? (more_out ? SPLIT_LB_ITEMS_PAIRS64 : SPLIT_LB_ITEMS_KEYS64)
+                 : (more_out ? SPLIT_LB_ITEMS_PAIRS : SPLIT_LB_ITEMS);
+}
+__host__ __device__ constexpr uint32_t split_lb_tile(bool key64, bool more_out)
+{
+    return split_lb_items(key64, more_out) * SPLIT_LB_THREADS;
+}
+
+uint32_t split_lookback_tile_items(int key64, int more_out) { return split_lb_tile(key64 != 0, more_out != 0); }
+
+/* Outputs a look-back kernel is compiled for (its template argument OUT). */
+enum { SPLIT_LB_OUT_KEYS = 0, SPLIT_LB_OUT_PAYLOADS = 1, SPLIT_LB_OUT_ANY = 2 };
+
+template <typename KeyT, int RULE>
+__host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int keys_out, int payloads, uint32_t tile)
+{
     split_lb_layout L;
     uint32_t o = 0;
     L.bounds = o; o = split_align16(o + split_rule_smem_bytes<KeyT, RULE>(nb));
@@ -48,6 +66,7 @@ __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int k
     L.wc = o; o = split_align16(o + SPLIT_LB_WARPS * nb * 4);
     L.key = o; o = split_align16(o + (keys_out ? tile * (uint32_t)sizeof(KeyT) : 0));
     L.pay = o; o = split_align16(o + (payloads ? tile * 4 : 0));
+    L.orig = o; o = split_align16(o + (payloads ? tile * 2 : 0));
     L.bkt = o; o = split_align16(o + (split_lb_recompute<KeyT, RULE>(keys_out) ? 0 : tile));
     L.total = o;
     return L;
@@ -70,13 +89,15 @@ __device__ __forceinline__ uint32_t split_lb_block_exclusive(uint32_t v, uint32_
     return before + incl - v;
 }
 
-/* PAY: payload streams (gather index, values) move with the keys; compiled apart so the key-only
- * kernel keeps no payload registers. */
-template <typename KeyT, int RULE, bool PAY>
+/* OUT: the keys only (SPLIT_LB_OUT_KEYS), also payload streams (the gather index, values), or also the
+ * scatter index (SPLIT_LB_OUT_ANY); compiled apart so the common kernels keep no registers for what
+ * they do not write. */
+template <typename KeyT, int RULE, int OUT>
 __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) split_lookback_kernel(split_kernel_params p)
 {
-    constexpr int ITEMS = SPLIT_LB_ITEMS;
-    constexpr uint32_t TILE = SPLIT_LB_TILE_ITEMS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
+    constexpr bool PAY = OUT != SPLIT_LB_OUT_KEYS, SIDX = OUT == SPLIT_LB_OUT_ANY;
+    constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, PAY);
+    constexpr uint32_t TILE = split_lb_tile(sizeof(KeyT) == 8, PAY), WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_THREADS, "a thread per bucket in the offsets phase");
     static_assert(TILE < 65536, "ranks are kept in 16 bits");
     extern __shared__ __align__(16) unsigned char smem[];
@@ -84,7 +105,8 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
     KeyT *const keys_out = (KeyT *)p.keys_out;
     uint32_t *const gather_index = p.gather_index;
     const uint32_t num_payloads = PAY ? (gather_index ? 1u : 0u) + p.num_values : 0u;
-    const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(nb, keys_out != NULL, num_payloads != 0);
+    const bool has_pay = PAY && num_payloads != 0;
+    const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(nb, keys_out != NULL, has_pay, TILE);
     KeyT *s_bounds = (KeyT *)(smem + L.bounds);
     uint32_t *s_goff = (uint32_t *)(smem + L.goff);
     uint32_t *s_scratch = (uint32_t *)(smem + L.scratch);
@@ -93,11 +115,13 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
     KeyT *s_key = (KeyT *)(smem + L.key);
     uint32_t *s_pay = (uint32_t *)(smem + L.pay);
     uint8_t *s_bkt = (uint8_t *)(smem + L.bkt);
+    uint16_t *s_orig = (uint16_t *)(smem + L.orig); /* more than one payload stream: tile index of staged j */
     const KeyT *keys_in = (const KeyT *)p.keys_in;
     const uint32_t sb = p.rule.start_bit & 31u, mask = (uint32_t)p.rule.bit_mask;
     const bool recompute = split_lb_recompute<KeyT, RULE>(keys_out != NULL);
     uint32_t *const scatter_index = p.scatter_index;
     uint32_t *const status = p.tile_status;
+    const uint32_t *const rows = p.tile_rows; /* NULL: look back over status */
     const uint32_t lt = split_lanemask_lt();
     const uint32_t wbase = warp * WARP_ITEMS;
 
@@ -105,12 +129,9 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
     for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_match[j] = 0u;
 
     /* Payload stream q of record i of the tile (q = 0 is the gather index when it is asked for). */
-    auto payload_in = [&](uint32_t q, uint64_t i) -> uint32_t {
-        if (gather_index) {
-            if (q == 0) return (uint32_t)i;
-            --q;
-        }
-        return p.values_in[q][i];
+    auto payload_in = [&](uint32_t q, uint64_t i) -> const uint32_t * {
+        if (gather_index) --q; /* q = 0: the gather index, not read from memory */
+        return p.values_in[q] + i;
     };
     auto payload_out = [&](uint32_t q) -> uint32_t * {
         if (gather_index) {
@@ -136,11 +157,16 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
             constexpr bool FULL = decltype(full_tag)::value;
             /* 1. Load (registers only; in flight while the counters are cleared). */
             KeyT key[ITEMS];
+            const KeyT *const kin = keys_in + tile_base + wbase + lane; /* record r * 32 of the lane */
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
                 const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                key[r] = ((FULL || off < tile_n) && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
+                key[r] = ((FULL || off < tile_n) && keys_in) ? kin[r * 32] : (KeyT)0;
             }
+            /* Tile rows: bucket b's global start in this tile into s_goff[b] (thread b; the loads are
+             * issued after the keys', and no register is held through the ranking). */
+            if (rows && tid < nb)
+                s_goff[tid] = p.table_offsets[(size_t)tid * p.count_cols + tile / p.count_col_tiles] + rows[(size_t)tile * nb + tid];
             for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_wc[j] = 0u;
             uint32_t bw[ITEMS]; /* bucket | rank inside the warp's run << 16; SPLIT_NO_BUCKET past the end */
 #pragma unroll
@@ -151,11 +177,12 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
             }
             /* Payload stream 0, loaded now so its loads overlap the ranking and the look-back. */
             uint32_t pay0[ITEMS];
-            if (PAY) {
+            if (has_pay) {
+                const uint32_t *const pin = gather_index ? NULL : payload_in(0, tile_base + wbase + lane);
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r) {
                     const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                    pay0[r] = FULL || off < tile_n ? payload_in(0, tile_base + off) : 0u;
+                    pay0[r] = FULL || off < tile_n ? (pin ? pin[r * 32] : (uint32_t)(tile_base + off)) : 0u;
                 }
             }
             __syncthreads(); /* counters cleared (and the boundaries loaded) */
@@ -166,19 +193,26 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
                 const uint32_t b = bw[r];
                 const bool valid = FULL || b != SPLIT_NO_BUCKET;
                 const uint32_t k = warp * nb + (valid ? b : 0u);
-                /* A round of one bucket (a common case of skewed input) skips the 32-way atomic. */
-                const bool one_bucket = FULL && __all_sync(SPLIT_FULL_MASK, b == __shfl_sync(SPLIT_FULL_MASK, b, 0));
-                uint32_t peers = SPLIT_FULL_MASK;
-                if (!one_bucket) {
-                    if (valid) atomicOr(&s_match[k], 1u << lane);
+                /* The lanes of lane 0's bucket find each other by one ballot, the others by the
+                 * atomicOr: skewed input (one bucket holding most records) then makes few lanes
+                 * collide on one word (H100, 2^26 keys, B = 256, 75 % in one bucket: see
+                 * PERFORMANCE.md). */
+                const uint32_t b0 = __shfl_sync(SPLIT_FULL_MASK, b, 0); /* by every lane, not under `valid &&` */
+                const bool in0 = valid && b == b0;
+                const uint32_t group0 = __ballot_sync(SPLIT_FULL_MASK, in0);
+                const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
+                uint32_t peers = group0;
+                if (group0 != valid_mask) { /* warp-uniform */
+                    if (valid && !in0) atomicOr(&s_match[k], 1u << lane);
                     __syncwarp();
-                    peers = valid ? s_match[k] : 0u;
+                    if (valid && !in0) peers = s_match[k];
                 }
+                if (!valid) peers = 0u;
                 const uint32_t base = valid ? s_wc[k] : 0u;
                 __syncwarp();
                 if (valid && lane == 31u - __clz(peers)) {
                     s_wc[k] = base + __popc(peers);
-                    if (!one_bucket) s_match[k] = 0u;
+                    if (!in0) s_match[k] = 0u;
                 }
                 __syncwarp();
                 bw[r] = valid ? (b | ((base + __popc(peers & lt)) << 16)) : SPLIT_NO_BUCKET;
@@ -192,7 +226,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
 #pragma unroll
                 for (uint32_t w = 0; w < SPLIT_LB_WARPS; ++w) count += s_wc[w * nb + tid];
                 /* Published before the scan and the look-back, so later tiles find it early. */
-                split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | count);
+                if (!rows) split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | count);
             }
             const uint32_t local = split_lb_block_exclusive(count, s_scratch, lane, warp);
             if (owner) {
@@ -203,9 +237,13 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
                     s_wc[w * nb + tid] = run;
                     run += x;
                 }
-                const uint32_t excl = split_lb_exclusive(status, tile, nb, tid);
-                if (tile) split_lb_store(status + (size_t)tile * nb + tid, SPLIT_LB_INCLUSIVE | (excl + count));
-                s_goff[tid] = p.table_offsets[tid] + excl - local;
+                if (rows) {
+                    s_goff[tid] -= local;
+                } else {
+                    const uint32_t excl = split_lb_exclusive(status, tile, nb, tid);
+                    if (tile) split_lb_store(status + (size_t)tile * nb + tid, SPLIT_LB_INCLUSIVE | (excl + count));
+                    s_goff[tid] = p.table_offsets[(size_t)tid * p.count_cols] + excl - local;
+                }
             }
             __syncthreads();
 
@@ -219,10 +257,16 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
                 }
                 const uint32_t b = bw[r] & 0xFFFFu;
                 lpos[r] = s_wc[warp * nb + b] + (bw[r] >> 16);
-                if (scatter_index) scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[b] + lpos[r];
                 if (keys_out) s_key[lpos[r]] = key[r];
                 if (!recompute) s_bkt[lpos[r]] = (uint8_t)b;
-                if (PAY) s_pay[lpos[r]] = pay0[r];
+                if (has_pay) s_pay[lpos[r]] = pay0[r];
+                if (has_pay && num_payloads > 1) s_orig[lpos[r]] = (uint16_t)(wbase + (uint32_t)r * 32u + lane);
+            }
+            if (SIDX && scatter_index) {
+                uint32_t *const sidx = scatter_index + tile_base + wbase + lane;
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r)
+                    if (FULL || lpos[r] != SPLIT_NO_POS) sidx[r * 32] = s_goff[bw[r] & 0xFFFFu] + lpos[r];
             }
             __syncthreads();
 
@@ -247,24 +291,25 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
             };
             using T = std::true_type;
             using F = std::false_type;
-            if (PAY && keys_out) write(T(), T(), T(), payload_out(0));
-            else if (PAY) write(F(), F(), T(), payload_out(0));
+            if (has_pay && keys_out) write(T(), T(), T(), payload_out(0));
+            else if (has_pay) write(F(), F(), T(), payload_out(0));
             else if (keys_out) write(T(), T(), F(), (uint32_t *)NULL);
 
-            /* Payload streams 1..: load, stage by the local positions, write like stream 0 (the staged
-             * keys or buckets are still in place). */
+            /* Payload streams 1..: staged record j reads its value from the tile (by its tile index
+             * s_orig[j]; the tile's few kilobytes stay in cache) and writes it where its key went. No
+             * local position is kept in registers for them. */
             for (uint32_t q = 1; PAY && q < num_payloads; ++q) {
-                uint32_t v[ITEMS];
+                const uint32_t *const pin = payload_in(q, tile_base);
+                uint32_t *const out = payload_out(q);
 #pragma unroll
-                for (int r = 0; r < ITEMS; ++r)
-                    v[r] = FULL || lpos[r] != SPLIT_NO_POS ? payload_in(q, tile_base + wbase + (uint32_t)r * 32u + lane) : 0u;
-                __syncthreads(); /* the previous stream is read out of s_pay */
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r)
-                    if (FULL || lpos[r] != SPLIT_NO_POS) s_pay[lpos[r]] = v[r];
-                __syncthreads();
-                if (keys_out) write(T(), F(), T(), payload_out(q));
-                else write(F(), F(), T(), payload_out(q));
+                for (int k = 0; k < ITEMS; ++k) {
+                    const uint32_t j = tid + (uint32_t)k * SPLIT_LB_THREADS;
+                    if (!FULL && j >= tile_n) break;
+                    const uint32_t b = RULE == SPLIT_BUCKETS_BITS && keys_out
+                                           ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, s_key[j], 0, s_bounds)
+                                           : (uint32_t)s_bkt[j];
+                    out[s_goff[b] + j] = pin[s_orig[j]];
+                }
             }
         };
         if (tile_n == TILE) tile_body(std::true_type());
@@ -272,22 +317,24 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
     }
 }
 
-template <typename KeyT, int RULE, bool PAY>
-static sc_status split_launch_lookback_pay(const split_kernel_params &p, cudaStream_t stream)
+template <typename KeyT, int RULE, int OUT>
+static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStream_t stream)
 {
-    const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, PAY);
+    const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS);
+    const int payloads = p.gather_index != NULL || p.num_values != 0;
+    const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, payloads, tile);
     /* Opt in once per kernel to the largest layout it can use, so later calls (graph captures
      * included) make no attribute call. */
     static std::atomic<int> opted_in(0);
     if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
-        const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 1, PAY);
-        const split_lb_layout M2 = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 0, PAY);
-        SC_CUDA_CHECK(cudaFuncSetAttribute(split_lookback_kernel<KeyT, RULE, PAY>,
+        const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 1, OUT != SPLIT_LB_OUT_KEYS, tile);
+        const split_lb_layout M2 = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 0, OUT != SPLIT_LB_OUT_KEYS, tile);
+        SC_CUDA_CHECK(cudaFuncSetAttribute(split_lookback_kernel<KeyT, RULE, OUT>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            (int)(M.total > M2.total ? M.total : M2.total)));
         opted_in.store(1, std::memory_order_release);
     }
-    split_lookback_kernel<KeyT, RULE, PAY><<<p.num_blocks, SPLIT_LB_THREADS, L.total, stream>>>(p);
+    split_lookback_kernel<KeyT, RULE, OUT><<<p.num_blocks, SPLIT_LB_THREADS, L.total, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_lookback_kernel");
     return SC_OK;
 }
@@ -295,8 +342,9 @@ static sc_status split_launch_lookback_pay(const split_kernel_params &p, cudaStr
 template <typename KeyT, int RULE>
 static sc_status split_launch_lookback_rule(const split_kernel_params &p, cudaStream_t stream)
 {
-    if (p.gather_index || p.num_values) return split_launch_lookback_pay<KeyT, RULE, true>(p, stream);
-    return split_launch_lookback_pay<KeyT, RULE, false>(p, stream);
+    if (p.scatter_index) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_ANY>(p, stream);
+    if (p.gather_index || p.num_values) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_PAYLOADS>(p, stream);
+    return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_KEYS>(p, stream);
 }
 
 template <typename KeyT>

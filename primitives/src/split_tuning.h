@@ -4,19 +4,9 @@
 #ifndef SPLIT_TUNING_H
 #define SPLIT_TUNING_H
 
-#ifndef SPLIT_LB_WARPS_CFG
-#define SPLIT_LB_WARPS_CFG 12
-#endif
-#ifndef SPLIT_LB_ITEMS_CFG
-#define SPLIT_LB_ITEMS_CFG 16
-#endif
-#ifndef SPLIT_LB_BLOCKS_CFG
-#define SPLIT_LB_BLOCKS_CFG 2
-#endif
-
 /* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
- * A block processes a contiguous chunk of tiles (32 < B <= 256 and n < 2^30: one tile at a time, in
- * input order, see SPLIT_LOOKBACK_*); a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x ITEMS rounds of
+ * A block processes a contiguous chunk of tiles (32 < B <= 256 and n < 2^30: tile order instead, one
+ * tile at a time in input order, see SPLIT_LOOKBACK_* and SPLIT_LB_*); a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x ITEMS rounds of
  * 32 consecutive records (ITEMS: SPLIT_WARP_PATH_ITEMS for B <= 32, else SPLIT_BLOCK_PATH_ITEMS).
  * Blocks count their buckets (count kernel, 16-byte loads, shared atomics), one exclusive scan of the
  * column-major (bucket x block) table gives every block its global start per bucket, and the scatter
@@ -47,19 +37,25 @@ enum {
     SPLIT_COUNT_HIST_WORDS = 4096,
     /* B <= this: the scatter kernel's warp path (ballots + popcounts, per-lane bucket counters). */
     SPLIT_WARP_PATH_MAX_BUCKETS = 32,
-    /* Block path in look-back order (single-front outputs, see split_kernel_params) for
-     * SPLIT_WARP_PATH_MAX_BUCKETS < B <= SPLIT_LOOKBACK_MAX_BUCKETS and n < 2^30 (a status word holds a
-     * 30-bit count and two flag bits); the scatter grid is then SMs x SPLIT_LOOKBACK_BLOCKS_PER_SM blocks
-     * that take tiles in order from a counter. It replaced one-tile columns interleaved over the
-     * blocks (a (bucket x tile) table and its scan; pairs B = 256 at 2^26: 0.909 ms against ~1.3). */
+    /* Block path in tile order (multisplit_lookback.cu; single-front outputs, see split_kernel_params)
+     * for SPLIT_WARP_PATH_MAX_BUCKETS < B <= SPLIT_LOOKBACK_MAX_BUCKETS and n < 2^30: the count kernel
+     * counts whole tiles and writes each tile's bucket starts within its column (tile rows), and
+     * SMs x SPLIT_LB_BLOCKS_PER_SM blocks of SPLIT_LB_WARPS warps take the tiles in order from a
+     * counter; with bucket totals given (the second pass of a two-pass split) the tiles look back over
+     * each other's published counts instead (a status word holds a 30-bit count and two flags). Tiles
+     * of SPLIT_LB_WARPS x 32 lanes x SPLIT_LB_ITEMS* rounds. H100, 2^26 keys, B = 256: 6144-record
+     * tiles in look-back order 0.585 ms, 9216 0.516 ms, 9216 with tile rows 0.462 ms (the look-back
+     * waits had taken a quarter of the kernel's stall samples). */
     SPLIT_LOOKBACK_MAX_BUCKETS = 256,
-    /* Its kernel (multisplit_lookback.cu): SPLIT_LB_WARPS warps x 32 lanes x SPLIT_LB_ITEMS rounds per
-     * tile, SPLIT_LB_BLOCKS_PER_SM blocks per SM (register bound and grid). */
-    SPLIT_LB_WARPS = SPLIT_LB_WARPS_CFG,
-    SPLIT_LB_ITEMS = SPLIT_LB_ITEMS_CFG,
+    SPLIT_LB_WARPS = 12,
     SPLIT_LB_THREADS = SPLIT_LB_WARPS * 32,
-    SPLIT_LB_TILE_ITEMS = SPLIT_LB_THREADS * SPLIT_LB_ITEMS,
-    SPLIT_LB_BLOCKS_PER_SM = SPLIT_LB_BLOCKS_CFG,
+    SPLIT_LB_BLOCKS_PER_SM = 2,       /* 80 registers per thread */
+    /* Records per thread and tile: the keys only; with payload streams or the scatter index (fewer:
+     * registers; H100, 2^26 pairs, B = 256: 16 and 20 within noise, 24 spills); the same for 64-bit keys. */
+    SPLIT_LB_ITEMS = 24,
+    SPLIT_LB_ITEMS_PAIRS = 20,
+    SPLIT_LB_ITEMS_KEYS64 = 16,
+    SPLIT_LB_ITEMS_PAIRS64 = 12,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
      * temporary storage has at most SPLIT_MAX_GRID_BLOCKS * B entries. */
     SPLIT_MAX_GRID_BLOCKS = 1024,
