@@ -10,15 +10,21 @@
 
 static size_t align_up(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
 
-void split_table_shape(uint32_t n, uint32_t num_buckets, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles)
+/* Columns of whole tiles over `tiles` tiles: at most SPLIT_MAX_GRID_BLOCKS, col_tiles each (the last
+ * may be shorter). */
+static void split_columns(uint32_t tiles, uint32_t *num_cols, uint32_t *col_tiles)
 {
-    const uint32_t tile_items = split_tile_items(num_buckets);
-    const uint32_t tiles = (uint32_t)(((uint64_t)n + tile_items - 1) / tile_items);
-    *num_tiles = tiles;
     const uint32_t g = tiles < (uint32_t)SPLIT_MAX_GRID_BLOCKS ? tiles : (uint32_t)SPLIT_MAX_GRID_BLOCKS;
     const uint32_t tpb = g ? (tiles + g - 1) / g : 0;
     *col_tiles = tpb;
     *num_cols = tpb ? (tiles + tpb - 1) / tpb : 0;
+}
+
+void split_table_shape(uint32_t n, uint32_t num_buckets, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles)
+{
+    const uint32_t tile_items = split_tile_items(num_buckets);
+    *num_tiles = (uint32_t)(((uint64_t)n + tile_items - 1) / tile_items);
+    split_columns(*num_tiles, num_cols, col_tiles);
 }
 
 /* Copies of the block path's count histogram: the largest power of two up to SPLIT_COUNT_COPIES
@@ -51,9 +57,7 @@ static lookback_plan lookback_plan_of(uint32_t n, int key64, int more_out)
     lookback_plan L;
     L.tile_items = split_lookback_tile_items(key64, more_out);
     L.tiles = (uint32_t)(((uint64_t)n + L.tile_items - 1) / L.tile_items);
-    const uint32_t g = L.tiles < (uint32_t)SPLIT_MAX_GRID_BLOCKS ? L.tiles : (uint32_t)SPLIT_MAX_GRID_BLOCKS;
-    L.col_tiles = g ? (L.tiles + g - 1) / g : 0;
-    L.cols = L.col_tiles ? (L.tiles + L.col_tiles - 1) / L.col_tiles : 0;
+    split_columns(L.tiles, &L.cols, &L.col_tiles);
     return L;
 }
 
@@ -159,8 +163,6 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         const lookback_plan L = lookback_plan_of(n, job->key64, job->num_values || job->gather_index || job->scatter_index);
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
-        p.num_cols = L.tiles;
-        p.col_tiles = 1;
         uint32_t sms = 1;
         SC_TRY(sc_cuda_device_sms(&sms));
         const uint64_t g = (uint64_t)sms * SPLIT_LB_BLOCKS_PER_SM;

@@ -140,37 +140,15 @@ __device__ __forceinline__ uint32_t split_bucket_fast(const split_rule_params &r
     return split_bucket<KeyT, RULE>(r, key, i, s_bounds);
 }
 
-/* Look-back status words (split_kernel_params.tile_status): a 30-bit count and a flag; 0 = not yet
- * published. Relaxed device-scope accesses: the count and its flag travel in one word. */
-#define SPLIT_LB_AGGREGATE 0x40000000u /* the tile's own count */
-#define SPLIT_LB_INCLUSIVE 0x80000000u /* the sum over this tile and all before it */
-#define SPLIT_LB_VALUE 0x3FFFFFFFu
-
-__device__ __forceinline__ void split_lb_store(uint32_t *p, uint32_t v)
+/* Inclusive sum of v over the lanes up to this one (every lane of the warp calls it). */
+__device__ __forceinline__ uint32_t split_warp_inclusive_sum(uint32_t v, uint32_t lane)
 {
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-__device__ __forceinline__ uint32_t split_lb_load(const uint32_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-/* Sum of bucket j's counts over the tiles before `tile` (spins until each tile it needs has
- * published; a tile publishes its aggregate before it looks back, so no wait is circular). */
-__device__ inline uint32_t split_lb_exclusive(const uint32_t *status, uint32_t tile, uint32_t nb, uint32_t j)
-{
-    uint32_t excl = 0;
-    for (uint32_t t = tile; t-- > 0;) {
-        const uint32_t *w = status + (size_t)t * nb + j;
-        uint32_t s = split_lb_load(w);
-        while (s == 0) s = split_lb_load(w);
-        excl += s & SPLIT_LB_VALUE;
-        if (s & SPLIT_LB_INCLUSIVE) break;
+#pragma unroll
+    for (uint32_t off = 1; off < 32; off <<= 1) {
+        const uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, v, off);
+        if (lane >= off) v += y;
     }
-    return excl;
+    return v;
 }
 
 /* Block path, per tile: the tile's count per bucket (stable: from the per-warp counters, which
@@ -205,19 +183,11 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
         }
         sum += c;
     }
-    uint32_t incl = sum;
-    for (uint32_t off = 1; off < 32; off <<= 1) {
-        uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
-        if (lane >= off) incl += y;
-    }
+    const uint32_t incl = split_warp_inclusive_sum(sum, lane);
     if (lane == 31) scratch[warp] = incl;
     __syncthreads();
     if (warp == 0) {
-        uint32_t v = lane < SPLIT_BLOCK_WARPS ? scratch[lane] : 0, w = v;
-        for (uint32_t off = 1; off < 32; off <<= 1) {
-            uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, w, off);
-            if (lane >= off) w += y;
-        }
+        const uint32_t v = lane < SPLIT_BLOCK_WARPS ? scratch[lane] : 0, w = split_warp_inclusive_sum(v, lane);
         if (lane < SPLIT_BLOCK_WARPS) scratch[SPLIT_WARP_LANES - SPLIT_BLOCK_WARPS + lane] = w - v;
     }
     __syncthreads();
@@ -609,13 +579,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                         pre[w] = c;
                         c += s_wcount[w * SPLIT_WARP_LANES + lane]; /* lanes >= nb: unused */
                     }
-                    uint32_t incl = c;
-#pragma unroll
-                    for (uint32_t off = 1; off < 32; off <<= 1) {
-                        const uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
-                        if (lane >= off) incl += y;
-                    }
-                    const uint32_t start = incl - c;
+                    const uint32_t start = split_warp_inclusive_sum(c, lane) - c;
 #pragma unroll
                     for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) s_wcount[w * SPLIT_WARP_LANES + lane] = start + pre[w];
                     if (lane < nb) {

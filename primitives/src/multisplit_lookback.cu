@@ -23,6 +23,39 @@
  * whole tiles run without per-record tests, and the bucket of a staged key is not stored twice. */
 #include "multisplit_kernels.cuh"
 
+/* Look-back status words (split_kernel_params.tile_status): a 30-bit count and a flag; 0 = not yet
+ * published. Relaxed device-scope accesses: the count and its flag travel in one word. */
+#define SPLIT_LB_AGGREGATE 0x40000000u /* the tile's own count */
+#define SPLIT_LB_INCLUSIVE 0x80000000u /* the sum over this tile and all before it */
+#define SPLIT_LB_VALUE 0x3FFFFFFFu
+
+__device__ __forceinline__ void split_lb_store(uint32_t *p, uint32_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ uint32_t split_lb_load(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* Sum of bucket j's counts over the tiles before `tile` (spins until each tile it needs has
+ * published; a tile publishes its aggregate before it looks back, so no wait is circular). */
+__device__ inline uint32_t split_lb_exclusive(const uint32_t *status, uint32_t tile, uint32_t nb, uint32_t j)
+{
+    uint32_t excl = 0;
+    for (uint32_t t = tile; t-- > 0;) {
+        const uint32_t *w = status + (size_t)t * nb + j;
+        uint32_t s = split_lb_load(w);
+        while (s == 0) s = split_lb_load(w);
+        excl += s & SPLIT_LB_VALUE;
+        if (s & SPLIT_LB_INCLUSIVE) break;
+    }
+    return excl;
+}
+
 /* Dynamic shared memory of the tile-order kernel (byte offsets; same code on host and device). */
 typedef struct split_lb_layout {
     uint32_t bounds, goff, scratch, match, wc; /* rule table, per-bucket offsets, scan, per-warp words */
@@ -76,12 +109,7 @@ __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int k
  * Synchronises once; the caller synchronises before scratch is written again. */
 __device__ __forceinline__ uint32_t split_lb_block_exclusive(uint32_t v, uint32_t *scratch, uint32_t lane, uint32_t warp)
 {
-    uint32_t incl = v;
-#pragma unroll
-    for (uint32_t off = 1; off < 32; off <<= 1) {
-        const uint32_t y = __shfl_up_sync(SPLIT_FULL_MASK, incl, off);
-        if (lane >= off) incl += y;
-    }
+    const uint32_t incl = split_warp_inclusive_sum(v, lane);
     if (lane == 31) scratch[warp] = incl;
     __syncthreads();
     uint32_t before = 0;
@@ -270,12 +298,14 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
             }
             __syncthreads();
 
-            /* Write the keys and payload stream 0: staged record j goes to its bucket's global start
-             * minus the bucket's local start, plus j. K: keys staged (then recompute is RULE == BITS),
-             * WK: written; P: payload written to pout. */
-            auto write = [&](auto keys_tag, auto write_keys_tag, auto pay_tag, uint32_t *pout) {
+            /* Write the staged tile: staged record j goes to its bucket's global start minus the
+             * bucket's local start, plus j. K: keys staged (then recompute is RULE == BITS), WK: keys
+             * written; P: a payload written to pout, staged (s_pay[j]) or, FROM_TILE, read from the
+             * tile's input pin by the record's tile index s_orig[j]. */
+            auto write = [&](auto keys_tag, auto write_keys_tag, auto pay_tag, auto from_tile_tag, uint32_t *pout,
+                             const uint32_t *pin) {
                 constexpr bool K = decltype(keys_tag)::value, WK = decltype(write_keys_tag)::value;
-                constexpr bool P = decltype(pay_tag)::value;
+                constexpr bool P = decltype(pay_tag)::value, FROM_TILE = decltype(from_tile_tag)::value;
 #pragma unroll
                 for (int k = 0; k < ITEMS; ++k) {
                     const uint32_t j = tid + (uint32_t)k * SPLIT_LB_THREADS;
@@ -286,30 +316,21 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
                                                                        : (uint32_t)s_bkt[j];
                     const uint32_t d = s_goff[b] + j;
                     if (WK) keys_out[d] = kv;
-                    if (P) pout[d] = s_pay[j];
+                    if (P) pout[d] = FROM_TILE ? pin[s_orig[j]] : s_pay[j];
                 }
             };
             using T = std::true_type;
             using F = std::false_type;
-            if (has_pay && keys_out) write(T(), T(), T(), payload_out(0));
-            else if (has_pay) write(F(), F(), T(), payload_out(0));
-            else if (keys_out) write(T(), T(), F(), (uint32_t *)NULL);
+            if (has_pay && keys_out) write(T(), T(), T(), F(), payload_out(0), (const uint32_t *)NULL);
+            else if (has_pay) write(F(), F(), T(), F(), payload_out(0), (const uint32_t *)NULL);
+            else if (keys_out) write(T(), T(), F(), F(), (uint32_t *)NULL, (const uint32_t *)NULL);
 
-            /* Payload streams 1..: staged record j reads its value from the tile (by its tile index
-             * s_orig[j]; the tile's few kilobytes stay in cache) and writes it where its key went. No
-             * local position is kept in registers for them. */
+            /* Payload streams 1..: staged record j reads its value from the tile (by its tile index;
+             * the tile's few kilobytes stay in cache) and writes it where its key went. No local
+             * position is kept in registers for them. */
             for (uint32_t q = 1; PAY && q < num_payloads; ++q) {
-                const uint32_t *const pin = payload_in(q, tile_base);
-                uint32_t *const out = payload_out(q);
-#pragma unroll
-                for (int k = 0; k < ITEMS; ++k) {
-                    const uint32_t j = tid + (uint32_t)k * SPLIT_LB_THREADS;
-                    if (!FULL && j >= tile_n) break;
-                    const uint32_t b = RULE == SPLIT_BUCKETS_BITS && keys_out
-                                           ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, s_key[j], 0, s_bounds)
-                                           : (uint32_t)s_bkt[j];
-                    out[s_goff[b] + j] = pin[s_orig[j]];
-                }
+                if (keys_out) write(T(), F(), T(), T(), payload_out(q), payload_in(q, tile_base));
+                else write(F(), F(), T(), T(), payload_out(q), payload_in(q, tile_base));
             }
         };
         if (tile_n == TILE) tile_body(std::true_type());
@@ -327,11 +348,10 @@ static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStr
      * included) make no attribute call. */
     static std::atomic<int> opted_in(0);
     if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
+        /* Keys out is the larger layout (a key per staged record against a byte). */
         const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 1, OUT != SPLIT_LB_OUT_KEYS, tile);
-        const split_lb_layout M2 = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 0, OUT != SPLIT_LB_OUT_KEYS, tile);
         SC_CUDA_CHECK(cudaFuncSetAttribute(split_lookback_kernel<KeyT, RULE, OUT>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)(M.total > M2.total ? M.total : M2.total)));
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)M.total));
         opted_in.store(1, std::memory_order_release);
     }
     split_lookback_kernel<KeyT, RULE, OUT><<<p.num_blocks, SPLIT_LB_THREADS, L.total, stream>>>(p);
