@@ -22,7 +22,8 @@ static void split_columns(uint32_t tiles, uint32_t *num_cols, uint32_t *col_tile
 
 void split_table_shape(uint32_t n, uint32_t num_buckets, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles)
 {
-    const uint32_t tile_items = split_tile_items(num_buckets);
+    (void)num_buckets;
+    const uint32_t tile_items = SPLIT_BLOCK_TILE_ITEMS;
     *num_tiles = (uint32_t)(((uint64_t)n + tile_items - 1) / tile_items);
     split_columns(*num_tiles, num_cols, col_tiles);
 }
@@ -36,26 +37,19 @@ static uint32_t split_count_copies(uint32_t num_buckets)
     return c;
 }
 
-/* Tile order (the look-back kernel, multisplit_lookback.cu) for a split of n records into B buckets
- * that moves records: 32 < B <= SPLIT_LOOKBACK_MAX_BUCKETS, n < 2^30 (a look-back status word holds a
- * 30-bit count). */
-static int split_lookback(uint32_t n, uint32_t num_buckets)
-{
-    /* B <= 32 (warp path) measured slower in look-back order (H100, 2^26 keys, B = 2: 0.314 -> 0.543
-     * ms; its fronts are few, so it gains nothing and waits on the look-back). */
-    return num_buckets > SPLIT_WARP_PATH_MAX_BUCKETS && num_buckets <= SPLIT_LOOKBACK_MAX_BUCKETS &&
-           n < (1u << 30);
-}
+/* Tile order (the look-back kernel, multisplit_lookback.cu) for a split into B buckets that moves
+ * records: B <= SPLIT_LOOKBACK_MAX_BUCKETS. */
+static int split_tile_order(uint32_t num_buckets) { return num_buckets <= SPLIT_LOOKBACK_MAX_BUCKETS; }
 
 /* Tile order: the kernel's tiles, and the count kernel's columns of whole tiles over them. */
 typedef struct lookback_plan {
     uint32_t tile_items, tiles, cols, col_tiles;
 } lookback_plan;
 
-static lookback_plan lookback_plan_of(uint32_t n, int key64, int more_out)
+static lookback_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int more_out)
 {
     lookback_plan L;
-    L.tile_items = split_lookback_tile_items(key64, more_out);
+    L.tile_items = split_lookback_tile_items(key64, more_out, num_buckets);
     L.tiles = (uint32_t)(((uint64_t)n + L.tile_items - 1) / L.tile_items);
     split_columns(L.tiles, &L.cols, &L.col_tiles);
     return L;
@@ -76,11 +70,11 @@ static sc_status job_layout(uint32_t n, uint32_t nb, job_layout_t *J)
     uint32_t tiles, cols, col_tiles;
     split_table_shape(n, nb, &tiles, &cols, &col_tiles);
     size_t entries = (size_t)cols * nb, tile_words = 0;
-    if (split_lookback(n, nb) && n) {
+    if (split_tile_order(nb) && n) {
         /* Sized for the most tiles and columns of any key type and outputs. */
         uint32_t most_tiles = 0, most_cols = 0;
         for (int k = 0; k < 4; ++k) {
-            const lookback_plan L = lookback_plan_of(n, k & 1, k >> 1);
+            const lookback_plan L = lookback_plan_of(n, nb, k & 1, k >> 1);
             if (L.tiles > most_tiles) most_tiles = L.tiles;
             if (L.cols > most_cols) most_cols = L.cols;
         }
@@ -117,13 +111,6 @@ __global__ void split_offsets_kernel(const uint32_t *table_offsets, uint32_t num
     else if (b == num_buckets) bucket_offsets[b] = n;
 }
 
-static uint32_t ceil_log2(uint32_t v)
-{
-    uint32_t r = 0;
-    while ((1u << r) < v) ++r;
-    return r;
-}
-
 sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream)
 {
     const uint32_t n = job->n, nb = job->rp.num_buckets;
@@ -141,12 +128,13 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     memset(&p, 0, sizeof p);
     p.rule = job->rp;
     p.n = n;
-    p.tile_items = split_tile_items(nb);
+    p.tile_items = SPLIT_BLOCK_TILE_ITEMS;
     const int moves = job->keys_out || job->num_values || job->gather_index || job->scatter_index;
-    const int tile_order = moves && split_lookback(n, nb);
+    const int tile_order = moves && split_tile_order(nb);
     /* Tile order with given totals (the second pass of a two-pass split): no count kernel, the
-     * tiles look back over each other's published counts instead of reading tile rows. */
-    const int given = tile_order && job->given_totals;
+     * tiles look back over each other's published counts instead of reading tile rows (n < 2^30:
+     * a status word holds a 30-bit count; larger n count again). */
+    const int given = tile_order && job->given_totals && n < (1u << 30);
     split_table_shape(n, nb, &p.num_tiles, &p.num_cols, &p.col_tiles);
     p.num_blocks = p.num_cols;
     p.count_cols = p.num_cols;
@@ -160,7 +148,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     uint32_t table_cols = p.num_cols;
     if (tile_order) {
         /* The look-back kernel takes its tiles in order with SMs x SPLIT_LB_BLOCKS_PER_SM blocks. */
-        const lookback_plan L = lookback_plan_of(n, job->key64, job->num_values || job->gather_index || job->scatter_index);
+        const lookback_plan L =
+            lookback_plan_of(n, nb, job->key64, job->num_values || job->gather_index || job->scatter_index);
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
         uint32_t sms = 1;
@@ -192,7 +181,6 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         p.extra_nb = 1u << job->extra_bits;
         p.extra_copies = split_count_copies(p.extra_nb);
     }
-    p.ballot_bits = ceil_log2(nb);
     p.keys_in = job->keys_in;
     p.keys_out = job->keys_out;
     p.num_values = job->num_values;
@@ -202,10 +190,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     }
     p.gather_index = job->gather_index;
     p.scatter_index = job->scatter_index;
-    /* Unstable splits of B <= 256 take the stable ranking too: its shared atomicOr match is faster
-     * than the unstable path's ballots (H100, 2^26 keys, B = 256: 0.695 vs 0.754 ms). */
-    const int mode = nb <= SPLIT_WARP_PATH_MAX_BUCKETS ? SPLIT_MODE_WARP
-                   : job->unstable && nb > 256 ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
+    /* The column order (B > SPLIT_LOOKBACK_MAX_BUCKETS): stable or unstable ranking. */
+    const int mode = job->unstable ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
 
     if (!given) {
         if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));

@@ -15,8 +15,7 @@
 
 /* Ranking method of a tile. */
 enum split_mode {
-    SPLIT_MODE_WARP = 0,      /* B <= 32: ballots + popcounts, stable */
-    SPLIT_MODE_BLOCK_STABLE,  /* per-warp bucket counters in shared memory, stable */
+    SPLIT_MODE_BLOCK_STABLE = 1, /* per-warp bucket counters in shared memory, stable */
     SPLIT_MODE_BLOCK_UNSTABLE /* warp-aggregated shared-memory atomics, order inside a bucket unspecified */
 };
 
@@ -47,7 +46,7 @@ typedef struct split_job {
 typedef struct split_kernel_params {
     split_rule_params rule;
     uint32_t n;
-    uint32_t tile_items;       /* records per tile: SPLIT_WARP_TILE_ITEMS, SPLIT_BLOCK_TILE_ITEMS or tile order's */
+    uint32_t tile_items;       /* records per tile: SPLIT_BLOCK_TILE_ITEMS or tile order's */
     uint32_t num_tiles;        /* ceil(n / tile_items) */
     uint32_t num_blocks;       /* G: grid of the scatter kernel */
     uint32_t count_copies;     /* count kernel, block path: copies of the histogram (power of two) */
@@ -86,12 +85,6 @@ typedef struct split_kernel_params {
     uint32_t extra_nb, extra_copies;
 } split_kernel_params;
 
-/* Records per tile for B buckets (the warp path's tile for B <= SPLIT_WARP_PATH_MAX_BUCKETS). */
-static inline uint32_t split_tile_items(uint32_t num_buckets)
-{
-    return num_buckets <= SPLIT_WARP_PATH_MAX_BUCKETS ? (uint32_t)SPLIT_WARP_TILE_ITEMS : (uint32_t)SPLIT_BLOCK_TILE_ITEMS;
-}
-
 /* Table of a split of n records into B buckets: num_tiles, and num_cols contiguous columns of
  * col_tiles tiles each, at most SPLIT_MAX_GRID_BLOCKS (no CUDA call). */
 void split_table_shape(uint32_t n, uint32_t num_buckets, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles);
@@ -121,8 +114,8 @@ sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode,
 /* The block path in tile order (multisplit_lookback.cu); p.tile_counter and p.tile_rows or p.tile_status set. */
 template <typename KeyT>
 sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStream_t stream);
-/* Records per tile of the look-back kernel for 64-bit keys or not, and outputs besides the keys
- * (payload streams, the gather or scatter index) or not. */
-uint32_t split_lookback_tile_items(int key64, int more_out);
+/* Records per tile of the look-back kernel for 64-bit keys or not, outputs besides the keys
+ * (payload streams, the gather or scatter index) or not, and B buckets. */
+uint32_t split_lookback_tile_items(int key64, int more_out, uint32_t num_buckets);
 
 #endif /* MULTISPLIT_INTERNAL_H */

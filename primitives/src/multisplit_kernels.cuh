@@ -1,25 +1,22 @@
-/* multisplit_kernels.cuh - the count and scatter kernels of split / multisplit (internal, CUDA).
+/* multisplit_kernels.cuh - the count kernel of every split and the scatter kernel of the column order
+ * (B > SPLIT_LOOKBACK_MAX_BUCKETS) (internal, CUDA). Tile order (B <= SPLIT_LOOKBACK_MAX_BUCKETS) is
+ * multisplit_lookback.cu's kernel; the count kernel here writes its tile rows.
  *
  * Column c is the tiles [c * col_tiles, (c + 1) * col_tiles); block g takes the columns g, g + G, ...
- * (one column per block, a contiguous chunk of tiles). Block path with 32 < B <= 256 and n < 2^30:
- * tile order instead (multisplit_lookback.cu's kernel; the count kernel here writes its tile rows).
+ * (one column per block, a contiguous chunk of tiles).
  *  - count kernel: per-column bucket counts into the column-major table (entry b * C + c); the order
  *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys (whole
  *    steps without per-item tests, the column's tail with them), one shared atomic per record into
  *    the lane's copy of the histogram (copies interleaved per bucket).
  *  - scatter kernel: per tile, warp w takes the w-th slice of the tile in ITEMS rounds of 32
  *    consecutive records (coalesced loads; the (warp, round, lane) order is the input order, which
- *    makes the ranking stable). Every record is ranked inside its bucket in registers (warp path,
- *    B <= 32: ballots over the bits of the bucket id give lane L the lanes of bucket L, one shuffle
- *    of that mask gives each record its peers, per-lane counters; block path: per-warp counters in
- *    shared memory, the peers by a shared atomicOr of lane bits (B <= 256) or by ballots, or the
- *    unstable variant's shared atomics (B > 256)), the
- *    per-bucket prefix over warps and the scan over buckets give tile-local positions, the tile is
- *    reordered in shared memory (key, bucket, index) and written position by position so each
- *    bucket's run is written by consecutive threads at (bucket's global offset + local position).
- *    Value streams follow one at a time through one staging buffer (few registers, high occupancy).
- *  Both kernels take NB, the ballots per round of the bucket match, as a template argument so the
- *  ballot loops unroll (the launchers pick NB from ceil(log2 B)). */
+ *    makes the ranking stable). Every record finds the lanes of its bucket by 11 ballots over the bits
+ *    of the bucket id; it is ranked by per-warp counters in shared memory (stable) or by one shared
+ *    atomic per bucket and round (unstable); the per-bucket prefix over warps and the scan over
+ *    buckets give tile-local positions, the tile is reordered in shared memory (key, bucket, index)
+ *    and written position by position so each bucket's run is written by consecutive threads at
+ *    (bucket's global offset + local position). Value streams follow one at a time through one
+ *    staging buffer (few registers, high occupancy). */
 #ifndef MULTISPLIT_KERNELS_CUH
 #define MULTISPLIT_KERNELS_CUH
 
@@ -33,18 +30,11 @@
 #define SPLIT_NO_BUCKET 0xFFFFFFFFu
 #define SPLIT_NO_POS 0xFFFFFFFFu
 
-template <int MODE>
-__host__ __device__ constexpr int split_items_of(void)
-{
-    return MODE == SPLIT_MODE_WARP ? SPLIT_WARP_PATH_ITEMS : SPLIT_BLOCK_PATH_ITEMS;
-}
-
 /* Offsets (bytes) of the scatter kernel's dynamic shared memory; same code on host and device.
- * The block-stable counters share their space with the staged tile (a barrier separates them);
- * the warp path's counters are small and kept apart. */
+ * The stable path's counters share their space with the staged tile (a barrier separates them). */
 typedef struct split_smem_layout {
-    uint32_t bounds, start, goff, cnt, run, scratch, match, counters; /* per-bucket arrays, warp / block counters */
-    uint32_t key, val, idx, bkt;                                /* staged tile */
+    uint32_t bounds, start, goff, cnt, run, scratch, counters; /* per-bucket arrays, per-warp counters */
+    uint32_t key, val, idx, bkt;                               /* staged tile */
     uint32_t total;
 } split_smem_layout;
 
@@ -54,7 +44,7 @@ template <typename KeyT, int RULE, int MODE>
 __host__ __device__ inline split_smem_layout split_scatter_layout(uint32_t nb, uint32_t num_values, int keys_out,
                                                                    int gather)
 {
-    const uint32_t tile = (uint32_t)split_items_of<MODE>() * SPLIT_BLOCK_THREADS;
+    const uint32_t tile = SPLIT_BLOCK_TILE_ITEMS;
     split_smem_layout L;
     uint32_t o = 0;
     L.bounds = o; o = split_align16(o + split_rule_smem_bytes<KeyT, RULE>(nb));
@@ -63,12 +53,9 @@ __host__ __device__ inline split_smem_layout split_scatter_layout(uint32_t nb, u
     L.cnt = o; o = split_align16(o + nb * 4);
     L.run = o; o = split_align16(o + nb * 4);
     L.scratch = o; o = split_align16(o + SPLIT_WARP_LANES * 4);
-    L.match = o;
-    if (MODE == SPLIT_MODE_BLOCK_STABLE && nb <= 256) o = split_align16(o + SPLIT_BLOCK_WARPS * nb * 4);
     L.counters = o;
-    uint32_t counters = MODE == SPLIT_MODE_WARP ? SPLIT_BLOCK_WARPS * SPLIT_WARP_LANES * 4
-                      : MODE == SPLIT_MODE_BLOCK_STABLE ? split_align16(SPLIT_BLOCK_WARPS * nb * 2) : 0;
-    if (MODE == SPLIT_MODE_WARP) o = split_align16(o + counters); /* apart from the staging area */
+    /* The stable path's counters (aliased with the staged tile). */
+    const uint32_t counters = split_align16(SPLIT_BLOCK_WARPS * nb * 2);
     uint32_t s = 0;
     L.key = o + s; s = split_align16(s + (keys_out ? tile * (uint32_t)sizeof(KeyT) : 0));
     L.val = o + s; s = split_align16(s + (num_values ? tile * 4 : 0));
@@ -420,11 +407,11 @@ __device__ __forceinline__ void split_write_tile(uint32_t tile_n, uint32_t tid, 
     }
 }
 
-template <typename KeyT, int RULE, int MODE, int NB>
+template <typename KeyT, int RULE, int MODE>
 __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS) split_scatter_kernel(split_kernel_params p)
 {
-    constexpr int ITEMS = split_items_of<MODE>();
-    constexpr uint32_t TILE = (uint32_t)ITEMS * SPLIT_BLOCK_THREADS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
+    constexpr int ITEMS = SPLIT_BLOCK_PATH_ITEMS, NB = 11; /* ballots: bits of a bucket id, B <= 2048 */
+    constexpr uint32_t TILE = SPLIT_BLOCK_TILE_ITEMS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     const split_smem_layout L = split_scatter_layout<KeyT, RULE, MODE>(nb, p.num_values, p.keys_out != NULL,
@@ -435,9 +422,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     uint32_t *s_cnt = (uint32_t *)(smem + L.cnt);
     uint32_t *s_run = (uint32_t *)(smem + L.run);
     uint32_t *s_scratch = (uint32_t *)(smem + L.scratch);
-    uint32_t *s_match = (uint32_t *)(smem + L.match); /* block stable, B <= 256: [warp][bucket] lane masks, kept 0 */
-    uint32_t *s_wcount = (uint32_t *)(smem + L.counters);  /* warp path: [warp][lane] */
-    uint16_t *s_whist = (uint16_t *)(smem + L.counters);   /* block stable: [warp][bucket] */
+    uint16_t *s_whist = (uint16_t *)(smem + L.counters);   /* stable: [warp][bucket] */
     KeyT *s_key = (KeyT *)(smem + L.key);
     uint32_t *s_val = (uint32_t *)(smem + L.val);
     uint32_t *s_idx = (uint32_t *)(smem + L.idx);
@@ -450,36 +435,25 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     uint32_t *const scatter_index = p.scatter_index;
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
-    if (MODE == SPLIT_MODE_BLOCK_STABLE && nb <= 256)
-        for (uint32_t j = tid; j < SPLIT_BLOCK_WARPS * nb; j += SPLIT_BLOCK_THREADS) s_match[j] = 0u;
     __syncthreads();
 
     const uint32_t lt = split_lanemask_lt();
-    uint32_t lane_masks[NB];
-    split_lane_masks<NB>(lane, lane_masks);
     const uint32_t wbase = warp * WARP_ITEMS;
-    uint32_t run = 0; /* warp path: the global start of bucket `lane` in this column, in warp 0 */
     for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
         const uint32_t tile_begin = col * p.col_tiles;
         const uint32_t tile_end = min(tile_begin + p.col_tiles, p.num_tiles);
-        if (MODE == SPLIT_MODE_WARP && warp == 0 && lane < nb) run = p.table_offsets[(size_t)lane * p.num_cols + col];
         for (uint32_t tile = tile_begin; tile < tile_end; ++tile) {
             const bool col_start = tile == tile_begin;
             const uint64_t tile_base = (uint64_t)tile * TILE;
             const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
-            /* FULL: a whole tile of a key-only warp-path split, without per-item tests or the ballot
-             * of the valid lanes (H100, 2^26: B = 32 0.474 -> 0.423 ms; key-value splits measured
-             * no faster with it, so they keep the one tested body). */
-            auto tile_body = [&](auto full_tag) {
-            constexpr bool FULL = decltype(full_tag)::value;
             /* Load the warp's slice first (registers only), so the loads are in flight during the
-             * block path's tile start and its table read; then the buckets, then rank round by round. */
+             * tile start and its table read; then the buckets, then rank round by round. */
             KeyT key[ITEMS];
-            uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (block path: before the warp's counter) */
+            uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (stable: before the warp's counter) */
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
                 const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                key[r] = ((FULL || off < tile_n) && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
+                key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
             }
             if (MODE == SPLIT_MODE_BLOCK_STABLE) {
                 __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
@@ -489,57 +463,24 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
             if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
                 for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
             /* s_run was last read by the previous tile's split_tile_offsets, which ends synchronised. */
-            if (MODE != SPLIT_MODE_WARP && col_start)
+            if (col_start)
                 for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_cols + col];
-            if (MODE != SPLIT_MODE_WARP) __syncthreads();
+            __syncthreads();
 
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
                 const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                br[r] = FULL || off < tile_n ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
+                br[r] = off < tile_n ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
                                      : SPLIT_NO_BUCKET;
             }
-            uint32_t lane_count = 0;
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
                 const uint32_t b = br[r];
-                const bool valid = FULL || b != SPLIT_NO_BUCKET;
-                const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
+                const bool valid = b != SPLIT_NO_BUCKET;
+                const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, valid);
+                const uint32_t peers = split_match<NB>(b, valid_mask);
                 uint32_t rank;
-                if (MODE == SPLIT_MODE_WARP) {
-                    /* Lane L's peers mask is the mask of the lanes whose bucket is L, so one shuffle
-                     * of it replaces the per-lane match (NB ballots, one mask intersection each). */
-                    const uint32_t lanes = split_match_lane<NB>(b, valid_mask, lane_masks);
-                    const uint32_t src = valid ? b : 0u;
-                    const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, src);
-                    const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, src);
-                    rank = before + __popc(mine & lt);
-                    lane_count += __popc(lanes);
-                } else if (MODE == SPLIT_MODE_BLOCK_STABLE) {
-                    /* B <= 256: the bucket's lanes by a shared atomicOr of lane bits (8 ballots and their
-                     * mask arithmetic cost more issue slots: H100, 2^26 keys, B = 256, 0.770 ->
-                     * 0.695 ms), or all lanes when the round has one bucket (no 32-way atomic). */
-                    if (NB <= 8) {
-                        const uint32_t k = warp * nb + (valid ? b : 0u);
-                        const bool one_bucket = __all_sync(SPLIT_FULL_MASK, b == __shfl_sync(SPLIT_FULL_MASK, b, 0));
-                        uint32_t peers = valid ? SPLIT_FULL_MASK : 0u;
-                        if (!one_bucket) {
-                            if (valid) atomicOr(&s_match[k], 1u << lane);
-                            __syncwarp();
-                            peers = valid ? s_match[k] : 0u;
-                        }
-                        const uint32_t base = valid ? s_whist[k] : 0u;
-                        rank = base + __popc(peers & lt);
-                        __syncwarp();
-                        if (valid && lane == 31u - __clz(peers)) {
-                            s_whist[k] = (uint16_t)(base + __popc(peers));
-                            if (!one_bucket) s_match[k] = 0u;
-                        }
-                        __syncwarp();
-                        br[r] = valid ? (b | (rank << 16)) : SPLIT_NO_BUCKET;
-                        continue;
-                    }
-                    const uint32_t peers = split_match<NB>(b, valid_mask);
+                if (MODE == SPLIT_MODE_BLOCK_STABLE) {
                     uint32_t base = 0;
                     if (valid) base = s_whist[warp * nb + b];
                     rank = base + __popc(peers & lt);
@@ -547,7 +488,6 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                     if (valid && lane == 31u - __clz(peers)) s_whist[warp * nb + b] = (uint16_t)(base + __popc(peers));
                     __syncwarp();
                 } else {
-                    const uint32_t peers = split_match<NB>(b, valid_mask);
                     const uint32_t leader = (uint32_t)(__ffs(peers) - 1) & 31u;
                     uint32_t base = 0;
                     if (valid && lane == leader) base = atomicAdd(&s_cnt[b], (uint32_t)__popc(peers));
@@ -556,65 +496,40 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 }
                 br[r] = valid ? (b | (rank << 16)) : SPLIT_NO_BUCKET;
             }
-            /* Block path: value stream 0, loaded now so its loads overlap the tile's offsets phase (the
-             * warp path's 16 items per thread would not fit in registers as well). */
-            constexpr bool EARLY_VALUES = MODE != SPLIT_MODE_WARP;
+            /* Value stream 0, loaded now so its loads overlap the tile's offsets phase. */
             uint32_t val0[ITEMS];
-            if (EARLY_VALUES && nv) {
+            if (nv) {
                 const uint32_t *vin = p.values_in[0];
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r)
                     val0[r] = br[r] != SPLIT_NO_BUCKET ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
             }
-            if (MODE == SPLIT_MODE_WARP) s_wcount[warp * SPLIT_WARP_LANES + lane] = lane_count;
             __syncthreads();
 
             /* Tile counts, local starts, global offsets. */
-            if (MODE == SPLIT_MODE_WARP) {
-                if (warp == 0) {
-                    /* s_wcount[w][b] becomes the tile-local start of warp w's run of bucket b. */
-                    uint32_t c = 0, pre[SPLIT_BLOCK_WARPS];
-#pragma unroll
-                    for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) {
-                        pre[w] = c;
-                        c += s_wcount[w * SPLIT_WARP_LANES + lane]; /* lanes >= nb: unused */
-                    }
-                    const uint32_t start = split_warp_inclusive_sum(c, lane) - c;
-#pragma unroll
-                    for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) s_wcount[w * SPLIT_WARP_LANES + lane] = start + pre[w];
-                    if (lane < nb) {
-                        s_start[lane] = start;
-                        s_goff[lane] = run - start;
-                        run += c;
-                    }
-                }
-                __syncthreads();
-            } else {
-                split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
-            }
+            split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
 
             /* Local positions (and the scatter index, written straight from them). */
             uint32_t lpos[ITEMS];
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
                 lpos[r] = SPLIT_NO_POS;
-                if (!FULL && br[r] == SPLIT_NO_BUCKET) continue;
+                if (br[r] == SPLIT_NO_BUCKET) continue;
                 const uint32_t b = br[r] & 0xFFFFu, within = br[r] >> 16;
-                if (MODE == SPLIT_MODE_WARP) lpos[r] = s_wcount[warp * SPLIT_WARP_LANES + b] + within;
-                else if (MODE == SPLIT_MODE_BLOCK_STABLE)
+                if (MODE == SPLIT_MODE_BLOCK_STABLE)
                     lpos[r] = s_whist[warp * nb + b] + within + (nb > SPLIT_BLOCK_THREADS ? s_start[b] : 0u);
                 else lpos[r] = s_start[b] + within;
             }
             if (scatter_index) {
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r)
-                    if (FULL || lpos[r] != SPLIT_NO_POS)
+                    if (lpos[r] != SPLIT_NO_POS)
                         scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[br[r] & 0xFFFFu] + lpos[r];
             }
             if (MODE == SPLIT_MODE_BLOCK_STABLE) __syncthreads(); /* the staging area overwrites the counters */
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
-                if (!FULL && lpos[r] == SPLIT_NO_POS) continue;
+                if (lpos[r] == SPLIT_NO_POS) continue;
                 const uint32_t lp = lpos[r];
                 s_bkt[lp] = (uint16_t)(br[r] & 0xFFFFu);
                 if (keys_out) s_key[lp] = key[r];
@@ -623,7 +538,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
             /* Value stream 0 goes with the keys; streams 1.. reuse its staging buffer. */
             for (uint32_t v = 0; v < (nv ? nv : 1u); ++v) {
                 if (nv) {
-                    if (EARLY_VALUES && v == 0) {
+                    if (v == 0) {
 #pragma unroll
                         for (int r = 0; r < ITEMS; ++r)
                             if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val0[r];
@@ -632,54 +547,30 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                         uint32_t val[ITEMS];
 #pragma unroll
                         for (int r = 0; r < ITEMS; ++r)
-                            val[r] = FULL || lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
-                        if (v > 0) __syncthreads(); /* the previous stream is written out */
+                            val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+                        __syncthreads(); /* the previous stream is written out */
 #pragma unroll
                         for (int r = 0; r < ITEMS; ++r)
-                            if (FULL || lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
+                            if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
                     }
                 }
                 __syncthreads();
                 uint32_t *vout = nv ? p.values_out[v] : NULL;
-                if constexpr (MODE == SPLIT_MODE_WARP) {
-                    /* One loop (the warp path's registers are at the launch bound's limit). */
-                    const bool first = v == 0;
-#pragma unroll
-                    for (int k = 0; k < ITEMS; ++k) {
-                        const uint32_t j = tid + (uint32_t)k * SPLIT_BLOCK_THREADS;
-                        if (!FULL && j >= tile_n) break;
-                        const uint32_t d = s_goff[s_bkt[j]] + j;
-                        if (first && keys_out) keys_out[d] = s_key[j];
-                        if (first && gather_index) gather_index[d] = s_idx[j];
-                        if (vout) vout[d] = s_val[j];
-                    }
-                } else {
-                    /* The common combinations with the absent outputs as constants (no per-item tests). */
-                    KeyT *kout = v == 0 ? keys_out : NULL;
-                    uint32_t *gout = v == 0 ? gather_index : NULL;
-                    if (kout && !gout && !vout)
-                        split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, NULL);
-                    else if (kout && !gout && vout)
-                        split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, vout);
-                    else
-                        split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, gout, vout);
-                }
-            }
-            };
-            if constexpr (MODE == SPLIT_MODE_WARP) {
-                if (tile_n == TILE && nv == 0) tile_body(std::true_type());
-                else tile_body(std::false_type());
-            } else {
-                tile_body(std::false_type());
+                /* The common combinations with the absent outputs as constants (no per-item tests). */
+                KeyT *kout = v == 0 ? keys_out : NULL;
+                uint32_t *gout = v == 0 ? gather_index : NULL;
+                if (kout && !gout && !vout)
+                    split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, NULL);
+                else if (kout && !gout && vout)
+                    split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, vout);
+                else
+                    split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, gout, vout);
             }
         }
     }
 }
 
-/* ---- typed launchers ----
- * NB, the ballots per round of the scatter kernel, is a template argument so the ballots unroll: the
- * warp path gets ceil(log2 B) (1 .. 5); the block path 8 for B <= 256 (stable only: the atomicOr
- * match, no ballots) and 11 above. The count kernel takes no ballots. */
+/* ---- typed launchers ---- */
 template <typename KeyT, int RULE>
 static sc_status split_launch_count_rule(const split_kernel_params &p, cudaStream_t stream)
 {
@@ -693,8 +584,8 @@ static sc_status split_launch_count_rule(const split_kernel_params &p, cudaStrea
     return SC_OK;
 }
 
-template <typename KeyT, int RULE, int MODE, int NB>
-static sc_status split_launch_scatter_nb(const split_kernel_params &p, cudaStream_t stream)
+template <typename KeyT, int RULE, int MODE>
+static sc_status split_launch_scatter_in(const split_kernel_params &p, cudaStream_t stream)
 {
     const split_smem_layout L = split_scatter_layout<KeyT, RULE, MODE>(p.rule.num_buckets, p.num_values,
                                                                        p.keys_out != NULL, p.gather_index != NULL);
@@ -703,43 +594,20 @@ static sc_status split_launch_scatter_nb(const split_kernel_params &p, cudaStrea
     static std::atomic<int> opted_in(0);
     if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
         const split_smem_layout M = split_scatter_layout<KeyT, RULE, MODE>(SPLIT_MAX_BUCKETS, SPLIT_MAX_VALUE_STREAMS, 1, 1);
-        SC_CUDA_CHECK(cudaFuncSetAttribute(split_scatter_kernel<KeyT, RULE, MODE, NB>,
+        SC_CUDA_CHECK(cudaFuncSetAttribute(split_scatter_kernel<KeyT, RULE, MODE>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)M.total));
         opted_in.store(1, std::memory_order_release);
     }
-    split_scatter_kernel<KeyT, RULE, MODE, NB><<<p.num_blocks, SPLIT_BLOCK_THREADS, L.total, stream>>>(p);
+    split_scatter_kernel<KeyT, RULE, MODE><<<p.num_blocks, SPLIT_BLOCK_THREADS, L.total, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_scatter_kernel");
     return SC_OK;
-}
-
-/* The scatter kernel of this rule and mode with NB ballots (as the count kernel's). */
-template <typename KeyT, int RULE, int MODE>
-static sc_status split_launch_scatter_bits(const split_kernel_params &p, cudaStream_t stream)
-{
-    if constexpr (MODE == SPLIT_MODE_WARP) {
-        switch (p.ballot_bits) {
-        case 0:
-        case 1: return split_launch_scatter_nb<KeyT, RULE, MODE, 1>(p, stream);
-        case 2: return split_launch_scatter_nb<KeyT, RULE, MODE, 2>(p, stream);
-        case 3: return split_launch_scatter_nb<KeyT, RULE, MODE, 3>(p, stream);
-        case 4: return split_launch_scatter_nb<KeyT, RULE, MODE, 4>(p, stream);
-        default: return split_launch_scatter_nb<KeyT, RULE, MODE, 5>(p, stream);
-        }
-    } else if constexpr (MODE == SPLIT_MODE_BLOCK_UNSTABLE) {
-        return split_launch_scatter_nb<KeyT, RULE, MODE, 11>(p, stream); /* only B > 256 (split_job_run) */
-    } else {
-        /* Block stable: B <= 256 matches by atomicOr (the same code for any NB <= 8), above by 11 ballots. */
-        if (p.ballot_bits <= 8) return split_launch_scatter_nb<KeyT, RULE, MODE, 8>(p, stream);
-        return split_launch_scatter_nb<KeyT, RULE, MODE, 11>(p, stream);
-    }
 }
 
 template <typename KeyT, int RULE>
 static sc_status split_launch_scatter_mode(const split_kernel_params &p, int mode, cudaStream_t stream)
 {
-    if (mode == SPLIT_MODE_WARP) return split_launch_scatter_bits<KeyT, RULE, SPLIT_MODE_WARP>(p, stream);
-    if (mode == SPLIT_MODE_BLOCK_STABLE) return split_launch_scatter_bits<KeyT, RULE, SPLIT_MODE_BLOCK_STABLE>(p, stream);
-    return split_launch_scatter_bits<KeyT, RULE, SPLIT_MODE_BLOCK_UNSTABLE>(p, stream);
+    if (mode == SPLIT_MODE_BLOCK_STABLE) return split_launch_scatter_in<KeyT, RULE, SPLIT_MODE_BLOCK_STABLE>(p, stream);
+    return split_launch_scatter_in<KeyT, RULE, SPLIT_MODE_BLOCK_UNSTABLE>(p, stream);
 }
 
 template <typename KeyT>

@@ -1,14 +1,17 @@
-/* multisplit_lookback.cu - the scatter kernel of the block path in tile order (internal, CUDA):
- * 32 < B <= SPLIT_LOOKBACK_MAX_BUCKETS and n < 2^30, every rule, 32- and 64-bit keys, any outputs.
+/* multisplit_lookback.cu - the scatter kernel of tile order (internal, CUDA): every split that moves
+ * records into B <= SPLIT_LOOKBACK_MAX_BUCKETS buckets, every rule, 32- and 64-bit keys, any outputs.
  *
  * Blocks of SPLIT_LB_THREADS threads take tiles (split_lb_tile records) in input order from a counter
  * (split_kernel_params.tile_counter), so each bucket's output grows at one front. Per tile:
  *  1. load: warp w takes the w-th slice of the tile in ITEMS rounds of 32 consecutive records
  *     (coalesced; the (warp, round, lane) order is the input order, which makes the ranking stable);
  *     with tile rows, thread b loads bucket b's global start in the tile into s_goff[b];
- *  2. rank inside the warp: the round's lanes of lane 0's bucket find each other by a ballot, the
- *     others by a shared atomicOr of lane bits into s_match[warp][bucket]; the warp's counter
- *     s_wc[warp][bucket] gives the records before them;
+ *  2. rank inside the warp: B <= SPLIT_LB_BALLOT_MAX_BUCKETS: NB ballots over the bucket bits give lane
+ *     L the round's lanes of bucket L, one shuffle of that mask gives each record its peers, and lane
+ *     L counts bucket L in a register (s_wc[warp][L] at the end); above: the round's lanes of lane 0's
+ *     bucket find each other by a ballot, the others by a shared atomicOr of lane bits into
+ *     s_match[warp][bucket], and the warp's counter s_wc[warp][bucket] gives the records before them;
+ *     the BITS rule keeps two ranks to a register and recomputes the bucket from the key;
  *  3. offsets (thread t owns bucket t): the tile's count of bucket t over the warps, the block's scan
  *     of the counts (tile-local starts), s_wc becomes each warp's tile-local start per bucket; the
  *     global start comes from the tile rows or, with given totals, by publishing the count at once
@@ -19,8 +22,9 @@
  *     the bucket of a staged record is recomputed from its key (BITS rule) or staged with it (one
  *     byte). Payload stream 0 (the gather index or the first value stream) is staged and written with
  *     the keys; further streams are read by each staged record's tile index.
- * Compared with the column-order kernel (multisplit_kernels.cuh) the tiles are three times as large,
- * whole tiles run without per-record tests, and the bucket of a staged key is not stored twice. */
+ * Compared with the column-order kernel (multisplit_kernels.cuh, B > SPLIT_LOOKBACK_MAX_BUCKETS) the
+ * tiles are two to three times as large, whole tiles run without per-record tests, the bucket of a
+ * staged key is not stored twice, and each bucket's output has one front (fewer partial sectors). */
 #include "multisplit_kernels.cuh"
 
 /* Look-back status words (split_kernel_params.tile_status): a 30-bit count and a flag; 0 = not yet
@@ -71,18 +75,22 @@ __host__ __device__ inline bool split_lb_recompute(int keys_out)
 }
 
 /* Records per thread and per tile: 64-bit keys and other outputs than the keys (payload streams, the
- * scatter index) take registers, so fewer records per thread. */
-__host__ __device__ constexpr uint32_t split_lb_items(bool key64, bool more_out)
+ * scatter index) take registers, so fewer records per thread; key-only splits ranked by ballots
+ * (B <= SPLIT_LB_BALLOT_MAX_BUCKETS) keep fewer than those ranked by the shared atomicOr. */
+__host__ __device__ constexpr uint32_t split_lb_items(bool key64, bool more_out, bool ballots)
 {
     return key64 ? (more_out ? SPLIT_LB_ITEMS_PAIRS64 : SPLIT_LB_ITEMS_KEYS64)
-                 : (more_out ? SPLIT_LB_ITEMS_PAIRS : SPLIT_LB_ITEMS);
+                 : (more_out ? SPLIT_LB_ITEMS_PAIRS : ballots ? SPLIT_LB_ITEMS_BALLOTS : SPLIT_LB_ITEMS);
 }
-__host__ __device__ constexpr uint32_t split_lb_tile(bool key64, bool more_out)
+__host__ __device__ constexpr uint32_t split_lb_tile(bool key64, bool more_out, bool ballots)
 {
-    return split_lb_items(key64, more_out) * SPLIT_LB_THREADS;
+    return split_lb_items(key64, more_out, ballots) * SPLIT_LB_THREADS;
 }
 
-uint32_t split_lookback_tile_items(int key64, int more_out) { return split_lb_tile(key64 != 0, more_out != 0); }
+uint32_t split_lookback_tile_items(int key64, int more_out, uint32_t num_buckets)
+{
+    return split_lb_tile(key64 != 0, more_out != 0, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
+}
 
 /* Outputs a look-back kernel is compiled for (its template argument OUT). */
 enum { SPLIT_LB_OUT_KEYS = 0, SPLIT_LB_OUT_PAYLOADS = 1, SPLIT_LB_OUT_ANY = 2 };
@@ -120,12 +128,12 @@ __device__ __forceinline__ uint32_t split_lb_block_exclusive(uint32_t v, uint32_
 /* OUT: the keys only (SPLIT_LB_OUT_KEYS), also payload streams (the gather index, values), or also the
  * scatter index (SPLIT_LB_OUT_ANY); compiled apart so the common kernels keep no registers for what
  * they do not write. */
-template <typename KeyT, int RULE, int OUT>
+template <typename KeyT, int RULE, int OUT, int NB>
 __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) split_lookback_kernel(split_kernel_params p)
 {
     constexpr bool PAY = OUT != SPLIT_LB_OUT_KEYS, SIDX = OUT == SPLIT_LB_OUT_ANY;
-    constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, PAY);
-    constexpr uint32_t TILE = split_lb_tile(sizeof(KeyT) == 8, PAY), WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
+    constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, PAY, NB > 0);
+    constexpr uint32_t TILE = ITEMS * SPLIT_LB_THREADS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_THREADS, "a thread per bucket in the offsets phase");
     static_assert(TILE < 65536, "ranks are kept in 16 bits");
     extern __shared__ __align__(16) unsigned char smem[];
@@ -152,6 +160,9 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
     const uint32_t *const rows = p.tile_rows; /* NULL: look back over status */
     const uint32_t lt = split_lanemask_lt();
     const uint32_t wbase = warp * WARP_ITEMS;
+    constexpr int NBM = NB > 0 ? NB : 1;
+    uint32_t lane_masks[NBM];
+    split_lane_masks<NBM>(lane, lane_masks);
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
     for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_match[j] = 0u;
@@ -195,14 +206,24 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
              * issued after the keys', and no register is held through the ranking). */
             if (rows && tid < nb)
                 s_goff[tid] = p.table_offsets[(size_t)tid * p.count_cols + tile / p.count_col_tiles] + rows[(size_t)tile * nb + tid];
-            for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_wc[j] = 0u;
-            uint32_t bw[ITEMS]; /* bucket | rank inside the warp's run << 16; SPLIT_NO_BUCKET past the end */
-#pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
+            if (NB == 0)
+                for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_wc[j] = 0u;
+            /* Bucket of round r's record (SPLIT_NO_BUCKET past the end). PACK (BITS rule): recomputed
+             * from the key when needed, and the ranks kept two to a register (fewer registers). */
+            constexpr bool PACK = RULE == SPLIT_BUCKETS_BITS;
+            auto bucket_at = [&](int r) -> uint32_t {
                 const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                bw[r] = FULL || off < tile_n ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
-                                             : SPLIT_NO_BUCKET;
-            }
+                return FULL || off < tile_n ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
+                                            : SPLIT_NO_BUCKET;
+            };
+            /* !PACK: bucket | rank inside the warp's run << 16; PACK: rank of round 2i | rank of 2i + 1 << 16. */
+            uint32_t bw[PACK ? (ITEMS + 1) / 2 : ITEMS];
+#pragma unroll
+            for (int r = 0; r < (int)(sizeof bw / sizeof bw[0]); ++r) bw[r] = PACK ? 0u : bucket_at(r);
+            auto keep_rank = [&](int r, uint32_t b, uint32_t rank) {
+                if (PACK) bw[r >> 1] |= rank << ((r & 1) * 16);
+                else bw[r] = b == SPLIT_NO_BUCKET ? SPLIT_NO_BUCKET : (b | (rank << 16));
+            };
             /* Payload stream 0, loaded now so its loads overlap the ranking and the look-back. */
             uint32_t pay0[ITEMS];
             if (has_pay) {
@@ -216,9 +237,23 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
             __syncthreads(); /* counters cleared (and the boundaries loaded) */
 
             /* 2. Rank inside the warp. */
+            uint32_t lane_count = 0;
 #pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const uint32_t b = bw[r];
+            for (int r = 0; r < ITEMS && NB > 0; ++r) {
+                const uint32_t b = PACK ? bucket_at(r) : bw[r];
+                const bool valid = FULL || b != SPLIT_NO_BUCKET;
+                const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
+                const uint32_t lanes = split_match_lane<NBM>(b, valid_mask, lane_masks);
+                const uint32_t src = valid ? b : 0u;
+                const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, src);
+                const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, src);
+                lane_count += __popc(lanes);
+                keep_rank(r, b, before + __popc(mine & lt));
+            }
+            if (NB > 0 && lane < nb) s_wc[warp * nb + lane] = lane_count;
+#pragma unroll
+            for (int r = 0; r < ITEMS && NB == 0; ++r) {
+                const uint32_t b = PACK ? bucket_at(r) : bw[r];
                 const bool valid = FULL || b != SPLIT_NO_BUCKET;
                 const uint32_t k = warp * nb + (valid ? b : 0u);
                 /* The lanes of lane 0's bucket find each other by one ballot, the others by the
@@ -243,7 +278,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
                     if (!in0) s_match[k] = 0u;
                 }
                 __syncwarp();
-                bw[r] = valid ? (b | ((base + __popc(peers & lt)) << 16)) : SPLIT_NO_BUCKET;
+                keep_rank(r, b, base + __popc(peers & lt));
             }
             __syncthreads();
 
@@ -279,12 +314,12 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
             uint32_t lpos[ITEMS];
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
-                if (!FULL && bw[r] == SPLIT_NO_BUCKET) {
+                const uint32_t b = PACK ? bucket_at(r) : bw[r] & 0xFFFFu;
+                if (!FULL && (PACK ? b : bw[r]) == SPLIT_NO_BUCKET) {
                     lpos[r] = SPLIT_NO_POS;
                     continue;
                 }
-                const uint32_t b = bw[r] & 0xFFFFu;
-                lpos[r] = s_wc[warp * nb + b] + (bw[r] >> 16);
+                lpos[r] = s_wc[warp * nb + b] + (PACK ? (bw[r >> 1] >> ((r & 1) * 16)) & 0xFFFFu : bw[r] >> 16);
                 if (keys_out) s_key[lpos[r]] = key[r];
                 if (!recompute) s_bkt[lpos[r]] = (uint8_t)b;
                 if (has_pay) s_pay[lpos[r]] = pay0[r];
@@ -294,7 +329,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
                 uint32_t *const sidx = scatter_index + tile_base + wbase + lane;
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r)
-                    if (FULL || lpos[r] != SPLIT_NO_POS) sidx[r * 32] = s_goff[bw[r] & 0xFFFFu] + lpos[r];
+                    if (FULL || lpos[r] != SPLIT_NO_POS) sidx[r * 32] = s_goff[PACK ? bucket_at(r) : bw[r] & 0xFFFFu] + lpos[r];
             }
             __syncthreads();
 
@@ -306,7 +341,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
                              const uint32_t *pin) {
                 constexpr bool K = decltype(keys_tag)::value, WK = decltype(write_keys_tag)::value;
                 constexpr bool P = decltype(pay_tag)::value, FROM_TILE = decltype(from_tile_tag)::value;
-#pragma unroll
+#pragma unroll(PAY || sizeof(KeyT) == 8 ? ITEMS : SPLIT_LB_KEYS_WRITE_UNROLL)
                 for (int k = 0; k < ITEMS; ++k) {
                     const uint32_t j = tid + (uint32_t)k * SPLIT_LB_THREADS;
                     if (!FULL && j >= tile_n) break;
@@ -338,10 +373,10 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) spli
     }
 }
 
-template <typename KeyT, int RULE, int OUT>
+template <typename KeyT, int RULE, int OUT, int NB>
 static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStream_t stream)
 {
-    const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS);
+    const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS, NB > 0);
     const int payloads = p.gather_index != NULL || p.num_values != 0;
     const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, payloads, tile);
     /* Opt in once per kernel to the largest layout it can use, so later calls (graph captures
@@ -349,22 +384,35 @@ static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStr
     static std::atomic<int> opted_in(0);
     if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
         /* Keys out is the larger layout (a key per staged record against a byte). */
-        const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(SPLIT_LOOKBACK_MAX_BUCKETS, 1, OUT != SPLIT_LB_OUT_KEYS, tile);
-        SC_CUDA_CHECK(cudaFuncSetAttribute(split_lookback_kernel<KeyT, RULE, OUT>,
+        const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(NB > 0 ? SPLIT_LB_BALLOT_MAX_BUCKETS : SPLIT_LOOKBACK_MAX_BUCKETS,
+                                                                 1, OUT != SPLIT_LB_OUT_KEYS, tile);
+        SC_CUDA_CHECK(cudaFuncSetAttribute(split_lookback_kernel<KeyT, RULE, OUT, NB>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)M.total));
         opted_in.store(1, std::memory_order_release);
     }
-    split_lookback_kernel<KeyT, RULE, OUT><<<p.num_blocks, SPLIT_LB_THREADS, L.total, stream>>>(p);
+    split_lookback_kernel<KeyT, RULE, OUT, NB><<<p.num_blocks, SPLIT_LB_THREADS, L.total, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_lookback_kernel");
     return SC_OK;
 }
 
+template <typename KeyT, int RULE, int NB>
+static sc_status split_launch_lookback_nb(const split_kernel_params &p, cudaStream_t stream)
+{
+    if (p.scatter_index) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_ANY, NB>(p, stream);
+    if (p.gather_index || p.num_values) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_PAYLOADS, NB>(p, stream);
+    return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_KEYS, NB>(p, stream);
+}
+
+/* Ballots per round: B <= 2 one, B <= 8 three, B <= 32 five (one kernel per count; B = 4 pays one
+ * ballot more than it needs); 0 above (the shared atomicOr match). */
 template <typename KeyT, int RULE>
 static sc_status split_launch_lookback_rule(const split_kernel_params &p, cudaStream_t stream)
 {
-    if (p.scatter_index) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_ANY>(p, stream);
-    if (p.gather_index || p.num_values) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_PAYLOADS>(p, stream);
-    return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_KEYS>(p, stream);
+    const uint32_t nb = p.rule.num_buckets;
+    if (nb <= 2) return split_launch_lookback_nb<KeyT, RULE, 1>(p, stream);
+    if (nb <= 8) return split_launch_lookback_nb<KeyT, RULE, 3>(p, stream);
+    if (nb <= SPLIT_LB_BALLOT_MAX_BUCKETS) return split_launch_lookback_nb<KeyT, RULE, 5>(p, stream);
+    return split_launch_lookback_nb<KeyT, RULE, 0>(p, stream);
 }
 
 template <typename KeyT>

@@ -5,22 +5,20 @@
 #define SPLIT_TUNING_H
 
 /* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
- * A block processes a contiguous chunk of tiles (32 < B <= 256 and n < 2^30: tile order instead, one
- * tile at a time in input order, see SPLIT_LOOKBACK_* and SPLIT_LB_*); a tile is SPLIT_BLOCK_WARPS warps x 32 lanes x ITEMS rounds of
- * 32 consecutive records (ITEMS: SPLIT_WARP_PATH_ITEMS for B <= 32, else SPLIT_BLOCK_PATH_ITEMS).
+ * B <= SPLIT_LOOKBACK_MAX_BUCKETS (moving records): tile order (multisplit_lookback.cu, see SPLIT_LB_*).
+ * B above: the column order: a block processes a contiguous chunk (column) of tiles of
+ * SPLIT_BLOCK_WARPS warps x 32 lanes x SPLIT_BLOCK_PATH_ITEMS rounds of 32 consecutive records.
  * Blocks count their buckets (count kernel, 16-byte loads, shared atomics), one exclusive scan of the
- * column-major (bucket x block) table gives every block its global start per bucket, and the scatter
- * kernel ranks each tile in registers, reorders it in shared memory and writes contiguous runs; value
- * streams follow one at a time through one staging buffer. */
+ * column-major (bucket x column) table gives every column its global start per bucket, and the
+ * scatter kernel ranks each tile in registers, reorders it in shared memory and writes contiguous
+ * runs; value streams follow one at a time through one staging buffer. */
 enum {
     SPLIT_WARP_LANES = 32,
     SPLIT_BLOCK_WARPS = 8,                                 /* warps per block */
     SPLIT_BLOCK_THREADS = SPLIT_BLOCK_WARPS * SPLIT_WARP_LANES,
-    SPLIT_WARP_PATH_ITEMS = 16,                            /* records per thread per tile, B <= 32 */
-    /* records per thread per tile, B > 32 (H100, 2^26 keys, B = 256: 8 items 0.917 ms, 12 0.719, 16
-     * 0.712 but pairs 0.864 -> 0.953 ms) */
+    /* records per thread per tile of the column order (H100, 2^26 keys, B = 256 when it took that
+     * path: 8 items 0.917 ms, 12 0.719, 16 0.712 but pairs 0.864 -> 0.953 ms) */
     SPLIT_BLOCK_PATH_ITEMS = 12,
-    SPLIT_WARP_TILE_ITEMS = SPLIT_BLOCK_THREADS * SPLIT_WARP_PATH_ITEMS,   /* 4096 */
     SPLIT_BLOCK_TILE_ITEMS = SPLIT_BLOCK_THREADS * SPLIT_BLOCK_PATH_ITEMS, /* 3072 */
     /* Scatter kernel: blocks per SM the register allocation must allow (__launch_bounds__). */
     SPLIT_SCATTER_MIN_BLOCKS = 3,
@@ -35,27 +33,37 @@ enum {
      * SPLIT_COUNT_HIST_WORDS (B = 256: 8 copies, a warp of one bucket makes 4-way conflicts). */
     SPLIT_COUNT_COPIES = 8,
     SPLIT_COUNT_HIST_WORDS = 4096,
-    /* B <= this: the scatter kernel's warp path (ballots + popcounts, per-lane bucket counters). */
-    SPLIT_WARP_PATH_MAX_BUCKETS = 32,
-    /* Block path in tile order (multisplit_lookback.cu; single-front outputs, see split_kernel_params)
-     * for SPLIT_WARP_PATH_MAX_BUCKETS < B <= SPLIT_LOOKBACK_MAX_BUCKETS and n < 2^30: the count kernel
-     * counts whole tiles and writes each tile's bucket starts within its column (tile rows), and
-     * SMs x SPLIT_LB_BLOCKS_PER_SM blocks of SPLIT_LB_WARPS warps take the tiles in order from a
-     * counter; with bucket totals given (the second pass of a two-pass split) the tiles look back over
-     * each other's published counts instead (a status word holds a 30-bit count and two flags). Tiles
-     * of SPLIT_LB_WARPS x 32 lanes x SPLIT_LB_ITEMS* rounds. H100, 2^26 keys, B = 256: 6144-record
-     * tiles in look-back order 0.585 ms, 9216 0.516 ms, 9216 with tile rows 0.462 ms (the look-back
-     * waits had taken a quarter of the kernel's stall samples). */
+    /* Tile order (multisplit_lookback.cu; single-front outputs, see split_kernel_params) for
+     * B <= SPLIT_LOOKBACK_MAX_BUCKETS: the count kernel counts whole tiles and writes each tile's
+     * bucket starts within its column (tile rows), and SMs x SPLIT_LB_BLOCKS_PER_SM blocks of
+     * SPLIT_LB_WARPS warps take the tiles in order from a counter; with bucket totals given (the
+     * second pass of a two-pass split, n < 2^30) the tiles look back over each other's published
+     * counts instead (a status word holds a 30-bit count and two flags). Tiles of SPLIT_LB_WARPS x 32
+     * lanes x SPLIT_LB_ITEMS* rounds. H100, 2^26 keys, B = 256: 6144-record tiles in look-back order
+     * 0.585 ms, 9216 0.516 ms, 9216 with tile rows 0.462 ms (the look-back waits had taken a quarter
+     * of the kernel's stall samples). */
     SPLIT_LOOKBACK_MAX_BUCKETS = 256,
+    /* B <= this: a round's record finds the lanes of its bucket by ceil(log2 B) ballots, and lane L
+     * keeps bucket L's count in a register (no shared atomics); above, by a shared atomicOr of lane
+     * bits. Tile order with ballots against the column-order warp path it replaced (H100, 2^26,
+     * uniform): keys B = 2 0.313 -> 0.304 ms, B = 32 0.388 -> 0.374; pairs B = 2 0.516 -> 0.474,
+     * B = 32 0.638 -> 0.549 (split_bench --only, two runs on one machine). */
+    SPLIT_LB_BALLOT_MAX_BUCKETS = 32,
     SPLIT_LB_WARPS = 12,
     SPLIT_LB_THREADS = SPLIT_LB_WARPS * 32,
     SPLIT_LB_BLOCKS_PER_SM = 2,       /* 80 registers per thread */
-    /* Records per thread and tile: the keys only; with payload streams or the scatter index (fewer:
-     * registers; H100, 2^26 pairs, B = 256: 16 and 20 within noise, 24 spills); the same for 64-bit keys. */
-    SPLIT_LB_ITEMS = 24,
-    SPLIT_LB_ITEMS_PAIRS = 20,
+    /* Records per thread and tile. H100, 2^26, uniform, one run (items 16 / 20 / 24, write loop
+     * fully unrolled -> unrolled 4 times): keys B = 256 0.501 / 0.475 / 0.458 -> 0.483 / 0.456 /
+     * 0.443 ms; keys B = 32 0.399 / 0.382 / 0.382 -> 0.383 / 0.374 / 0.411; pairs B = 256 0.811 /
+     * 0.860 / 0.919 (20 and 24 spill); pairs B = 2 0.474 / 0.503 / 0.539, B = 32 0.549 / 0.575 /
+     * 0.616. 64-bit keys: registers (16 keys, 12 with payloads). */
+    SPLIT_LB_ITEMS = 24,              /* keys only, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
+    SPLIT_LB_ITEMS_BALLOTS = 20,      /* keys only, B <= SPLIT_LB_BALLOT_MAX_BUCKETS */
+    SPLIT_LB_ITEMS_PAIRS = 16,        /* payload streams or the scatter index too */
     SPLIT_LB_ITEMS_KEYS64 = 16,
     SPLIT_LB_ITEMS_PAIRS64 = 12,
+    /* The key-only 32-bit write loop (staged keys to memory) unrolled this many times, not fully. */
+    SPLIT_LB_KEYS_WRITE_UNROLL = 4,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
      * temporary storage has at most SPLIT_MAX_GRID_BLOCKS * B entries. */
     SPLIT_MAX_GRID_BLOCKS = 1024,
