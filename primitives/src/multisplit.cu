@@ -147,14 +147,14 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     void *cub_temp = t + 2 * J.table + J.tile_area;
     uint32_t table_cols = p.num_cols;
     if (tile_order) {
-        /* The look-back kernel takes its tiles in order with SMs x SPLIT_LB_BLOCKS_PER_SM blocks. */
-        const lookback_plan L =
-            lookback_plan_of(n, nb, job->key64, job->num_values || job->gather_index || job->scatter_index);
+        /* The look-back kernel takes its tiles in order with SMs x (its blocks per SM) blocks. */
+        const int more_out = job->num_values || job->gather_index || job->scatter_index;
+        const lookback_plan L = lookback_plan_of(n, nb, job->key64, more_out);
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
         uint32_t sms = 1;
         SC_TRY(sc_cuda_device_sms(&sms));
-        const uint64_t g = (uint64_t)sms * SPLIT_LB_BLOCKS_PER_SM;
+        const uint64_t g = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, more_out, nb);
         p.num_blocks = L.tiles < g ? L.tiles : (uint32_t)g;
         p.tile_counter = tile_area;
         if (given) {

@@ -117,5 +117,7 @@ sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStre
 /* Records per tile of the look-back kernel for 64-bit keys or not, outputs besides the keys
  * (payload streams, the gather or scatter index) or not, and B buckets. */
 uint32_t split_lookback_tile_items(int key64, int more_out, uint32_t num_buckets);
+/* Blocks per SM of the look-back kernel's grid (the same arguments). */
+uint32_t split_lookback_blocks_per_sm(int key64, int more_out, uint32_t num_buckets);
 
 #endif /* MULTISPLIT_INTERNAL_H */

@@ -87,9 +87,20 @@ __host__ __device__ constexpr uint32_t split_lb_tile(bool key64, bool more_out, 
     return split_lb_items(key64, more_out, ballots) * SPLIT_LB_THREADS;
 }
 
+/* Blocks per SM: more for the 32-bit key-only kernels ranked by ballots (fewer registers). */
+__host__ __device__ constexpr int split_lb_blocks_per_sm(bool key64, bool more_out, bool ballots)
+{
+    return !key64 && !more_out && ballots ? SPLIT_LB_BLOCKS_PER_SM_BALLOTS : SPLIT_LB_BLOCKS_PER_SM;
+}
+
 uint32_t split_lookback_tile_items(int key64, int more_out, uint32_t num_buckets)
 {
     return split_lb_tile(key64 != 0, more_out != 0, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
+}
+
+uint32_t split_lookback_blocks_per_sm(int key64, int more_out, uint32_t num_buckets)
+{
+    return (uint32_t)split_lb_blocks_per_sm(key64 != 0, more_out != 0, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
 }
 
 /* Outputs a look-back kernel is compiled for (its template argument OUT). */
@@ -129,7 +140,8 @@ __device__ __forceinline__ uint32_t split_lb_block_exclusive(uint32_t v, uint32_
  * scatter index (SPLIT_LB_OUT_ANY); compiled apart so the common kernels keep no registers for what
  * they do not write. */
 template <typename KeyT, int RULE, int OUT, int NB>
-__global__ void __launch_bounds__(SPLIT_LB_THREADS, SPLIT_LB_BLOCKS_PER_SM) split_lookback_kernel(split_kernel_params p)
+__global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS, NB > 0))
+    split_lookback_kernel(split_kernel_params p)
 {
     constexpr bool PAY = OUT != SPLIT_LB_OUT_KEYS, SIDX = OUT == SPLIT_LB_OUT_ANY;
     constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, PAY, NB > 0);

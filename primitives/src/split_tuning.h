@@ -35,7 +35,7 @@ enum {
     SPLIT_COUNT_HIST_WORDS = 4096,
     /* Tile order (multisplit_lookback.cu; single-front outputs, see split_kernel_params) for
      * B <= SPLIT_LOOKBACK_MAX_BUCKETS: the count kernel counts whole tiles and writes each tile's
-     * bucket starts within its column (tile rows), and SMs x SPLIT_LB_BLOCKS_PER_SM blocks of
+     * bucket starts within its column (tile rows), and SMs x SPLIT_LB_BLOCKS_PER_SM* blocks of
      * SPLIT_LB_WARPS warps take the tiles in order from a counter; with bucket totals given (the
      * second pass of a two-pass split, n < 2^30) the tiles look back over each other's published
      * counts instead (a status word holds a 30-bit count and two flags). Tiles of SPLIT_LB_WARPS x 32
@@ -46,19 +46,26 @@ enum {
     /* B <= this: a round's record finds the lanes of its bucket by ceil(log2 B) ballots, and lane L
      * keeps bucket L's count in a register (no shared atomics); above, by a shared atomicOr of lane
      * bits. Tile order with ballots against the column-order warp path it replaced (H100, 2^26,
-     * uniform): keys B = 2 0.313 -> 0.304 ms, B = 32 0.388 -> 0.374; pairs B = 2 0.516 -> 0.474,
+     * uniform): keys B = 2 0.313 -> 0.300 ms, B = 32 0.388 -> 0.369; pairs B = 2 0.516 -> 0.474,
      * B = 32 0.638 -> 0.549 (split_bench --only, two runs on one machine). */
     SPLIT_LB_BALLOT_MAX_BUCKETS = 32,
     SPLIT_LB_WARPS = 12,
     SPLIT_LB_THREADS = SPLIT_LB_WARPS * 32,
-    SPLIT_LB_BLOCKS_PER_SM = 2,       /* 80 registers per thread */
+    /* Blocks per SM (grid and register bound): 2 (80 registers per thread); 32-bit key-only splits
+     * ranked by ballots 3 (56 registers, SPLIT_LB_ITEMS_BALLOTS records per thread). H100, uniform,
+     * one run: keys 2^26 B = 2 0.303 -> 0.300 ms, B = 32 0.374 -> 0.369, 2^24 B = 2 0.096 -> 0.093,
+     * B = 32 0.116 -> 0.112 (20 items at 2 blocks -> 12 at 3); with 3 blocks pairs and B = 256 were
+     * slower (pairs 2^26 B = 2 0.474 -> 0.503 ms at 12 items, 0.533 at 16; keys B = 256 0.443 ->
+     * 0.469 at 16), and 4 blocks of 8 items no faster. */
+    SPLIT_LB_BLOCKS_PER_SM = 2,
+    SPLIT_LB_BLOCKS_PER_SM_BALLOTS = 3,
     /* Records per thread and tile. H100, 2^26, uniform, one run (items 16 / 20 / 24, write loop
      * fully unrolled -> unrolled 4 times): keys B = 256 0.501 / 0.475 / 0.458 -> 0.483 / 0.456 /
      * 0.443 ms; keys B = 32 0.399 / 0.382 / 0.382 -> 0.383 / 0.374 / 0.411; pairs B = 256 0.811 /
      * 0.860 / 0.919 (20 and 24 spill); pairs B = 2 0.474 / 0.503 / 0.539, B = 32 0.549 / 0.575 /
      * 0.616. 64-bit keys: registers (16 keys, 12 with payloads). */
     SPLIT_LB_ITEMS = 24,              /* keys only, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
-    SPLIT_LB_ITEMS_BALLOTS = 20,      /* keys only, B <= SPLIT_LB_BALLOT_MAX_BUCKETS */
+    SPLIT_LB_ITEMS_BALLOTS = 12,      /* keys only, B <= SPLIT_LB_BALLOT_MAX_BUCKETS (3 blocks per SM) */
     SPLIT_LB_ITEMS_PAIRS = 16,        /* payload streams or the scatter index too */
     SPLIT_LB_ITEMS_KEYS64 = 16,
     SPLIT_LB_ITEMS_PAIRS64 = 12,
