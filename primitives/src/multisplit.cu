@@ -200,7 +200,9 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     size_t cb = J.cub;
     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, given ? job->given_totals : p.table_counts, offsets,
                                                 (int)((size_t)table_cols * nb), stream));
-    if (job->bucket_offsets) {
+    if (moves && tile_order) {
+        p.bucket_offsets = job->bucket_offsets; /* written by the look-back kernel */
+    } else if (job->bucket_offsets) {
         const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
         split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
         SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");

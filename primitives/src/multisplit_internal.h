@@ -83,6 +83,9 @@ typedef struct split_kernel_params {
      * this one into extra_totals (zeroed before; NULL: none), extra_copies histogram copies. */
     uint32_t *extra_totals;
     uint32_t extra_nb, extra_copies;
+    /* Tile order: the look-back kernel's block 0 also writes the B + 1 bucket offsets
+     * (table_offsets[b * count_cols], n) when not NULL (no launch of their own). */
+    uint32_t *bucket_offsets;
 } split_kernel_params;
 
 /* Table of a split of n records into B buckets: num_tiles, and num_cols contiguous columns of

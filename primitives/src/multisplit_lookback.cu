@@ -178,6 +178,9 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
     for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_match[j] = 0u;
+    if (p.bucket_offsets && blockIdx.x == 0)
+        for (uint32_t b = tid; b <= nb; b += SPLIT_LB_THREADS)
+            p.bucket_offsets[b] = b < nb ? p.table_offsets[(size_t)b * p.count_cols] : p.n;
 
     /* Payload stream q of record i of the tile (q = 0 is the gather index when it is asked for). */
     auto payload_in = [&](uint32_t q, uint64_t i) -> const uint32_t * {
