@@ -88,9 +88,9 @@ typedef struct split_kernel_params {
     uint32_t *bucket_offsets;
 } split_kernel_params;
 
-/* Table of a split of n records into B buckets: num_tiles, and num_cols contiguous columns of
+/* Table of the column order for n records: num_tiles of SPLIT_BLOCK_TILE_ITEMS, and num_cols contiguous columns of
  * col_tiles tiles each, at most SPLIT_MAX_GRID_BLOCKS (no CUDA call). */
-void split_table_shape(uint32_t n, uint32_t num_buckets, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles);
+void split_table_shape(uint32_t n, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles);
 
 /* Temporary storage of split_job_run for n records and B buckets (host only, no CUDA call but
  * CUB's size query). */

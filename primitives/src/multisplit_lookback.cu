@@ -107,7 +107,7 @@ uint32_t split_lookback_blocks_per_sm(int key64, int more_out, uint32_t num_buck
 enum { SPLIT_LB_OUT_KEYS = 0, SPLIT_LB_OUT_PAYLOADS = 1, SPLIT_LB_OUT_ANY = 2 };
 
 template <typename KeyT, int RULE>
-__host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int keys_out, int payloads, uint32_t tile)
+__host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int keys_out, uint32_t payloads, uint32_t tile)
 {
     split_lb_layout L;
     uint32_t o = 0;
@@ -118,7 +118,7 @@ __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int k
     L.wc = o; o = split_align16(o + SPLIT_LB_WARPS * nb * 4);
     L.key = o; o = split_align16(o + (keys_out ? tile * (uint32_t)sizeof(KeyT) : 0));
     L.pay = o; o = split_align16(o + (payloads ? tile * 4 : 0));
-    L.orig = o; o = split_align16(o + (payloads ? tile * 2 : 0));
+    L.orig = o; o = split_align16(o + (payloads > 1 ? tile * 2 : 0));
     L.bkt = o; o = split_align16(o + (split_lb_recompute<KeyT, RULE>(keys_out) ? 0 : tile));
     L.total = o;
     return L;
@@ -136,9 +136,11 @@ __device__ __forceinline__ uint32_t split_lb_block_exclusive(uint32_t v, uint32_
     return before + incl - v;
 }
 
-/* OUT: the keys only (SPLIT_LB_OUT_KEYS), also payload streams (the gather index, values), or also the
- * scatter index (SPLIT_LB_OUT_ANY); compiled apart so the common kernels keep no registers for what
- * they do not write. */
+/* OUT: the keys only (SPLIT_LB_OUT_KEYS), also one payload stream (the gather index or the values), or
+ * anything (SPLIT_LB_OUT_ANY: the scatter index, several payload streams); compiled apart so the common
+ * kernels keep no registers or shared memory for what they do not write (H100, 2^26, uniform: pairs
+ * B = 2048 1.245 -> 1.212 ms, B = 256 0.805 -> 0.800 when the one-stream kernel lost the code of more
+ * streams). */
 template <typename KeyT, int RULE, int OUT, int NB>
 __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS, NB > 0))
     split_lookback_kernel(split_kernel_params p)
@@ -152,9 +154,9 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     KeyT *const keys_out = (KeyT *)p.keys_out;
     uint32_t *const gather_index = p.gather_index;
-    const uint32_t num_payloads = PAY ? (gather_index ? 1u : 0u) + p.num_values : 0u;
+    const uint32_t num_payloads = SIDX ? (gather_index ? 1u : 0u) + p.num_values : PAY ? 1u : 0u;
     const bool has_pay = PAY && num_payloads != 0;
-    const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(nb, keys_out != NULL, has_pay, TILE);
+    const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(nb, keys_out != NULL, num_payloads, TILE);
     KeyT *s_bounds = (KeyT *)(smem + L.bounds);
     uint32_t *s_goff = (uint32_t *)(smem + L.goff);
     uint32_t *s_scratch = (uint32_t *)(smem + L.scratch);
@@ -177,7 +179,8 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     split_lane_masks<NBM>(lane, lane_masks);
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
-    for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_match[j] = 0u;
+    if (NB == 0)
+        for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_match[j] = 0u;
     if (p.bucket_offsets && blockIdx.x == 0)
         for (uint32_t b = tid; b <= nb; b += SPLIT_LB_THREADS)
             p.bucket_offsets[b] = b < nb ? p.table_offsets[(size_t)b * p.count_cols] : p.n;
@@ -392,7 +395,7 @@ template <typename KeyT, int RULE, int OUT, int NB>
 static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStream_t stream)
 {
     const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS, NB > 0);
-    const int payloads = p.gather_index != NULL || p.num_values != 0;
+    const uint32_t payloads = (p.gather_index ? 1u : 0u) + p.num_values;
     const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, payloads, tile);
     /* Opt in once per kernel to the largest layout it can use, so later calls (graph captures
      * included) make no attribute call. */
@@ -400,7 +403,10 @@ static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStr
     if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
         /* Keys out is the larger layout (a key per staged record against a byte). */
         const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(NB > 0 ? SPLIT_LB_BALLOT_MAX_BUCKETS : SPLIT_LOOKBACK_MAX_BUCKETS,
-                                                                 1, OUT != SPLIT_LB_OUT_KEYS, tile);
+                                                                 1,
+                                                                 OUT == SPLIT_LB_OUT_ANY ? SPLIT_MAX_VALUE_STREAMS + 1u
+                                                                 : OUT == SPLIT_LB_OUT_PAYLOADS ? 1u : 0u,
+                                                                 tile);
         SC_CUDA_CHECK(cudaFuncSetAttribute(split_lookback_kernel<KeyT, RULE, OUT, NB>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)M.total));
         opted_in.store(1, std::memory_order_release);
@@ -413,8 +419,9 @@ static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStr
 template <typename KeyT, int RULE, int NB>
 static sc_status split_launch_lookback_nb(const split_kernel_params &p, cudaStream_t stream)
 {
-    if (p.scatter_index) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_ANY, NB>(p, stream);
-    if (p.gather_index || p.num_values) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_PAYLOADS, NB>(p, stream);
+    const uint32_t payloads = (p.gather_index ? 1u : 0u) + p.num_values;
+    if (p.scatter_index || payloads > 1) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_ANY, NB>(p, stream);
+    if (payloads) return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_PAYLOADS, NB>(p, stream);
     return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_KEYS, NB>(p, stream);
 }
 
