@@ -4,8 +4,9 @@
  * and gather/scatter indices that agree with the moved records.
  * Every case runs twice: directly on a non-default stream and replayed from a CUDA graph captured
  * on it; outputs are poisoned before each run and guard words after each output must survive.
- * Size grid: the small sizes (0, 1, 31, 32, 33, 255..257, 2047..2049 = tile +-1, 4097) on every
- * B x rule x key type, distributions and output sets cycling; 10^6+7 on every B x rule (u32 and
+ * Size grid: the small sizes (0, 1, 31, 32, 33, 255..257, 2047..2049, 4097) on every B x rule x key
+ * type, distributions and output sets cycling; tile order's tiles +-1 (4608, 6144, 9216) on B = 2, 32,
+ * 33, 256 x rule x key type; 10^6+7 on every B x rule (u32 and
  * u64 alternating, distributions cycling), every distribution at B = 32 / 256 / 2048; 2^24 on a
  * subset (B = 2, 32, 33, 256, 2048 with BITS / BOUNDARIES / IDS / RANGE); 2^28 only when an argument
  * contains "large" (ctest label large). "sanitize_mid" is a mid-size case for compute-sanitizer. */
@@ -218,6 +219,26 @@ static void test_small_sizes_every_bucket_count_rule_and_key_type(void)
                 }
 }
 
+/* Tile order's tiles +-1 (multisplit_lookback.cu: 384 threads x 12 / 16 / 24 records for 32-bit keys,
+ * 16 / 12 for 64-bit keys) and two tiles + 1, on the bucket counts around the ballot / atomicOr split
+ * (B = 32 / 33) and B = 2, 256, every rule and key type, output sets and distributions cycling. */
+static void test_tile_order_tiles_plus_minus_one(void)
+{
+    static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 9215, 9216, 9217, 18433};
+    static const uint32_t bs[] = {2, 32, 33, 256};
+    uint64_t seed = sct_base_seed() * 13;
+    unsigned k = 0;
+    for (int kt = 0; kt < 2; ++kt)
+        for (int rule = 0; rule < 4; ++rule)
+            for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; ++bi)
+                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si, ++k) {
+                    mst_case c = {(split_key_type)kt, sizes[si], bs[bi], (split_bucket_rule)rule,
+                                  (mst_dist)(k % MST_DIST_COUNT), (int)(k % 3 != 0)};
+                    run_case(&c, ++seed, k_outs[k % 6], 0, 0);
+                    if (sct_current_failed() > 4) return;
+                }
+}
+
 static void test_million_every_bucket_count_and_rule(void)
 {
     uint64_t seed = sct_base_seed() * 3;
@@ -396,6 +417,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_bad_arguments_write_nothing);
     SCT_RUN(test_sanitize_mid);
     SCT_RUN(test_small_sizes_every_bucket_count_rule_and_key_type);
+    SCT_RUN(test_tile_order_tiles_plus_minus_one);
     SCT_RUN(test_split_index);
     SCT_RUN(test_unstable_same_buckets);
     SCT_RUN(test_million_every_bucket_count_and_rule);
