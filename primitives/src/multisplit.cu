@@ -232,6 +232,7 @@ static void job_from_desc(const split_desc *d, const split_checked *c, split_job
     job->rp.bucket_ids = b->bucket_ids;
     job->rp.range_base = b->range_base;
     job->rp.range_delta = b->range_delta;
+    job->rp.range_magic = split_range_magic(b->range_delta);
     job->rp.boundaries = b->boundaries;
     /* Keys are read only when the rule needs them or they move. */
     job->keys_in = (b->rule != SPLIT_BUCKETS_IDS || d->keys_out) ? d->keys_in : NULL;

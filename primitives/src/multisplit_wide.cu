@@ -274,6 +274,7 @@ sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *d, uin
     p.rule.bucket_ids = b->bucket_ids;
     p.rule.range_base = b->range_base;
     p.rule.range_delta = b->range_delta;
+    p.rule.range_magic = split_range_magic(b->range_delta);
     p.rule.boundaries = b->boundaries;
     p.n = n;
     p.count_dev = d->num_records_device;

@@ -960,6 +960,7 @@ extern "C" sc_status split_segmented(void *temp, size_t *temp_bytes, const split
     p.r.bucket_ids = d->buckets.bucket_ids;
     p.r.range_base = d->buckets.range_base;
     p.r.range_delta = d->buckets.range_delta;
+    p.r.range_magic = split_range_magic(d->buckets.range_delta);
     p.r.boundaries = d->buckets.boundaries;
     char *t = (char *)temp;
     p.counters = (uint32_t *)t;

@@ -16,8 +16,15 @@ typedef struct split_rule_params {
     const uint32_t *bucket_ids; /* IDS: n entries (an id >= B is taken as B - 1 on the device) */
     uint64_t range_base;        /* RANGE */
     uint64_t range_delta;       /* RANGE, > 0 */
+    uint64_t range_magic;       /* RANGE: ceil(2^64 / delta) for 2 <= delta <= 2^32, else 0 (split_range_magic) */
     const void *boundaries;     /* BOUNDARIES: B - 1 sorted keys of the key type (device) */
 } split_rule_params;
+
+/* split_rule_params.range_magic of a RANGE delta (host and device). */
+static inline uint64_t split_range_magic(uint64_t delta)
+{
+    return delta >= 2 && delta <= ((uint64_t)1 << 32) ? UINT64_MAX / delta + 1 : 0;
+}
 
 /* Bytes of shared memory the rule needs for B buckets with keys of KeyT. */
 template <typename KeyT, int RULE>
@@ -60,7 +67,14 @@ __device__ inline uint32_t split_bucket(const split_rule_params &p, KeyT key, ui
     if (RULE == SPLIT_BUCKETS_RANGE) {
         uint64_t k = (uint64_t)key;
         if (k < p.range_base) return 0;
-        uint64_t q = (k - p.range_base) / p.range_delta;
+        const uint64_t x = k - p.range_base;
+        /* x < 2^32 and 2 <= delta <= 2^32: x * ceil(2^64 / delta) / 2^64 is off x / delta by less than
+         * x / 2^64 < 1 / delta, so its floor is the quotient (a multiply instead of a 64-bit
+         * division: H100, 2^26 keys, see PERFORMANCE.md). */
+        uint64_t q;
+        if ((x >> 32) == 0 && p.range_magic) q = __umul64hi(x, p.range_magic);
+        else if (p.range_delta == 1) q = x;
+        else q = x / p.range_delta;
         return q < (uint64_t)(p.num_buckets - 1) ? (uint32_t)q : p.num_buckets - 1;
     }
     return split_upper_bound<KeyT>(s_bounds, p.num_buckets - 1, key);

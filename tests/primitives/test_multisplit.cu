@@ -120,10 +120,14 @@ static size_t compare(const mst_case *c, const mst_data *d, const split_desc *re
 
 /* Runs one case (direct and graph-captured) and compares with the reference. use_index: call
  * split_index (outs must be index outputs only). */
+/* Nonzero: the RANGE rule's delta of the next cases instead of the generated one. */
+static uint64_t g_range_delta;
+
 static void run_case(const mst_case *c, uint64_t seed, int outs, int unstable, int use_index)
 {
     mst_data d;
     SCT_REQUIRE(mst_generate(c, seed, &d));
+    if (g_range_delta && c->rule == SPLIT_BUCKETS_RANGE) d.desc.buckets.range_delta = g_range_delta;
     size_t n = c->n, kb = d.key_bytes, nb = c->num_buckets;
     if (!d.values) outs &= ~OUT_VALUES;
     /* Reference with every output. */
@@ -237,6 +241,27 @@ static void test_tile_order_tiles_plus_minus_one(void)
                     run_case(&c, ++seed, k_outs[k % 6], 0, 0);
                     if (sct_current_failed() > 4) return;
                 }
+}
+
+/* The RANGE rule's quotient (a multiply by ceil(2^64 / delta) when the offset and delta fit in 32
+ * bits, else a division): delta 1, 2, 3, 7, 1000, 2^16 + 1, 2^31, 2^32 - 1, 2^32 and 2^32 + 1 (64-bit
+ * keys also reach offsets of 2^32 and more), both key types, B = 2, 33, 256. */
+static void test_range_rule_deltas(void)
+{
+    static const uint64_t deltas[] = {1, 2, 3, 7, 1000, 65537, 1ull << 31, 0xFFFFFFFFull, 1ull << 32, (1ull << 32) + 1};
+    static const uint32_t bs[] = {2, 33, 256};
+    uint64_t seed = sct_base_seed() * 17;
+    unsigned k = 0;
+    for (size_t di = 0; di < sizeof deltas / sizeof deltas[0]; ++di)
+        for (int kt = 0; kt < 2; ++kt)
+            for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; ++bi, ++k) {
+                mst_case c = {(split_key_type)kt, 20011, bs[bi], SPLIT_BUCKETS_RANGE, (mst_dist)(k % MST_DIST_COUNT),
+                              (int)(k & 1)};
+                g_range_delta = deltas[di];
+                run_case(&c, ++seed, k_outs[k % 6], 0, 0);
+                g_range_delta = 0;
+                if (sct_current_failed() > 4) return;
+            }
 }
 
 static void test_million_every_bucket_count_and_rule(void)
@@ -418,6 +443,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_sanitize_mid);
     SCT_RUN(test_small_sizes_every_bucket_count_rule_and_key_type);
     SCT_RUN(test_tile_order_tiles_plus_minus_one);
+    SCT_RUN(test_range_rule_deltas);
     SCT_RUN(test_split_index);
     SCT_RUN(test_unstable_same_buckets);
     SCT_RUN(test_million_every_bucket_count_and_rule);
