@@ -207,20 +207,26 @@ enum { NUM_B = sizeof k_buckets / sizeof k_buckets[0] };
 static const int k_outs[] = {OUT_ALL, OUT_KEYS | OUT_OFFSETS, OUT_KEYS | OUT_VALUES, OUT_GATHER | OUT_SCATTER,
                              OUT_OFFSETS, OUT_KEYS | OUT_VALUES | OUT_SCATTER};
 
-static void test_small_sizes_every_bucket_count_rule_and_key_type(void)
+/* Every key type x rule x bucket count x size, distributions, value streams and output sets cycling. */
+static void run_size_grid(const uint32_t *sizes, size_t num_sizes, const uint32_t *buckets, size_t num_buckets,
+                          uint64_t seed)
 {
-    static const uint32_t sizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 2047, 2048, 2049, 4097};
-    uint64_t seed = sct_base_seed();
     unsigned k = 0;
     for (int kt = 0; kt < 2; ++kt)
         for (int rule = 0; rule < 4; ++rule)
-            for (int bi = 0; bi < NUM_B; ++bi)
-                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si, ++k) {
-                    mst_case c = {(split_key_type)kt, sizes[si], k_buckets[bi], (split_bucket_rule)rule,
+            for (size_t bi = 0; bi < num_buckets; ++bi)
+                for (size_t si = 0; si < num_sizes; ++si, ++k) {
+                    mst_case c = {(split_key_type)kt, sizes[si], buckets[bi], (split_bucket_rule)rule,
                                   (mst_dist)(k % MST_DIST_COUNT), (int)(k % 3 != 0)};
                     run_case(&c, ++seed, k_outs[k % 6], 0, 0);
                     if (sct_current_failed() > 4) return;
                 }
+}
+
+static void test_small_sizes_every_bucket_count_rule_and_key_type(void)
+{
+    static const uint32_t sizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 2047, 2048, 2049, 4097};
+    run_size_grid(sizes, sizeof sizes / sizeof sizes[0], k_buckets, NUM_B, sct_base_seed());
 }
 
 /* Tile order's tiles +-1 (multisplit_lookback.cu: 384 threads x 12 / 16 / 24 records for 32-bit keys,
@@ -230,17 +236,7 @@ static void test_tile_order_tiles_plus_minus_one(void)
 {
     static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 9215, 9216, 9217, 18433};
     static const uint32_t bs[] = {2, 32, 33, 256};
-    uint64_t seed = sct_base_seed() * 13;
-    unsigned k = 0;
-    for (int kt = 0; kt < 2; ++kt)
-        for (int rule = 0; rule < 4; ++rule)
-            for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; ++bi)
-                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si, ++k) {
-                    mst_case c = {(split_key_type)kt, sizes[si], bs[bi], (split_bucket_rule)rule,
-                                  (mst_dist)(k % MST_DIST_COUNT), (int)(k % 3 != 0)};
-                    run_case(&c, ++seed, k_outs[k % 6], 0, 0);
-                    if (sct_current_failed() > 4) return;
-                }
+    run_size_grid(sizes, sizeof sizes / sizeof sizes[0], bs, sizeof bs / sizeof bs[0], sct_base_seed() * 13);
 }
 
 /* The RANGE rule's quotient (a multiply by ceil(2^64 / delta) when the offset and delta fit in 32
