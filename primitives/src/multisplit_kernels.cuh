@@ -138,10 +138,9 @@ __device__ __forceinline__ uint32_t split_warp_inclusive_sum(uint32_t v, uint32_
     return v;
 }
 
-/* Block path, per tile: the tile's count per bucket (stable: from the per-warp counters, which
- * become exclusive prefixes over warps in place, then tile-local starts of each warp's run: the
- * bucket's start plus the prefix when each thread owns one bucket (B <= SPLIT_BLOCK_THREADS; larger
- * B add s_start at the ranks); unstable: s_cnt as the atomics left it), its exclusive scan
+/* Column order, per tile: the tile's count per bucket (stable: from the per-warp counters, which
+ * become exclusive prefixes over warps in place; the ranks add s_start; unstable: s_cnt as the
+ * atomics left it), its exclusive scan
  * s_start, the offset s_goff = global start - local start, and s_run advanced by the counts.
  * Global start: s_run (the column's running start). Thread t owns the buckets [t * per, (t + 1) * per)
  * for s_cnt and s_run. Ends synchronised. */
@@ -185,10 +184,6 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
         s_start[j] = run;
         s_goff[j] = r - run;
         s_run[j] = r + c;
-        if (MODE == SPLIT_MODE_BLOCK_STABLE && per == 1) {
-#pragma unroll
-            for (uint32_t w = 0; w < SPLIT_BLOCK_WARPS; ++w) s_whist[w * nb + j] = (uint16_t)(s_whist[w * nb + j] + run);
-        }
         run += c;
     }
     __syncthreads();
@@ -517,7 +512,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                 if (br[r] == SPLIT_NO_BUCKET) continue;
                 const uint32_t b = br[r] & 0xFFFFu, within = br[r] >> 16;
                 if (MODE == SPLIT_MODE_BLOCK_STABLE)
-                    lpos[r] = s_whist[warp * nb + b] + within + (nb > SPLIT_BLOCK_THREADS ? s_start[b] : 0u);
+                    lpos[r] = s_whist[warp * nb + b] + within + s_start[b];
                 else lpos[r] = s_start[b] + within;
             }
             if (scatter_index) {

@@ -26,6 +26,7 @@ typedef struct mst_case {
     split_bucket_rule rule;
     mst_dist dist;
     int with_values;
+    uint64_t range_delta; /* RANGE: the delta (0: drawn) */
 } mst_case;
 
 /* Host arrays of one case and a descriptor (host pointers) with inputs filled in. */
@@ -105,6 +106,7 @@ static inline int mst_generate(const mst_case *c, uint64_t seed, mst_data *d)
     }
     uint64_t base = u64 ? ((uint64_t)sct_rng_u32(&rng) << 20) : sct_rng_below(&rng, 1u << 20);
     uint64_t delta = 1 + sct_rng_below(&rng, u64 ? 1u << 20 : 1000);
+    if (c->range_delta) delta = c->range_delta; /* drawn first all the same: the rest of the draws stay */
     if (c->rule == SPLIT_BUCKETS_RANGE) {
         b->range_base = base;
         b->range_delta = delta;

@@ -120,14 +120,10 @@ static size_t compare(const mst_case *c, const mst_data *d, const split_desc *re
 
 /* Runs one case (direct and graph-captured) and compares with the reference. use_index: call
  * split_index (outs must be index outputs only). */
-/* Nonzero: the RANGE rule's delta of the next cases instead of the generated one. */
-static uint64_t g_range_delta;
-
 static void run_case(const mst_case *c, uint64_t seed, int outs, int unstable, int use_index)
 {
     mst_data d;
     SCT_REQUIRE(mst_generate(c, seed, &d));
-    if (g_range_delta && c->rule == SPLIT_BUCKETS_RANGE) d.desc.buckets.range_delta = g_range_delta;
     size_t n = c->n, kb = d.key_bytes, nb = c->num_buckets;
     if (!d.values) outs &= ~OUT_VALUES;
     /* Reference with every output. */
@@ -217,7 +213,7 @@ static void run_size_grid(const uint32_t *sizes, size_t num_sizes, const uint32_
             for (size_t bi = 0; bi < num_buckets; ++bi)
                 for (size_t si = 0; si < num_sizes; ++si, ++k) {
                     mst_case c = {(split_key_type)kt, sizes[si], buckets[bi], (split_bucket_rule)rule,
-                                  (mst_dist)(k % MST_DIST_COUNT), (int)(k % 3 != 0)};
+                                  (mst_dist)(k % MST_DIST_COUNT), (int)(k % 3 != 0), 0};
                     run_case(&c, ++seed, k_outs[k % 6], 0, 0);
                     if (sct_current_failed() > 4) return;
                 }
@@ -252,10 +248,8 @@ static void test_range_rule_deltas(void)
         for (int kt = 0; kt < 2; ++kt)
             for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; ++bi, ++k) {
                 mst_case c = {(split_key_type)kt, 20011, bs[bi], SPLIT_BUCKETS_RANGE, (mst_dist)(k % MST_DIST_COUNT),
-                              (int)(k & 1)};
-                g_range_delta = deltas[di];
+                              (int)(k & 1), deltas[di]};
                 run_case(&c, ++seed, k_outs[k % 6], 0, 0);
-                g_range_delta = 0;
                 if (sct_current_failed() > 4) return;
             }
 }
@@ -267,7 +261,7 @@ static void test_million_every_bucket_count_and_rule(void)
     for (int rule = 0; rule < 4; ++rule)
         for (int bi = 0; bi < NUM_B; ++bi, ++k) {
             mst_case c = {(split_key_type)(k & 1), 1000007, k_buckets[bi], (split_bucket_rule)rule,
-                          (mst_dist)(k % MST_DIST_COUNT), 1};
+                          (mst_dist)(k % MST_DIST_COUNT), 1, 0};
             run_case(&c, ++seed, OUT_ALL, 0, 0);
             if (sct_current_failed() > 4) return;
         }
@@ -279,7 +273,7 @@ static void test_million_every_distribution(void)
     uint64_t seed = sct_base_seed() * 5;
     for (int dist = 0; dist < MST_DIST_COUNT; ++dist)
         for (int bi = 0; bi < 3; ++bi) {
-            mst_case c = {(split_key_type)(dist & 1), 1000007, bs[bi], SPLIT_BUCKETS_BITS, (mst_dist)dist, 1};
+            mst_case c = {(split_key_type)(dist & 1), 1000007, bs[bi], SPLIT_BUCKETS_BITS, (mst_dist)dist, 1, 0};
             run_case(&c, ++seed, OUT_ALL, 0, 0);
         }
 }
@@ -293,7 +287,7 @@ static void test_2p24_subset(void)
         {2048, SPLIT_BUCKETS_BITS, 0, MST_HOCKEY}};
     uint64_t seed = sct_base_seed() * 11;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
-        mst_case c = {(split_key_type)cs[k].kt, 1u << 24, cs[k].b, (split_bucket_rule)cs[k].rule, (mst_dist)cs[k].dist, 1};
+        mst_case c = {(split_key_type)cs[k].kt, 1u << 24, cs[k].b, (split_bucket_rule)cs[k].rule, (mst_dist)cs[k].dist, 1, 0};
         run_case(&c, ++seed, OUT_ALL, 0, 0);
     }
 }
@@ -306,7 +300,7 @@ static void test_unstable_same_buckets(void)
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
         for (int bi = 0; bi < NUM_B; ++bi, ++k) {
             mst_case c = {(split_key_type)(k & 1), sizes[si], k_buckets[bi], (split_bucket_rule)(k % 4),
-                          (mst_dist)(k % MST_DIST_COUNT), 1};
+                          (mst_dist)(k % MST_DIST_COUNT), 1, 0};
             run_case(&c, ++seed, k % 2 ? OUT_ALL : (OUT_KEYS | OUT_VALUES | OUT_OFFSETS), 1, 0);
             run_case(&c, ++seed, OUT_SCATTER | OUT_OFFSETS, 1, 0);
             if (sct_current_failed() > 4) return;
@@ -321,7 +315,7 @@ static void test_split_index(void)
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
         for (int rule = 0; rule < 4; ++rule, ++k) {
             mst_case c = {(split_key_type)(k & 1), sizes[si], k_buckets[(k * 3) % NUM_B], (split_bucket_rule)rule,
-                          (mst_dist)(k % MST_DIST_COUNT), 0};
+                          (mst_dist)(k % MST_DIST_COUNT), 0, 0};
             run_case(&c, ++seed, k % 3 == 0 ? OUT_GATHER : k % 3 == 1 ? OUT_SCATTER : OUT_GATHER | OUT_SCATTER, 0, 1);
         }
 }
@@ -331,7 +325,7 @@ static void test_sanitize_mid(void)
     static const uint32_t bs[] = {3, 32, 33, 257, 2048};
     uint64_t seed = sct_base_seed() * 23;
     for (int k = 0; k < 5; ++k) {
-        mst_case c = {(split_key_type)(k & 1), 20011, bs[k], (split_bucket_rule)(k % 4), MST_HOCKEY, 1};
+        mst_case c = {(split_key_type)(k & 1), 20011, bs[k], (split_bucket_rule)(k % 4), MST_HOCKEY, 1, 0};
         run_case(&c, ++seed, OUT_ALL, 0, 0);
         run_case(&c, ++seed, OUT_ALL, 1, 0);
     }
@@ -343,7 +337,7 @@ static void test_large_2p28(void)
         {256, SPLIT_BUCKETS_BITS, 0}, {2048, SPLIT_BUCKETS_BITS, 0}, {32, SPLIT_BUCKETS_IDS, 0}};
     uint64_t seed = sct_base_seed() * 29;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
-        mst_case c = {(split_key_type)cs[k].kt, 1u << 28, cs[k].b, (split_bucket_rule)cs[k].rule, MST_UNIFORM, 1};
+        mst_case c = {(split_key_type)cs[k].kt, 1u << 28, cs[k].b, (split_bucket_rule)cs[k].rule, MST_UNIFORM, 1, 0};
         run_case(&c, ++seed, OUT_KEYS | OUT_VALUES | OUT_OFFSETS, 0, 0);
     }
 }

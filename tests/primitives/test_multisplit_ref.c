@@ -129,7 +129,7 @@ static void test_multisplit_ref_matches_brute_force(void)
             for (size_t bi = 0; bi < sizeof buckets / sizeof buckets[0]; ++bi)
                 for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
                     mst_case c = {(split_key_type)kt, sizes[si], buckets[bi], (split_bucket_rule)rule,
-                                  (mst_dist)((si + bi) % MST_DIST_COUNT), (int)((si + rule) & 1)};
+                                  (mst_dist)((si + bi) % MST_DIST_COUNT), (int)((si + rule) & 1), 0};
                     check_multisplit_case(&c, ++seed, 0);
                     if (sct_current_failed()) return;
                 }
@@ -140,7 +140,7 @@ static void test_multisplit_ref_distributions(void)
     uint64_t seed = sct_base_seed() * 7;
     for (int dist = 0; dist < MST_DIST_COUNT; ++dist)
         for (int rule = 0; rule < 4; ++rule) {
-            mst_case c = {SPLIT_KEY_U32, 5000, 33, (split_bucket_rule)rule, (mst_dist)dist, 1};
+            mst_case c = {SPLIT_KEY_U32, 5000, 33, (split_bucket_rule)rule, (mst_dist)dist, 1, 0};
             check_multisplit_case(&c, ++seed, 0);
         }
 }
@@ -155,7 +155,7 @@ static void test_multisplit_ref_wide_buckets(void)
     uint64_t seed = sct_base_seed() * 31;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
         mst_case c = {(split_key_type)cs[k].kt, cs[k].n, cs[k].b, (split_bucket_rule)cs[k].rule,
-                      (mst_dist)(k % MST_DIST_COUNT), (int)(k & 1)};
+                      (mst_dist)(k % MST_DIST_COUNT), (int)(k & 1), 0};
         check_multisplit_case(&c, ++seed, 1);
         if (sct_current_failed()) return;
     }
@@ -167,7 +167,7 @@ static void test_multisplit_ref_wide_buckets(void)
 static void test_multisplit_ref_record_count_and_bucket_counts(void)
 {
     sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
-    mst_case c = {SPLIT_KEY_U32, 5003, 3000, SPLIT_BUCKETS_IDS, MST_HOCKEY, 1};
+    mst_case c = {SPLIT_KEY_U32, 5003, 3000, SPLIT_BUCKETS_IDS, MST_HOCKEY, 1, 0};
     mst_data d;
     SCT_REQUIRE(mst_generate(&c, sct_base_seed() * 37, &d));
     const size_t n = c.n, nb = c.num_buckets;
