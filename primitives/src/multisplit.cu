@@ -56,6 +56,17 @@ static lookback_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key6
     return L;
 }
 
+/* Two-level tiles (multisplit_twolevel.cu, also in tile order with tile rows): tiles of
+ * split_twolevel_tile_items, the count kernel's columns of whole tiles over them. */
+static lookback_plan twolevel_plan_of(uint32_t n, int pay, int rule, int keys_out)
+{
+    lookback_plan L;
+    L.tile_items = split_twolevel_tile_items(pay, rule, keys_out);
+    L.tiles = (uint32_t)(((uint64_t)n + L.tile_items - 1) / L.tile_items);
+    split_columns(L.tiles, &L.cols, &L.col_tiles);
+    return L;
+}
+
 /* Words ahead of the look-back status (given bucket totals): the tile counter, padded. */
 enum { LOOKBACK_HEAD_WORDS = 64 };
 
@@ -76,6 +87,17 @@ static sc_status job_layout(uint32_t n, uint32_t nb, job_layout_t *J)
         uint32_t most_tiles = 0, most_cols = 0;
         for (int k = 0; k < 4; ++k) {
             const lookback_plan L = lookback_plan_of(n, nb, k & 1, k >> 1);
+            if (L.tiles > most_tiles) most_tiles = L.tiles;
+            if (L.cols > most_cols) most_cols = L.cols;
+        }
+        if ((size_t)most_cols * nb > entries) entries = (size_t)most_cols * nb;
+        tile_words = (size_t)most_tiles * nb + LOOKBACK_HEAD_WORDS;
+    }
+    if (n && split_twolevel_eligible(0, nb, 0, 0)) {
+        /* Sized for the most tiles and columns of any outputs and rule. */
+        uint32_t most_tiles = 0, most_cols = 0;
+        for (int k = 0; k < 4; ++k) {
+            const lookback_plan L = twolevel_plan_of(n, k & 1, k & 2 ? SPLIT_BUCKETS_BITS : SPLIT_BUCKETS_IDS, 1);
             if (L.tiles > most_tiles) most_tiles = L.tiles;
             if (L.cols > most_cols) most_cols = L.cols;
         }
@@ -136,6 +158,11 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
      * tiles look back over each other's published counts instead of reading tile rows (n < 2^30:
      * a status word holds a 30-bit count; larger n count again). */
     const int given = tile_order && job->given_totals && n < (1u << 30);
+    /* Two-level tiles (tile order with tile rows): B = 257 .. 2048, 32-bit keys, one payload stream at
+     * most, no scatter index. */
+    const uint32_t payloads = job->num_values + (job->gather_index ? 1u : 0u);
+    const int twolevel = moves && !tile_order &&
+                         split_twolevel_eligible(job->key64, nb, payloads, job->scatter_index != NULL);
     split_table_shape(n, &p.num_tiles, &p.num_cols, &p.col_tiles);
     p.num_blocks = p.num_cols;
     p.count_cols = p.num_cols;
@@ -176,6 +203,20 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
             table_cols = L.cols;
         }
     }
+    if (twolevel) {
+        /* Tile order with tile rows, SMs x SPLIT_TL_BLOCKS_PER_SM blocks (as the look-back kernel's). */
+        const lookback_plan L = twolevel_plan_of(n, payloads != 0, job->rule, job->keys_out != NULL);
+        uint32_t sms = 1;
+        SC_TRY(sc_cuda_device_sms(&sms));
+        const uint64_t g = (uint64_t)sms * SPLIT_TL_BLOCKS_PER_SM;
+        p.tile_items = L.tile_items;
+        p.num_tiles = L.tiles;
+        p.num_blocks = L.tiles < g ? L.tiles : (uint32_t)g;
+        p.tile_counter = tile_area;
+        p.count_cols = table_cols = L.cols;
+        p.count_col_tiles = L.col_tiles;
+        p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
+    }
     p.count_copies = split_count_copies(nb);
     if (job->extra_totals && job->rule == SPLIT_BUCKETS_BITS && !job->key64) {
         p.extra_totals = job->extra_totals;
@@ -191,7 +232,7 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     }
     p.gather_index = job->gather_index;
     p.scatter_index = job->scatter_index;
-    /* The column order (B > SPLIT_LOOKBACK_MAX_BUCKETS): stable or unstable ranking. */
+    /* The column order (B > SPLIT_LOOKBACK_MAX_BUCKETS, not two-level): stable or unstable ranking. */
     const int mode = job->unstable ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
 
     if (!given) {
@@ -201,8 +242,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     size_t cb = J.cub;
     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, given ? job->given_totals : p.table_counts, offsets,
                                                 (int)((size_t)table_cols * nb), stream));
-    if (tile_order) {
-        p.bucket_offsets = job->bucket_offsets; /* written by the look-back kernel */
+    if (tile_order || twolevel) {
+        p.bucket_offsets = job->bucket_offsets; /* written by the scatter kernel's block 0 */
     } else if (job->bucket_offsets) {
         const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
         split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
@@ -211,6 +252,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     if (tile_order) {
         if (job->key64) SC_TRY(split_launch_lookback<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_lookback<uint32_t>(p, job->rule, stream));
+    } else if (twolevel) {
+        SC_TRY(split_launch_twolevel(p, job->rule, stream));
     } else if (moves) {
         if (job->key64) SC_TRY(split_launch_scatter<uint64_t>(p, job->rule, mode, stream));
         else SC_TRY(split_launch_scatter<uint32_t>(p, job->rule, mode, stream));

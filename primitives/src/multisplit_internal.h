@@ -64,10 +64,10 @@ typedef struct split_kernel_params {
     const uint32_t *table_offsets;  /* its exclusive scan */
     /* Count kernel's own columns (the scatter kernel's when not in tile order). */
     uint32_t count_cols, count_col_tiles;
-    /* Tile order (the look-back kernel, B <= SPLIT_LOOKBACK_MAX_BUCKETS, n < 2^30; NULL otherwise):
-     * blocks take the tiles in input order from *tile_counter, so every bucket's output grows at one
-     * front. A tile's global start per bucket comes from the tile rows, or (tile_rows NULL) by looking
-     * back.
+    /* Tile order (the look-back kernel, B <= SPLIT_LOOKBACK_MAX_BUCKETS, n < 2^30, and the two-level
+     * kernel with tile rows; NULL otherwise): blocks take the tiles in input order from *tile_counter,
+     * so every bucket's output grows at one front. A tile's global start per bucket comes from the
+     * tile rows, or (tile_rows NULL, the look-back kernel) by looking back.
      * Tile rows: the count kernel writes, for every tile t of tile_items records, entry t * B + b = the count of bucket b in
      * the tiles of t's column before t (row-major, num_tiles x B), and the column totals into the
      * table; it also zeroes *tile_counter. The scatter kernel's global start of bucket b in tile t is
@@ -117,6 +117,14 @@ sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode,
 /* The block path in tile order (multisplit_lookback.cu); p.tile_counter and p.tile_rows or p.tile_status set. */
 template <typename KeyT>
 sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStream_t stream);
+/* Two-level tiles (multisplit_twolevel.cu): nonzero when a split that moves records takes them (32-bit
+ * keys, SPLIT_LOOKBACK_MAX_BUCKETS < B <= SPLIT_TL_MAX_BUCKETS, at most one payload stream, no scatter
+ * index); records per tile (with a payload stream or not, the rule, keys out or not); the launcher (column order: p.num_cols
+ * columns of p.col_tiles tiles of p.tile_items, table_offsets of p.num_cols columns, p.num_blocks
+ * blocks; block 0 writes p.bucket_offsets when not NULL). */
+int split_twolevel_eligible(int key64, uint32_t num_buckets, uint32_t payloads, int scatter_index);
+uint32_t split_twolevel_tile_items(int pay, int rule, int keys_out);
+sc_status split_launch_twolevel(const split_kernel_params &p, int rule, cudaStream_t stream);
 /* Records per tile of the look-back kernel for 64-bit keys or not, outputs besides the keys
  * (payload streams, the gather or scatter index) or not, and B buckets. */
 uint32_t split_lookback_tile_items(int key64, int more_out, uint32_t num_buckets);

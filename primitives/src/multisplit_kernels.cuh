@@ -1,6 +1,7 @@
 /* multisplit_kernels.cuh - the count kernel of every split and the scatter kernel of the column order
  * (B > SPLIT_LOOKBACK_MAX_BUCKETS) (internal, CUDA). Tile order (B <= SPLIT_LOOKBACK_MAX_BUCKETS) is
- * multisplit_lookback.cu's kernel; the count kernel here writes its tile rows.
+ * multisplit_lookback.cu's kernel (and B <= 2048, multisplit_twolevel.cu's); the count kernel here
+ * writes their tile rows.
  *
  * Column c is the tiles [c * col_tiles, (c + 1) * col_tiles); block g takes the columns g, g + G, ...
  * (one column per block, a contiguous chunk of tiles).
@@ -136,6 +137,50 @@ __device__ __forceinline__ uint32_t split_warp_inclusive_sum(uint32_t v, uint32_
         if (lane >= off) v += y;
     }
     return v;
+}
+
+/* Exclusive sum of v over the block's threads; scratch holds a word per warp. Synchronises once; the
+ * caller synchronises before scratch is written again. */
+__device__ __forceinline__ uint32_t split_block_exclusive_sum(uint32_t v, uint32_t *scratch, uint32_t lane, uint32_t warp)
+{
+    const uint32_t incl = split_warp_inclusive_sum(v, lane);
+    if (lane == 31) scratch[warp] = incl;
+    __syncthreads();
+    uint32_t before = 0;
+    for (uint32_t w = 0; w < warp; ++w) before += scratch[w];
+    return before + incl - v;
+}
+
+/* Stable rank of a round's record among the warp's records of its bucket b (B <= 2^16): the warp's
+ * counter s_wc_w[b] (records of b in the earlier rounds) plus the round's lanes of b before this one.
+ * The lanes of lane 0's bucket find each other by one ballot, the others by a shared atomicOr of lane
+ * bits into s_match_w[b] (kept 0 between rounds): skewed input (one bucket holding most records) then
+ * makes few lanes collide on one word (H100, 2^26 keys, B = 256, 75 % in one bucket: see
+ * PERFORMANCE.md). Every lane of the warp calls it; invalid lanes (valid false) get 0 and change
+ * nothing; FULL: every lane is valid. */
+__device__ __forceinline__ uint32_t split_rank_atomic_or(uint32_t b, bool valid, bool full, uint32_t *s_match_w,
+                                                         uint32_t *s_wc_w, uint32_t lane, uint32_t lt)
+{
+    const uint32_t k = valid ? b : 0u;
+    const uint32_t b0 = __shfl_sync(SPLIT_FULL_MASK, b, 0); /* by every lane, not under `valid &&` */
+    const bool in0 = valid && b == b0;
+    const uint32_t group0 = __ballot_sync(SPLIT_FULL_MASK, in0);
+    const uint32_t valid_mask = full ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
+    uint32_t peers = group0;
+    if (group0 != valid_mask) { /* warp-uniform */
+        if (valid && !in0) atomicOr(&s_match_w[k], 1u << lane);
+        __syncwarp();
+        if (valid && !in0) peers = s_match_w[k];
+    }
+    if (!valid) peers = 0u;
+    const uint32_t base = valid ? s_wc_w[k] : 0u;
+    __syncwarp();
+    if (valid && lane == 31u - __clz(peers)) {
+        s_wc_w[k] = base + __popc(peers);
+        if (!in0) s_match_w[k] = 0u;
+    }
+    __syncwarp();
+    return base + __popc(peers & lt);
 }
 
 /* Column order, per tile: the tile's count per bucket (stable: from the per-warp counters, which
@@ -329,8 +374,8 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
     const uint32_t mask = EXTRA ? (nb * p.extra_nb - 1u) : (uint32_t)p.rule.bit_mask;
     if (EXTRA)
         for (uint32_t b = tid; b < p.extra_nb * extra_copies; b += SPLIT_BLOCK_THREADS) s_extra[b] = 0;
-    /* Tile rows (split_kernel_params.tile_rows, B <= SPLIT_BLOCK_THREADS): thread b keeps bucket b's
-     * running count over the column's tiles. */
+    /* Tile rows (split_kernel_params.tile_rows): the histogram is cleared only at a column's end, so
+     * after tile t it holds the column's counts through t: tile t + 1's row. */
     uint32_t *const rows = p.tile_rows;
     if (rows && blockIdx.x == 0 && tid == 0) *p.tile_counter = 0; /* the scatter kernel's, before it runs */
     for (uint32_t b = tid; b < nb * copies; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
@@ -340,7 +385,8 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
         const uint32_t col_end = (uint32_t)(begin64 + chunk < (uint64_t)p.n ? begin64 + chunk : (uint64_t)p.n);
         /* A segment: the whole column, or with tile rows one tile. */
         const uint32_t seg = rows ? p.tile_items : (uint32_t)chunk;
-        uint32_t running = 0;
+        if (rows && begin64 < col_end)
+            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) rows[(size_t)(begin64 / p.tile_items) * nb + b] = 0u;
         for (uint32_t begin = (uint32_t)begin64; begin < col_end; begin = col_end - begin > seg ? begin + seg : col_end) {
             const uint32_t end = col_end - begin > seg ? begin + seg : col_end;
             uint32_t step = begin;
@@ -357,24 +403,21 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
                 split_count_add2<EXTRA, true>(b, s_hist, copies, copy, s_extra, extra_copies, extra_copy, field_bits, nb);
             }
             __syncthreads();
-            /* Each thread reads and clears its buckets' copies (the next segment's atomics come after
-             * the barrier that follows). */
+            /* Each thread reads its buckets' copies, and clears them at the column's end (the next
+             * segment's atomics come after the barrier that follows): the next tile's row, or the
+             * column's total. */
+            const bool last = end == col_end;
             for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) {
                 uint32_t c = 0;
                 for (uint32_t k = 0; k < copies; ++k) {
                     c += s_hist[b * copies + k];
-                    s_hist[b * copies + k] = 0;
+                    if (last) s_hist[b * copies + k] = 0;
                 }
-                if (rows) {
-                    rows[(size_t)(begin / p.tile_items) * nb + b] = running;
-                    running += c;
-                } else {
-                    p.table_counts[(size_t)b * p.count_cols + col] = c;
-                }
+                if (rows && !last) rows[(size_t)(end / p.tile_items) * nb + b] = c;
+                else p.table_counts[(size_t)b * p.count_cols + col] = c;
             }
             __syncthreads();
         }
-        if (rows && tid < nb) p.table_counts[(size_t)tid * p.count_cols + col] = running;
     }
     if (EXTRA) {
         for (uint32_t b = tid; b < p.extra_nb; b += SPLIT_BLOCK_THREADS) {

@@ -124,18 +124,6 @@ __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int k
     return L;
 }
 
-/* Exclusive sum of v over the block's threads (SPLIT_LB_WARPS warps); scratch holds a word per warp.
- * Synchronises once; the caller synchronises before scratch is written again. */
-__device__ __forceinline__ uint32_t split_lb_block_exclusive(uint32_t v, uint32_t *scratch, uint32_t lane, uint32_t warp)
-{
-    const uint32_t incl = split_warp_inclusive_sum(v, lane);
-    if (lane == 31) scratch[warp] = incl;
-    __syncthreads();
-    uint32_t before = 0;
-    for (uint32_t w = 0; w < warp; ++w) before += scratch[w];
-    return before + incl - v;
-}
-
 /* OUT: the keys only (SPLIT_LB_OUT_KEYS), also one payload stream (the gather index or the values), or
  * anything (SPLIT_LB_OUT_ANY: the scatter index, several payload streams); compiled apart so the common
  * kernels keep no registers or shared memory for what they do not write (H100, 2^26, uniform: pairs
@@ -273,30 +261,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             for (int r = 0; r < ITEMS && NB == 0; ++r) {
                 const uint32_t b = PACK ? bucket_at(r) : bw[r];
                 const bool valid = FULL || b != SPLIT_NO_BUCKET;
-                const uint32_t k = warp * nb + (valid ? b : 0u);
-                /* The lanes of lane 0's bucket find each other by one ballot, the others by the
-                 * atomicOr: skewed input (one bucket holding most records) then makes few lanes
-                 * collide on one word (H100, 2^26 keys, B = 256, 75 % in one bucket: see
-                 * PERFORMANCE.md). */
-                const uint32_t b0 = __shfl_sync(SPLIT_FULL_MASK, b, 0); /* by every lane, not under `valid &&` */
-                const bool in0 = valid && b == b0;
-                const uint32_t group0 = __ballot_sync(SPLIT_FULL_MASK, in0);
-                const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
-                uint32_t peers = group0;
-                if (group0 != valid_mask) { /* warp-uniform */
-                    if (valid && !in0) atomicOr(&s_match[k], 1u << lane);
-                    __syncwarp();
-                    if (valid && !in0) peers = s_match[k];
-                }
-                if (!valid) peers = 0u;
-                const uint32_t base = valid ? s_wc[k] : 0u;
-                __syncwarp();
-                if (valid && lane == 31u - __clz(peers)) {
-                    s_wc[k] = base + __popc(peers);
-                    if (!in0) s_match[k] = 0u;
-                }
-                __syncwarp();
-                keep_rank(r, b, base + __popc(peers & lt));
+                keep_rank(r, b, split_rank_atomic_or(b, valid, FULL, s_match + warp * nb, s_wc + warp * nb, lane, lt));
             }
             __syncthreads();
 
@@ -309,7 +274,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 /* Published before the scan and the look-back, so later tiles find it early. */
                 if (!rows) split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | count);
             }
-            const uint32_t local = split_lb_block_exclusive(count, s_scratch, lane, warp);
+            const uint32_t local = split_block_exclusive_sum(count, s_scratch, lane, warp);
             if (owner) {
                 uint32_t run = local;
 #pragma unroll

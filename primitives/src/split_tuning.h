@@ -6,7 +6,8 @@
 
 /* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
  * B <= SPLIT_LOOKBACK_MAX_BUCKETS (moving records): tile order (multisplit_lookback.cu, see SPLIT_LB_*).
- * B above: the column order: a block processes a contiguous chunk (column) of tiles of
+ * B above: two-level tiles (multisplit_twolevel.cu, SPLIT_TL_*) for 32-bit keys with one payload stream
+ * at most and no scatter index, else the column order: a block processes a contiguous chunk (column) of tiles of
  * SPLIT_BLOCK_WARPS warps x 32 lanes x SPLIT_BLOCK_PATH_ITEMS rounds of 32 consecutive records.
  * Blocks count their buckets (count kernel, 16-byte loads, shared atomics), one exclusive scan of the
  * column-major (bucket x column) table gives every column its global start per bucket, and the
@@ -82,6 +83,27 @@ enum {
     SPLIT_DEFAULT_SMEM_BYTES = 48 * 1024,
     /* Threads per block of element-wise helper kernels (offsets, layout conversions). */
     SPLIT_ELEMENTWISE_THREADS = 256
+};
+
+/* Two-level tiles (multisplit_twolevel.cu): 32-bit keys, SPLIT_LOOKBACK_MAX_BUCKETS < B <= 2048, at
+ * most one payload stream (values or the gather index), no scatter index, any rule (not the BITS
+ * rule's keys / values without an index: the two-pass split below is faster there, H100, 2^26, B =
+ * 2048: keys 0.754 against 1.148 ms, pairs 1.196 against 2.029). Tile order with tile rows, tiles of
+ * SPLIT_TL_WARPS warps x 32 lanes x SPLIT_TL_ITEMS* rounds, each sorted by bucket in shared memory by
+ * two stable local passes: the low ceil(log2 B) - 8 bits of the bucket (ballots), then its high 8 bits
+ * (SPLIT_TL_HIGH_BUCKETS, shared atomicOr match); the tile's histogram of the B buckets gives the
+ * runs' global starts. Records per thread: what 80 registers hold with little spilling. */
+enum {
+    SPLIT_TL_WARPS = 12,
+    SPLIT_TL_THREADS = SPLIT_TL_WARPS * 32,
+    SPLIT_TL_ITEMS = 16,          /* one output stream (the keys, or the gather index alone) */
+    SPLIT_TL_ITEMS_PAY = 12,      /* the keys and a payload stream */
+    SPLIT_TL_ITEMS_RECOMP = 16,   /* the keys and a payload, BITS rule (buckets recomputed from the keys) */
+    SPLIT_TL_BLOCKS_PER_SM = 2,
+    SPLIT_TL_HIGH_BITS = 8,
+    SPLIT_TL_HIGH_BUCKETS = 1 << SPLIT_TL_HIGH_BITS,
+    SPLIT_TL_LOW_BITS = 3,        /* ballots of the first local pass: 2048 = 2^(8 + 3) */
+    SPLIT_TL_MAX_BUCKETS = 1 << (SPLIT_TL_HIGH_BITS + SPLIT_TL_LOW_BITS)
 };
 
 /* Split of a BITS field of SPLIT_TWO_PASS_MIN_BITS .. 11 bits (B = 512 .. 2048) with keys out and no

@@ -6,7 +6,8 @@
  * on it; outputs are poisoned before each run and guard words after each output must survive.
  * Size grid: the small sizes (0, 1, 31, 32, 33, 255..257, 2047..2049, 4097) on every B x rule x key
  * type, distributions and output sets cycling; tile order's tiles +-1 (4608, 6144, 9216) on B = 2, 32,
- * 33, 256 x rule x key type; 10^6+7 on every B x rule (u32 and
+ * 33, 256 x rule x key type; two-level tiles +-1 (4608, 6144), two tiles + 1, 2.1M and 9M on
+ * B = 257 .. 2048 x rule; 10^6+7 on every B x rule (u32 and
  * u64 alternating, distributions cycling), every distribution at B = 32 / 256 / 2048; 2^24 on a
  * subset (B = 2, 32, 33, 256, 2048 with BITS / BOUNDARIES / IDS / RANGE); 2^28 only when an argument
  * contains "large" (ctest label large). "sanitize_mid" is a mid-size case for compute-sanitizer. */
@@ -235,6 +236,30 @@ static void test_tile_order_tiles_plus_minus_one(void)
     run_size_grid(sizes, sizeof sizes / sizeof sizes[0], bs, sizeof bs / sizeof bs[0], sct_base_seed() * 13);
 }
 
+/* Two-level tiles (multisplit_twolevel.cu: 32-bit keys, B = 257 .. 2048, keys and at most one payload
+ * stream, not the BITS rule's keys / values; tiles of 384 threads x 16 or 12 records in tile order with
+ * tile rows): the tiles +-1, two tiles + 1, 2.1M, and 9M (more tiles than the count kernel's 1024
+ * columns: several tiles per column, rows that carry counts) on B = 257, 512, 1024, 2048 (one to three
+ * low bits), every rule; the output sets (keys, keys + values, keys + gather, the gather index alone by
+ * split_index) and distributions cycling, one case in five unstable. */
+static void test_two_level_tiles(void)
+{
+    static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 9217, 12289, 2100007, 9000011};
+    static const uint32_t bs[] = {257, 512, 1024, 2048};
+    static const int outs[] = {OUT_KEYS | OUT_OFFSETS, OUT_KEYS | OUT_VALUES | OUT_OFFSETS, OUT_KEYS | OUT_GATHER,
+                               OUT_GATHER | OUT_OFFSETS};
+    uint64_t seed = sct_base_seed() * 31;
+    unsigned k = 0;
+    for (int rule = 0; rule < 4; ++rule)
+        for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; ++bi)
+            for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si, ++k) {
+                mst_case c = {SPLIT_KEY_U32, sizes[si], bs[bi], (split_bucket_rule)rule, (mst_dist)(k % MST_DIST_COUNT), 1, 0};
+                const int o = outs[k % 4];
+                run_case(&c, ++seed, o, k % 5 == 4, o == (OUT_GATHER | OUT_OFFSETS));
+                if (sct_current_failed() > 4) return;
+            }
+}
+
 /* The RANGE rule's quotient (a multiply by ceil(2^64 / delta) when the offset and delta fit in 32
  * bits, else a division): delta 1, 2, 3, 7, 1000, 2^16 + 1, 2^31, 2^32 - 1, 2^32 and 2^32 + 1 (64-bit
  * keys also reach offsets of 2^32 and more), both key types, B = 2, 33, 256. */
@@ -433,6 +458,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_sanitize_mid);
     SCT_RUN(test_small_sizes_every_bucket_count_rule_and_key_type);
     SCT_RUN(test_tile_order_tiles_plus_minus_one);
+    SCT_RUN(test_two_level_tiles);
     SCT_RUN(test_range_rule_deltas);
     SCT_RUN(test_split_index);
     SCT_RUN(test_unstable_same_buckets);
