@@ -70,39 +70,57 @@ static lookback_plan twolevel_plan_of(uint32_t n, int pay, int rule, int keys_ou
 /* Words ahead of the look-back status (given bucket totals): the tile counter, padded. */
 enum { LOOKBACK_HEAD_WORDS = 64 };
 
-/* Layout: counts (C x B) | offsets (C x B) | tile area | CUB scan storage. The tile area of tile order
- * holds the tile rows (tiles x B) and the tile counter, or with given bucket totals the counter and
- * the look-back status words (tiles x B); it is sized for the smaller of the two tiles. */
+/* Scatter path of a job (the count kernel alone when nothing moves). */
+typedef enum { PATH_COUNT_ONLY, PATH_LOOKBACK, PATH_TWOLEVEL, PATH_COLUMN } job_path;
+
+static uint32_t job_payloads(const split_job *job) { return job->num_values + (job->gather_index ? 1u : 0u); }
+
+static job_path job_path_of(const split_job *job)
+{
+    const uint32_t nb = job->rp.num_buckets;
+    if (!(job->keys_out || job->num_values || job->gather_index || job->scatter_index)) return PATH_COUNT_ONLY;
+    if (split_tile_order(nb)) return PATH_LOOKBACK;
+    if (split_twolevel_eligible(job->key64, nb, job_payloads(job), job->scatter_index != NULL)) return PATH_TWOLEVEL;
+    return PATH_COLUMN;
+}
+
+/* Layout: counts (C x B) | offsets (C x B) | tile area | CUB scan storage. Every path that moves records
+ * runs in tile order: the tile area holds the tile counter and the tile rows (tiles x B), or with given
+ * bucket totals (look-back kernel) the counter and the look-back status words (tiles x B). For B <=
+ * SPLIT_LOOKBACK_MAX_BUCKETS it is sized for the look-back kernel's most tiles of any key type and
+ * outputs (callers size those jobs by n and B alone). */
 typedef struct job_layout_t {
     size_t table, tile_area, cub;
 } job_layout_t;
 
-static sc_status job_layout(uint32_t n, uint32_t nb, job_layout_t *J)
+static sc_status job_layout(const split_job *job, job_layout_t *J)
 {
+    const uint32_t n = job->n, nb = job->rp.num_buckets;
     uint32_t tiles, cols, col_tiles;
     split_table_shape(n, &tiles, &cols, &col_tiles);
     size_t entries = (size_t)cols * nb, tile_words = 0;
-    if (split_tile_order(nb) && n) {
-        /* Sized for the most tiles and columns of any key type and outputs. */
-        uint32_t most_tiles = 0, most_cols = 0;
-        for (int k = 0; k < 4; ++k) {
-            const lookback_plan L = lookback_plan_of(n, nb, k & 1, k >> 1);
-            if (L.tiles > most_tiles) most_tiles = L.tiles;
-            if (L.cols > most_cols) most_cols = L.cols;
+    if (n) {
+        switch (split_tile_order(nb) ? PATH_LOOKBACK : job_path_of(job)) {
+        case PATH_LOOKBACK: {
+            uint32_t most_tiles = 0, most_cols = 0;
+            for (int k = 0; k < 4; ++k) {
+                const lookback_plan L = lookback_plan_of(n, nb, k & 1, k >> 1);
+                if (L.tiles > most_tiles) most_tiles = L.tiles;
+                if (L.cols > most_cols) most_cols = L.cols;
+            }
+            if ((size_t)most_cols * nb > entries) entries = (size_t)most_cols * nb;
+            tile_words = (size_t)most_tiles * nb + LOOKBACK_HEAD_WORDS;
+            break;
         }
-        if ((size_t)most_cols * nb > entries) entries = (size_t)most_cols * nb;
-        tile_words = (size_t)most_tiles * nb + LOOKBACK_HEAD_WORDS;
-    }
-    if (n && split_twolevel_eligible(0, nb, 0, 0)) {
-        /* Sized for the most tiles and columns of any outputs and rule. */
-        uint32_t most_tiles = 0, most_cols = 0;
-        for (int k = 0; k < 4; ++k) {
-            const lookback_plan L = twolevel_plan_of(n, k & 1, k & 2 ? SPLIT_BUCKETS_BITS : SPLIT_BUCKETS_IDS, 1);
-            if (L.tiles > most_tiles) most_tiles = L.tiles;
-            if (L.cols > most_cols) most_cols = L.cols;
+        case PATH_TWOLEVEL: {
+            const lookback_plan L = twolevel_plan_of(n, job_payloads(job) != 0, job->rule, job->keys_out != NULL);
+            if ((size_t)L.cols * nb > entries) entries = (size_t)L.cols * nb;
+            tile_words = (size_t)L.tiles * nb + LOOKBACK_HEAD_WORDS;
+            break;
         }
-        if ((size_t)most_cols * nb > entries) entries = (size_t)most_cols * nb;
-        tile_words = (size_t)most_tiles * nb + LOOKBACK_HEAD_WORDS;
+        case PATH_COLUMN: tile_words = (size_t)tiles * nb + LOOKBACK_HEAD_WORDS; break;
+        case PATH_COUNT_ONLY: break;
+        }
     }
     J->table = align_up(entries * sizeof(uint32_t));
     J->tile_area = align_up(tile_words * sizeof(uint32_t));
@@ -117,10 +135,10 @@ static sc_status job_layout(uint32_t n, uint32_t nb, job_layout_t *J)
 
 static size_t job_layout_bytes(const job_layout_t *J) { return 2 * J->table + J->tile_area + J->cub; }
 
-sc_status split_job_temp_bytes(uint32_t n, uint32_t num_buckets, size_t *bytes)
+sc_status split_job_temp_bytes(const split_job *job, size_t *bytes)
 {
     job_layout_t J;
-    SC_TRY(job_layout(n, num_buckets, &J));
+    SC_TRY(job_layout(job, &J));
     *bytes = job_layout_bytes(&J);
     if (*bytes == 0) *bytes = SPLIT_TEMP_ALIGN; /* a valid, non-empty allocation for n = 0 */
     return SC_OK;
@@ -143,48 +161,40 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         return SC_OK;
     }
     job_layout_t J;
-    SC_TRY(job_layout(n, nb, &J));
+    SC_TRY(job_layout(job, &J));
     if (temp_bytes < job_layout_bytes(&J))
         return SC_FAIL(SC_ERROR_TEMP_STORAGE, "split: temporary storage of %zu bytes is smaller than the %zu needed",
                        temp_bytes, job_layout_bytes(&J));
+    const job_path path = job_path_of(job);
     split_kernel_params p;
     memset(&p, 0, sizeof p);
     p.rule = job->rp;
     p.n = n;
     p.tile_items = SPLIT_BLOCK_TILE_ITEMS;
-    const int moves = job->keys_out || job->num_values || job->gather_index || job->scatter_index;
-    const int tile_order = moves && split_tile_order(nb);
-    /* Tile order with given totals (the second pass of a two-pass split): no count kernel, the
+    /* Look-back kernel with given totals (the second pass of a two-pass split): no count kernel, the
      * tiles look back over each other's published counts instead of reading tile rows (n < 2^30:
      * a status word holds a 30-bit count; larger n count again). */
-    const int given = tile_order && job->given_totals && n < (1u << 30);
-    /* Two-level tiles (tile order with tile rows): B = 257 .. 2048, 32-bit keys, one payload stream at
-     * most, no scatter index. */
-    const uint32_t payloads = job->num_values + (job->gather_index ? 1u : 0u);
-    const int twolevel = moves && !tile_order &&
-                         split_twolevel_eligible(job->key64, nb, payloads, job->scatter_index != NULL);
-    split_table_shape(n, &p.num_tiles, &p.num_cols, &p.col_tiles);
-    p.num_blocks = p.num_cols;
-    p.count_cols = p.num_cols;
-    p.count_col_tiles = p.col_tiles;
+    const int given = path == PATH_LOOKBACK && job->given_totals && n < (1u << 30);
+    const uint32_t payloads = job_payloads(job);
+    split_table_shape(n, &p.num_tiles, &p.count_cols, &p.count_col_tiles);
     char *t = (char *)temp;
     p.table_counts = (uint32_t *)t;
     uint32_t *offsets = (uint32_t *)(t + J.table);
     p.table_offsets = offsets;
     uint32_t *tile_area = (uint32_t *)(t + 2 * J.table);
     void *cub_temp = t + 2 * J.table + J.tile_area;
-    uint32_t table_cols = p.num_cols;
-    if (tile_order) {
-        /* The look-back kernel takes its tiles in order with SMs x (its blocks per SM) blocks. */
-        const int more_out = job->num_values || job->gather_index || job->scatter_index;
+    uint32_t sms = 1;
+    if (path != PATH_COUNT_ONLY) SC_TRY(sc_cuda_device_sms(&sms));
+    /* Every path that moves records takes its tiles in input order from a counter, with SMs x (the
+     * kernel's blocks per SM) blocks; the count kernel counts whole tiles in columns of col_tiles,
+     * writes the tile rows and zeroes the counter. */
+    uint64_t grid = 0;
+    if (path == PATH_LOOKBACK) {
+        const int more_out = payloads || job->scatter_index;
         const lookback_plan L = lookback_plan_of(n, nb, job->key64, more_out);
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
-        uint32_t sms = 1;
-        SC_TRY(sc_cuda_device_sms(&sms));
-        const uint64_t g = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, more_out, nb);
-        p.num_blocks = L.tiles < g ? L.tiles : (uint32_t)g;
-        p.tile_counter = tile_area;
+        grid = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, more_out, nb);
         if (given) {
             /* Look back; bucket b starts at table_offsets[b * count_cols], the scan of the B given
              * totals (the look-back order with its own count measured slower than tile rows: H100,
@@ -193,30 +203,29 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
             SC_CUDA_CHECK(cudaMemsetAsync(tile_area, 0, ((size_t)LOOKBACK_HEAD_WORDS + (size_t)L.tiles * nb) * sizeof(uint32_t),
                                           stream));
             p.count_cols = 1;
-            table_cols = 1;
         } else {
-            /* The count kernel counts whole tiles in columns of L.col_tiles, writes the tile rows
-             * and zeroes the counter. */
             p.count_cols = L.cols;
             p.count_col_tiles = L.col_tiles;
-            p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
-            table_cols = L.cols;
         }
-    }
-    if (twolevel) {
-        /* Tile order with tile rows, SMs x SPLIT_TL_BLOCKS_PER_SM blocks (as the look-back kernel's). */
+    } else if (path == PATH_TWOLEVEL) {
         const lookback_plan L = twolevel_plan_of(n, payloads != 0, job->rule, job->keys_out != NULL);
-        uint32_t sms = 1;
-        SC_TRY(sc_cuda_device_sms(&sms));
-        const uint64_t g = (uint64_t)sms * SPLIT_TL_BLOCKS_PER_SM;
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
-        p.num_blocks = L.tiles < g ? L.tiles : (uint32_t)g;
-        p.tile_counter = tile_area;
-        p.count_cols = table_cols = L.cols;
+        p.count_cols = L.cols;
         p.count_col_tiles = L.col_tiles;
-        p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
+        grid = (uint64_t)sms * SPLIT_TL_BLOCKS_PER_SM;
+    } else if (path == PATH_COLUMN) {
+        /* The column-order kernel's tiles (split_table_shape) in tile order (each block its own column
+         * of every bucket had made partial sectors: H100, 2^26, B = 2048, see PERFORMANCE.md). */
+        grid = (uint64_t)sms * SPLIT_SCATTER_MIN_BLOCKS;
     }
+    if (path != PATH_COUNT_ONLY) {
+        p.num_blocks = p.num_tiles < grid ? p.num_tiles : (uint32_t)grid;
+        p.tile_counter = tile_area;
+        if (!given) p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
+        p.bucket_offsets = job->bucket_offsets; /* written by the scatter kernel's block 0 */
+    }
+    const uint32_t table_cols = p.count_cols;
     p.count_copies = split_count_copies(nb);
     if (job->extra_totals && job->rule == SPLIT_BUCKETS_BITS && !job->key64) {
         p.extra_totals = job->extra_totals;
@@ -232,8 +241,6 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     }
     p.gather_index = job->gather_index;
     p.scatter_index = job->scatter_index;
-    /* The column order (B > SPLIT_LOOKBACK_MAX_BUCKETS, not two-level): stable or unstable ranking. */
-    const int mode = job->unstable ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
 
     if (!given) {
         if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
@@ -242,21 +249,26 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     size_t cb = J.cub;
     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, given ? job->given_totals : p.table_counts, offsets,
                                                 (int)((size_t)table_cols * nb), stream));
-    if (tile_order || twolevel) {
-        p.bucket_offsets = job->bucket_offsets; /* written by the scatter kernel's block 0 */
-    } else if (job->bucket_offsets) {
-        const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
-        split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
-        SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");
-    }
-    if (tile_order) {
+    switch (path) {
+    case PATH_COUNT_ONLY:
+        if (job->bucket_offsets) {
+            const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
+            split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
+            SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");
+        }
+        break;
+    case PATH_LOOKBACK:
         if (job->key64) SC_TRY(split_launch_lookback<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_lookback<uint32_t>(p, job->rule, stream));
-    } else if (twolevel) {
-        SC_TRY(split_launch_twolevel(p, job->rule, stream));
-    } else if (moves) {
+        break;
+    case PATH_TWOLEVEL: SC_TRY(split_launch_twolevel(p, job->rule, stream)); break;
+    case PATH_COLUMN: {
+        /* Stable or unstable ranking. */
+        const int mode = job->unstable ? SPLIT_MODE_BLOCK_UNSTABLE : SPLIT_MODE_BLOCK_STABLE;
         if (job->key64) SC_TRY(split_launch_scatter<uint64_t>(p, job->rule, mode, stream));
         else SC_TRY(split_launch_scatter<uint32_t>(p, job->rule, mode, stream));
+        break;
+    }
     }
     return SC_OK;
 }
@@ -309,8 +321,13 @@ static sc_status two_pass_layout(const split_desc *d, uint32_t n, size_t *job_by
 {
     const uint32_t lo_bits = d->buckets.bit_count - SPLIT_TWO_PASS_HIGH_BITS;
     size_t a, b;
-    SC_TRY(split_job_temp_bytes(n, 1u << lo_bits, &a));
-    SC_TRY(split_job_temp_bytes(n, 1u << SPLIT_TWO_PASS_HIGH_BITS, &b));
+    split_job shape;
+    memset(&shape, 0, sizeof shape);
+    shape.n = n;
+    shape.rp.num_buckets = 1u << lo_bits;
+    SC_TRY(split_job_temp_bytes(&shape, &a));
+    shape.rp.num_buckets = 1u << SPLIT_TWO_PASS_HIGH_BITS;
+    SC_TRY(split_job_temp_bytes(&shape, &b));
     *job_bytes = align_up(a > b ? a : b);
     *keys_bytes = align_up((size_t)n * (d->key_type == SPLIT_KEY_U64 ? 8 : 4));
     *vals_bytes = d->values_in ? align_up((size_t)n * 4) : 0;
@@ -414,7 +431,9 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
         SC_TRY(two_pass_layout(d, c.n, &job_bytes, &keys_bytes, &vals_bytes));
         need = job_bytes + keys_bytes + vals_bytes + TWO_PASS_TOTALS_BYTES;
     } else {
-        SC_TRY(split_job_temp_bytes(c.n, c.num_buckets, &need));
+        split_job job;
+        job_from_desc(d, &c, &job);
+        SC_TRY(split_job_temp_bytes(&job, &need));
     }
     if (temp == NULL) {
         *temp_bytes = need;

@@ -50,8 +50,6 @@ typedef struct split_kernel_params {
     uint32_t num_tiles;        /* ceil(n / tile_items) */
     uint32_t num_blocks;       /* G: grid of the scatter kernel */
     uint32_t count_copies;     /* count kernel, block path: copies of the histogram (power of two) */
-    uint32_t num_cols;         /* C: columns of the table; column c = tiles [c * col_tiles, ...) */
-    uint32_t col_tiles;        /* tiles per column; block g takes the columns g, g + G, g + 2G, ... */
     uint32_t ballot_bits;      /* ceil(log2 B): picks the kernels' ballots per round (template NB) */
     const void *keys_in;
     void *keys_out;
@@ -62,7 +60,8 @@ typedef struct split_kernel_params {
     uint32_t *scatter_index;
     uint32_t *table_counts;         /* B x C, column-major: entry b * C + c */
     const uint32_t *table_offsets;  /* its exclusive scan */
-    /* Count kernel's own columns (the scatter kernel's when not in tile order). */
+    /* C: the count kernel's columns (a block each) and the table's; column c = the tiles
+     * [c * count_col_tiles, (c + 1) * count_col_tiles). */
     uint32_t count_cols, count_col_tiles;
     /* Tile order (the look-back kernel, B <= SPLIT_LOOKBACK_MAX_BUCKETS, n < 2^30, and the two-level
      * kernel with tile rows; NULL otherwise): blocks take the tiles in input order from *tile_counter,
@@ -92,9 +91,10 @@ typedef struct split_kernel_params {
  * col_tiles tiles each, at most SPLIT_MAX_GRID_BLOCKS (no CUDA call). */
 void split_table_shape(uint32_t n, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles);
 
-/* Temporary storage of split_job_run for n records and B buckets (host only, no CUDA call but
- * CUB's size query). */
-sc_status split_job_temp_bytes(uint32_t n, uint32_t num_buckets, size_t *bytes);
+/* Temporary storage of split_job_run for a job (host only, no CUDA call but CUB's size query): its n,
+ * B, key type, rule and which outputs it has (pointers read as flags) pick the path; a job of n and B
+ * alone (zero otherwise) sizes any job with B <= SPLIT_LOOKBACK_MAX_BUCKETS. */
+sc_status split_job_temp_bytes(const split_job *job, size_t *bytes);
 
 /* Runs a validated job. temp holds at least split_job_temp_bytes(n, B) bytes. */
 sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream);
@@ -114,14 +114,15 @@ template <typename KeyT>
 sc_status split_launch_count(const split_kernel_params &p, int rule, cudaStream_t stream);
 template <typename KeyT>
 sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
-/* The block path in tile order (multisplit_lookback.cu); p.tile_counter and p.tile_rows or p.tile_status set. */
+/* The look-back kernel (multisplit_lookback.cu); p.tile_counter and p.tile_rows or p.tile_status set.
+ * split_launch_scatter: the general scatter kernel, p.tile_counter and p.tile_rows set. */
 template <typename KeyT>
 sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStream_t stream);
 /* Two-level tiles (multisplit_twolevel.cu): nonzero when a split that moves records takes them (32-bit
  * keys, SPLIT_LOOKBACK_MAX_BUCKETS < B <= SPLIT_TL_MAX_BUCKETS, at most one payload stream, no scatter
- * index); records per tile (with a payload stream or not, the rule, keys out or not); the launcher (column order: p.num_cols
- * columns of p.col_tiles tiles of p.tile_items, table_offsets of p.num_cols columns, p.num_blocks
- * blocks; block 0 writes p.bucket_offsets when not NULL). */
+ * index); records per tile (with a payload stream or not, the rule, keys out or not); the launcher
+ * (tile order: p.tile_counter, p.tile_rows and the table set; block 0 writes p.bucket_offsets when not
+ * NULL). */
 int split_twolevel_eligible(int key64, uint32_t num_buckets, uint32_t payloads, int scatter_index);
 uint32_t split_twolevel_tile_items(int pay, int rule, int keys_out);
 sc_status split_launch_twolevel(const split_kernel_params &p, int rule, cudaStream_t stream);

@@ -1,15 +1,18 @@
-/* multisplit_kernels.cuh - the count kernel of every split and the scatter kernel of the column order
- * (B > SPLIT_LOOKBACK_MAX_BUCKETS) (internal, CUDA). Tile order (B <= SPLIT_LOOKBACK_MAX_BUCKETS) is
- * multisplit_lookback.cu's kernel (and B <= 2048, multisplit_twolevel.cu's); the count kernel here
- * writes their tile rows.
+/* multisplit_kernels.cuh - the count kernel of every split and the general scatter kernel (B >
+ * SPLIT_LOOKBACK_MAX_BUCKETS when the two-level kernel does not apply: 64-bit keys, the scatter index,
+ * several payload streams) (internal, CUDA). The look-back kernel (B <= SPLIT_LOOKBACK_MAX_BUCKETS,
+ * multisplit_lookback.cu) and the two-level kernel (multisplit_twolevel.cu) are the others.
  *
- * Column c is the tiles [c * col_tiles, (c + 1) * col_tiles); block g takes the columns g, g + G, ...
- * (one column per block, a contiguous chunk of tiles).
- *  - count kernel: per-column bucket counts into the column-major table (entry b * C + c); the order
- *    of counting does not matter, so each thread reads 16-byte vectors of consecutive keys (whole
+ * Column c is the tiles [c * count_col_tiles, (c + 1) * count_col_tiles), a block of the count kernel
+ * each. Every scatter kernel takes its tiles in input order from a counter (so every bucket's output
+ * grows at one front) and finds a tile's global start per bucket in the scanned table and the tile
+ * rows.
+ *  - count kernel: per-column bucket counts into the column-major table (entry b * C + c) and, with
+ *    tile rows, each tile's counts of the tiles before it in its column; the order of counting does
+ *    not matter, so each thread reads 16-byte vectors of consecutive keys (whole
  *    steps without per-item tests, the column's tail with them), one shared atomic per record into
  *    the lane's copy of the histogram (copies interleaved per bucket).
- *  - scatter kernel: per tile, warp w takes the w-th slice of the tile in ITEMS rounds of 32
+ *  - general scatter kernel: per tile, warp w takes the w-th slice of the tile in ITEMS rounds of 32
  *    consecutive records (coalesced loads; the (warp, round, lane) order is the input order, which
  *    makes the ranking stable). Every record finds the lanes of its bucket by 11 ballots over the bits
  *    of the bucket id; it is ranked by per-warp counters in shared memory (stable) or by one shared
@@ -183,12 +186,11 @@ __device__ __forceinline__ uint32_t split_rank_atomic_or(uint32_t b, bool valid,
     return base + __popc(peers & lt);
 }
 
-/* Column order, per tile: the tile's count per bucket (stable: from the per-warp counters, which
+/* General scatter kernel, per tile: the tile's count per bucket (stable: from the per-warp counters, which
  * become exclusive prefixes over warps in place; the ranks add s_start; unstable: s_cnt as the
  * atomics left it), its exclusive scan
- * s_start, the offset s_goff = global start - local start, and s_run advanced by the counts.
- * Global start: s_run (the column's running start). Thread t owns the buckets [t * per, (t + 1) * per)
- * for s_cnt and s_run. Ends synchronised. */
+ * s_start, and the offset s_goff = global start (s_run, the tile's) - local start. Thread t owns the
+ * buckets [t * per, (t + 1) * per) for s_cnt. Ends synchronised. */
 template <int MODE>
 __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, uint32_t *s_start, uint32_t *s_goff,
                                           uint32_t *s_run, uint32_t nb, uint32_t *scratch)
@@ -225,10 +227,8 @@ __device__ inline void split_tile_offsets(uint16_t *s_whist, uint32_t *s_cnt, ui
     uint32_t run = scratch[SPLIT_WARP_LANES - SPLIT_BLOCK_WARPS + warp] + incl - sum;
     for (uint32_t j = begin; j < end; ++j) {
         const uint32_t c = s_cnt[j];
-        const uint32_t r = s_run[j];
         s_start[j] = run;
-        s_goff[j] = r - run;
-        s_run[j] = r + c;
+        s_goff[j] = s_run[j] - run;
         run += c;
     }
     __syncthreads();
@@ -473,15 +473,23 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     uint32_t *const scatter_index = p.scatter_index;
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
+    if (p.bucket_offsets && blockIdx.x == 0)
+        for (uint32_t b = tid; b <= nb; b += SPLIT_BLOCK_THREADS)
+            p.bucket_offsets[b] = b < nb ? p.table_offsets[(size_t)b * p.count_cols] : p.n;
     __syncthreads();
 
     const uint32_t lt = split_lanemask_lt();
     const uint32_t wbase = warp * WARP_ITEMS;
-    for (uint32_t col = blockIdx.x; col < p.num_cols; col += gridDim.x) {
-        const uint32_t tile_begin = col * p.col_tiles;
-        const uint32_t tile_end = min(tile_begin + p.col_tiles, p.num_tiles);
-        for (uint32_t tile = tile_begin; tile < tile_end; ++tile) {
-            const bool col_start = tile == tile_begin;
+    const uint32_t *const rows = p.tile_rows;
+    __shared__ uint32_t s_tile;
+    for (;;) {
+        /* Tile order: the next tile from the counter (every thread read the previous value before the
+         * previous tile's barriers). */
+        if (tid == 0) s_tile = atomicAdd(p.tile_counter, 1u);
+        __syncthreads();
+        const uint32_t tile = s_tile;
+        if (tile >= p.num_tiles) break;
+        {
             const uint64_t tile_base = (uint64_t)tile * TILE;
             const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
             /* Load the warp's slice first (registers only), so the loads are in flight during the
@@ -500,9 +508,11 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
             }
             if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
                 for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
-            /* s_run was last read by the previous tile's split_tile_offsets, which ends synchronised. */
-            if (col_start)
-                for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_run[b] = p.table_offsets[(size_t)b * p.num_cols + col];
+            /* The tile's global start per bucket (tile rows); s_run was last read by the previous
+             * tile's split_tile_offsets, which ends synchronised. */
+            const uint32_t col = tile / p.count_col_tiles;
+            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS)
+                s_run[b] = p.table_offsets[(size_t)b * p.count_cols + col] + rows[(size_t)tile * nb + b];
             __syncthreads();
 
 #pragma unroll

@@ -34,8 +34,13 @@ static sc_status sort_layout_of(const split_sort_desc *d, const split_sort_check
 {
     size_t n = c->n, job = 0;
     for (uint32_t pass = 0; pass < c->passes; ++pass) {
+        /* Sized by n and B (the passes' B <= 256 take the look-back kernel, sized for any outputs). */
+        split_job shape;
+        memset(&shape, 0, sizeof shape);
+        shape.n = c->n;
+        shape.rp.num_buckets = 1u << pass_bits(c, pass);
         size_t b;
-        SC_TRY(split_job_temp_bytes(c->n, 1u << pass_bits(c, pass), &b));
+        SC_TRY(split_job_temp_bytes(&shape, &b));
         if (b > job) job = b;
     }
     L->job_bytes = sort_align(job);
