@@ -661,23 +661,13 @@ static sc_status split_launch_scatter_mode(const split_kernel_params &p, int mod
 template <typename KeyT>
 sc_status split_launch_count(const split_kernel_params &p, int rule, cudaStream_t stream)
 {
-    switch (rule) {
-    case SPLIT_BUCKETS_BITS: return split_launch_count_rule<KeyT, SPLIT_BUCKETS_BITS>(p, stream);
-    case SPLIT_BUCKETS_IDS: return split_launch_count_rule<KeyT, SPLIT_BUCKETS_IDS>(p, stream);
-    case SPLIT_BUCKETS_RANGE: return split_launch_count_rule<KeyT, SPLIT_BUCKETS_RANGE>(p, stream);
-    default: return split_launch_count_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, stream);
-    }
+    return split_with_rule(rule, [&](auto r) { return split_launch_count_rule<KeyT, decltype(r)::value>(p, stream); });
 }
 
 template <typename KeyT>
 sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream)
 {
-    switch (rule) {
-    case SPLIT_BUCKETS_BITS: return split_launch_scatter_mode<KeyT, SPLIT_BUCKETS_BITS>(p, mode, stream);
-    case SPLIT_BUCKETS_IDS: return split_launch_scatter_mode<KeyT, SPLIT_BUCKETS_IDS>(p, mode, stream);
-    case SPLIT_BUCKETS_RANGE: return split_launch_scatter_mode<KeyT, SPLIT_BUCKETS_RANGE>(p, mode, stream);
-    default: return split_launch_scatter_mode<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, mode, stream);
-    }
+    return split_with_rule(rule, [&](auto r) { return split_launch_scatter_mode<KeyT, decltype(r)::value>(p, mode, stream); });
 }
 
 #endif /* MULTISPLIT_KERNELS_CUH */

@@ -405,12 +405,7 @@ static sc_status split_launch_lookback_rule(const split_kernel_params &p, cudaSt
 template <typename KeyT>
 sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStream_t stream)
 {
-    switch (rule) {
-    case SPLIT_BUCKETS_BITS: return split_launch_lookback_rule<KeyT, SPLIT_BUCKETS_BITS>(p, stream);
-    case SPLIT_BUCKETS_IDS: return split_launch_lookback_rule<KeyT, SPLIT_BUCKETS_IDS>(p, stream);
-    case SPLIT_BUCKETS_RANGE: return split_launch_lookback_rule<KeyT, SPLIT_BUCKETS_RANGE>(p, stream);
-    default: return split_launch_lookback_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, stream);
-    }
+    return split_with_rule(rule, [&](auto r) { return split_launch_lookback_rule<KeyT, decltype(r)::value>(p, stream); });
 }
 
 template sc_status split_launch_lookback<uint32_t>(const split_kernel_params &, int, cudaStream_t);

@@ -333,13 +333,11 @@ static sc_status split_launch_twolevel_rule(const split_kernel_params &p, cudaSt
 
 sc_status split_launch_twolevel(const split_kernel_params &p, int rule, cudaStream_t stream)
 {
-    switch (rule) {
-    case SPLIT_BUCKETS_BITS:
-        if (split_tl_recomp(p.gather_index || p.num_values, rule, p.keys_out != NULL))
-            return split_launch_twolevel_in<SPLIT_BUCKETS_BITS, true, true>(p, stream);
-        return split_launch_twolevel_rule<SPLIT_BUCKETS_BITS>(p, stream);
-    case SPLIT_BUCKETS_IDS: return split_launch_twolevel_rule<SPLIT_BUCKETS_IDS>(p, stream);
-    case SPLIT_BUCKETS_RANGE: return split_launch_twolevel_rule<SPLIT_BUCKETS_RANGE>(p, stream);
-    default: return split_launch_twolevel_rule<SPLIT_BUCKETS_BOUNDARIES>(p, stream);
-    }
+    return split_with_rule(rule, [&](auto r) -> sc_status {
+        constexpr int RULE = decltype(r)::value;
+        if constexpr (RULE == SPLIT_BUCKETS_BITS)
+            if (split_tl_recomp(p.gather_index || p.num_values, RULE, p.keys_out != NULL))
+                return split_launch_twolevel_in<RULE, true, true>(p, stream);
+        return split_launch_twolevel_rule<RULE>(p, stream);
+    });
 }

@@ -212,12 +212,9 @@ template <typename KeyT>
 static sc_status wide_launch(const wide_params &p, int rule, int place, bool vec, uint64_t want, int sms,
                              cudaStream_t stream)
 {
-    switch (rule) {
-    case SPLIT_BUCKETS_BITS: return wide_launch_rule<KeyT, SPLIT_BUCKETS_BITS>(p, place, vec, want, sms, stream);
-    case SPLIT_BUCKETS_IDS: return wide_launch_rule<KeyT, SPLIT_BUCKETS_IDS>(p, place, vec, want, sms, stream);
-    case SPLIT_BUCKETS_RANGE: return wide_launch_rule<KeyT, SPLIT_BUCKETS_RANGE>(p, place, vec, want, sms, stream);
-    default: return wide_launch_rule<KeyT, SPLIT_BUCKETS_BOUNDARIES>(p, place, vec, want, sms, stream);
-    }
+    return split_with_rule(rule, [&](auto r) {
+        return wide_launch_rule<KeyT, decltype(r)::value>(p, place, vec, want, sms, stream);
+    });
 }
 
 int split_wide_selected(const split_desc *d, uint32_t num_buckets)

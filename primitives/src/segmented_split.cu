@@ -841,12 +841,9 @@ typedef void (*seg_kernel_fn)(seg_params);
 seg_kernel_fn ballot_kernel_for(split_key_type kt, int rule)
 {
     const bool u64 = kt == SPLIT_KEY_U64;
-    switch (rule) {
-    case SPLIT_BUCKETS_BITS: return u64 ? seg_ballot_kernel<uint64_t, SPLIT_BUCKETS_BITS> : seg_ballot_kernel<uint32_t, SPLIT_BUCKETS_BITS>;
-    case SPLIT_BUCKETS_IDS: return u64 ? seg_ballot_kernel<uint64_t, SPLIT_BUCKETS_IDS> : seg_ballot_kernel<uint32_t, SPLIT_BUCKETS_IDS>;
-    case SPLIT_BUCKETS_RANGE: return u64 ? seg_ballot_kernel<uint64_t, SPLIT_BUCKETS_RANGE> : seg_ballot_kernel<uint32_t, SPLIT_BUCKETS_RANGE>;
-    default: return u64 ? seg_ballot_kernel<uint64_t, SPLIT_BUCKETS_BOUNDARIES> : seg_ballot_kernel<uint32_t, SPLIT_BUCKETS_BOUNDARIES>;
-    }
+    return split_with_rule(rule, [&](auto r) -> seg_kernel_fn {
+        return u64 ? seg_ballot_kernel<uint64_t, decltype(r)::value> : seg_ballot_kernel<uint32_t, decltype(r)::value>;
+    });
 }
 
 enum { OCC_DEVICES = 64, OCC_KERNELS = 8 };

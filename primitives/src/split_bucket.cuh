@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "split.h"
 
 typedef struct split_rule_params {
@@ -24,6 +26,19 @@ typedef struct split_rule_params {
 static inline uint64_t split_range_magic(uint64_t delta)
 {
     return delta >= 2 && delta <= ((uint64_t)1 << 32) ? UINT64_MAX / delta + 1 : 0;
+}
+
+/* f(std::integral_constant<int, RULE>()) for a runtime rule (host): the one switch from a descriptor's
+ * rule to the kernels compiled per rule. */
+template <typename F>
+inline auto split_with_rule(int rule, F &&f) -> decltype(f(std::integral_constant<int, SPLIT_BUCKETS_BITS>()))
+{
+    switch (rule) {
+    case SPLIT_BUCKETS_BITS: return f(std::integral_constant<int, SPLIT_BUCKETS_BITS>());
+    case SPLIT_BUCKETS_IDS: return f(std::integral_constant<int, SPLIT_BUCKETS_IDS>());
+    case SPLIT_BUCKETS_RANGE: return f(std::integral_constant<int, SPLIT_BUCKETS_RANGE>());
+    default: return f(std::integral_constant<int, SPLIT_BUCKETS_BOUNDARIES>());
+    }
 }
 
 /* Bytes of shared memory the rule needs for B buckets with keys of KeyT. */
