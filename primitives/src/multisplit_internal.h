@@ -87,8 +87,9 @@ typedef struct split_kernel_params {
     uint32_t *bucket_offsets;
 } split_kernel_params;
 
-/* Table of the column order for n records: num_tiles of SPLIT_BLOCK_TILE_ITEMS, and num_cols contiguous columns of
- * col_tiles tiles each, at most SPLIT_MAX_GRID_BLOCKS (no CUDA call). */
+/* Tiles of the general scatter kernel for n records: num_tiles of SPLIT_BLOCK_TILE_ITEMS, and the count
+ * kernel's num_cols contiguous columns of col_tiles tiles each, at most SPLIT_MAX_GRID_BLOCKS (no CUDA
+ * call). */
 void split_table_shape(uint32_t n, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles);
 
 /* Temporary storage of split_job_run for a job (host only, no CUDA call but CUB's size query): its n,

@@ -22,9 +22,9 @@
  *     the bucket of a staged record is recomputed from its key (BITS rule) or staged with it (one
  *     byte). Payload stream 0 (the gather index or the first value stream) is staged and written with
  *     the keys; further streams are read by each staged record's tile index.
- * Compared with the column-order kernel (multisplit_kernels.cuh, B > SPLIT_LOOKBACK_MAX_BUCKETS) the
- * tiles are two to three times as large, whole tiles run without per-record tests, the bucket of a
- * staged key is not stored twice, and each bucket's output has one front (fewer partial sectors). */
+ * Compared with the general kernel (multisplit_kernels.cuh, B > SPLIT_LOOKBACK_MAX_BUCKETS) the tiles
+ * are two to three times as large, whole tiles run without per-record tests, and the bucket of a
+ * staged key is not stored twice. */
 #include "multisplit_kernels.cuh"
 
 /* Look-back status words (split_kernel_params.tile_status): a 30-bit count and a flag; 0 = not yet

@@ -22,11 +22,12 @@
  *     of the 256 high parts per warp; the tile is staged again, now sorted by bucket, stable;
  *  5. staged record j goes to s_goff[its bucket] + j: each bucket's run to consecutive addresses.
  * The bucket of a staged record is recomputed from its key (BITS rule, keys and a payload moved) or
- * staged with it (16 bits). Against the column-order kernel (11 ballots per round, per-warp counters of all B buckets,
- * a front per block and bucket) this is 2.3 to 2.5 times as fast at B = 2048 (H100, 2^26, RANGE rule:
- * keys 2.797 -> 1.229 ms, pairs 5.478 -> 2.211); one local pass of 11 ballots and per-warp 16-bit
- * counters of all B in tile order was slower (keys 1.324, pairs 2.456 ms), __match_any_sync slower
- * still (BITS keys: its scatter kernel 0.99 ms against 0.95 with ballots). */
+ * staged with it (16 bits). Against the general kernel as it ran then (column order, 11 ballots per
+ * round, per-warp counters of all B buckets, a front per block and bucket) this is 2.3 to 2.5 times as
+ * fast at B = 2048 (H100, 2^26, RANGE rule: keys 2.797 -> 1.229 ms, pairs 5.478 -> 2.211); one local
+ * pass of 11 ballots and per-warp 16-bit counters of all B in tile order was slower (keys 1.324, pairs
+ * 2.456 ms), __match_any_sync slower still (BITS keys: its scatter kernel 0.99 ms against 0.95 with
+ * ballots). */
 #include <atomic>
 
 #include "multisplit_kernels.cuh"

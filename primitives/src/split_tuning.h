@@ -5,19 +5,20 @@
 #define SPLIT_TUNING_H
 
 /* ---- split / multisplit / split index (multisplit*.cu) and SplitSort (sort.cu) ----
- * B <= SPLIT_LOOKBACK_MAX_BUCKETS (moving records): tile order (multisplit_lookback.cu, see SPLIT_LB_*).
- * B above: two-level tiles (multisplit_twolevel.cu, SPLIT_TL_*) for 32-bit keys with one payload stream
- * at most and no scatter index, else the column order: a block processes a contiguous chunk (column) of tiles of
- * SPLIT_BLOCK_WARPS warps x 32 lanes x SPLIT_BLOCK_PATH_ITEMS rounds of 32 consecutive records.
- * Blocks count their buckets (count kernel, 16-byte loads, shared atomics), one exclusive scan of the
- * column-major (bucket x column) table gives every column its global start per bucket, and the
- * scatter kernel ranks each tile in registers, reorders it in shared memory and writes contiguous
- * runs; value streams follow one at a time through one staging buffer. */
+ * The count kernel counts columns of whole tiles (16-byte loads, shared atomics) and writes each
+ * tile's counts before it in its column (tile rows); one exclusive scan of the column-major (bucket x
+ * column) table gives every column its global start per bucket; a scatter kernel takes the tiles in
+ * input order from a counter, ranks each in registers, reorders it in shared memory and writes
+ * contiguous runs. Scatter kernels: B <= SPLIT_LOOKBACK_MAX_BUCKETS the look-back kernel
+ * (multisplit_lookback.cu, SPLIT_LB_*); B above, two-level tiles (multisplit_twolevel.cu, SPLIT_TL_*)
+ * for 32-bit keys with one payload stream at most and no scatter index, else the general kernel
+ * (multisplit_kernels.cuh): tiles of SPLIT_BLOCK_WARPS warps x 32 lanes x SPLIT_BLOCK_PATH_ITEMS rounds
+ * of 32 consecutive records, value streams one at a time through one staging buffer. */
 enum {
     SPLIT_WARP_LANES = 32,
     SPLIT_BLOCK_WARPS = 8,                                 /* warps per block */
     SPLIT_BLOCK_THREADS = SPLIT_BLOCK_WARPS * SPLIT_WARP_LANES,
-    /* records per thread per tile of the column order (H100, 2^26 keys, B = 256 when it took that
+    /* records per thread per tile of the general kernel (H100, 2^26 keys, B = 256 when it took that
      * path: 8 items 0.917 ms, 12 0.719, 16 0.712 but pairs 0.864 -> 0.953 ms) */
     SPLIT_BLOCK_PATH_ITEMS = 12,
     SPLIT_BLOCK_TILE_ITEMS = SPLIT_BLOCK_THREADS * SPLIT_BLOCK_PATH_ITEMS, /* 3072 */
