@@ -128,6 +128,7 @@ __device__ __forceinline__ uint32_t split_bucket_fast(const split_rule_params &r
                                                       uint64_t i, const KeyT *s_bounds)
 {
     if (RULE == SPLIT_BUCKETS_BITS && sizeof(KeyT) == 4) return ((uint32_t)key >> sb) & mask;
+    if (RULE == SPLIT_BUCKETS_BOUNDARIES) return split_bounds_lookup<KeyT>(s_bounds, r.num_buckets, key);
     return split_bucket<KeyT, RULE>(r, key, i, s_bounds);
 }
 

@@ -1,7 +1,8 @@
 /* split_bucket.cuh - device bucket rules of the split library (internal, CUDA).
  * split_rule_params is a plain struct passed by value to kernels; split_bucket<KeyT, RULE>() maps a
- * record to its bucket exactly as split_bucket_of_ref() does on the host. The boundaries table is
- * searched in shared memory (split_load_boundaries copies it there; at most 2047 keys). */
+ * record to its bucket exactly as split_bucket_of_ref() does on the host. The multisplit kernels keep
+ * a boundaries table in shared memory with an index of slots (split_load_boundaries,
+ * split_bounds_lookup); the others search it in global memory. */
 #ifndef SPLIT_BUCKET_CUH
 #define SPLIT_BUCKET_CUH
 
@@ -10,6 +11,7 @@
 #include <type_traits>
 
 #include "split.h"
+#include "split_tuning.h"
 
 typedef struct split_rule_params {
     uint32_t num_buckets;       /* B, resolved */
@@ -41,33 +43,84 @@ inline auto split_with_rule(int rule, F &&f) -> decltype(f(std::integral_constan
     }
 }
 
+/* Shared-memory form of a BOUNDARIES table (the multisplit kernels; split_load_boundaries writes it):
+ * a header (the smallest boundary, a shift), SPLIT_BOUNDS_SLOTS + 1 slot starts, then the table. Slot
+ * s holds the keys [min + s * 2^shift, min + (s + 1) * 2^shift); its start is the bucket of its first
+ * key, so a key's bucket lies between its slot's start and the next one's and is found by a search of
+ * those few entries (uniform keys: about B / SPLIT_BOUNDS_SLOTS) instead of the whole table. */
+enum {
+    SPLIT_BOUNDS_HEADER_BYTES = 16, /* the smallest boundary (8 bytes), the shift (4), padding */
+    SPLIT_BOUNDS_SLOT_BYTES = ((SPLIT_BOUNDS_SLOTS + 1) * 2 + 15) / 16 * 16
+};
+
 /* Bytes of shared memory the rule needs for B buckets with keys of KeyT. */
 template <typename KeyT, int RULE>
 __host__ __device__ inline uint32_t split_rule_smem_bytes(uint32_t num_buckets)
 {
-    return RULE == SPLIT_BUCKETS_BOUNDARIES ? (uint32_t)((num_buckets - 1) * sizeof(KeyT)) : 0u;
+    return RULE == SPLIT_BUCKETS_BOUNDARIES
+               ? (uint32_t)(SPLIT_BOUNDS_HEADER_BYTES + SPLIT_BOUNDS_SLOT_BYTES + (num_buckets - 1) * sizeof(KeyT))
+               : 0u;
 }
 
-/* Block-wide copy of the boundaries into s_bounds; the caller synchronises before use. */
-template <typename KeyT, int RULE>
-__device__ inline void split_load_boundaries(const split_rule_params &p, KeyT *s_bounds)
-{
-    if (RULE != SPLIT_BUCKETS_BOUNDARIES) return;
-    const KeyT *g = (const KeyT *)p.boundaries;
-    for (uint32_t j = threadIdx.x; j + 1 < p.num_buckets; j += blockDim.x) s_bounds[j] = g[j];
-}
-
-/* Number of entries of the sorted table t[0 .. count) that are <= key (upper bound). */
+/* Entries of the sorted table t that are <= key (upper bound), searched in [lo, hi) (the answer known
+ * to lie in [lo, hi]). */
 template <typename KeyT>
-__device__ inline uint32_t split_upper_bound(const KeyT *t, uint32_t count, KeyT key)
+__device__ inline uint32_t split_upper_bound_in(const KeyT *t, uint32_t lo, uint32_t hi, KeyT key)
 {
-    uint32_t lo = 0, hi = count;
     while (lo < hi) {
-        uint32_t mid = (lo + hi) >> 1;
+        const uint32_t mid = (lo + hi) >> 1;
         if (t[mid] <= key) lo = mid + 1;
         else hi = mid;
     }
     return lo;
+}
+
+/* Block-wide: the rule's shared-memory form into s_region (BOUNDARIES only); the caller synchronises
+ * before use. Every thread of the block calls it. The slot starts are searched in the global table, so
+ * nothing waits for the copy. */
+template <typename KeyT, int RULE>
+__device__ inline void split_load_boundaries(const split_rule_params &p, KeyT *s_region)
+{
+    if (RULE != SPLIT_BUCKETS_BOUNDARIES) return;
+    const KeyT *g = (const KeyT *)p.boundaries;
+    const uint32_t count = p.num_buckets - 1;
+    unsigned char *base = (unsigned char *)s_region;
+    uint16_t *slots = (uint16_t *)(base + SPLIT_BOUNDS_HEADER_BYTES);
+    KeyT *table = (KeyT *)(base + SPLIT_BOUNDS_HEADER_BYTES + SPLIT_BOUNDS_SLOT_BYTES);
+    for (uint32_t j = threadIdx.x; j < count; j += blockDim.x) table[j] = g[j];
+    /* count 0 (one bucket): every key in bucket 0. */
+    const uint64_t lo_key = count ? (uint64_t)g[0] : 0, span = count ? (uint64_t)g[count - 1] - lo_key : 0;
+    const int span_bits = span ? 64 - __clzll((long long)span) : 0;
+    const int slot_bits = 31 - __clz((int)SPLIT_BOUNDS_SLOTS);
+    const uint32_t shift = span_bits > slot_bits ? (uint32_t)(span_bits - slot_bits) : 0u;
+    if (threadIdx.x == 0) {
+        *(uint64_t *)base = lo_key;
+        *(uint32_t *)(base + 8) = shift;
+    }
+    for (uint32_t s = threadIdx.x; s <= SPLIT_BOUNDS_SLOTS; s += blockDim.x) {
+        uint32_t start = count;
+        const uint64_t off = (uint64_t)s << shift;
+        if (s < SPLIT_BOUNDS_SLOTS && off <= span) start = split_upper_bound_in<KeyT>(g, 0, count, (KeyT)(lo_key + off));
+        slots[s] = (uint16_t)start;
+    }
+}
+
+/* BOUNDARIES bucket of a key from the shared-memory form: the upper bound within its slot (B up to
+ * SPLIT_BOUNDS_DIRECT_MAX_BUCKETS: in the whole table). A table that is not sorted gives some bucket of
+ * [0, B) (never one out of range). */
+template <typename KeyT>
+__device__ __forceinline__ uint32_t split_bounds_lookup(const KeyT *s_region, uint32_t num_buckets, KeyT key)
+{
+    const unsigned char *base = (const unsigned char *)s_region;
+    const KeyT *table = (const KeyT *)(base + SPLIT_BOUNDS_HEADER_BYTES + SPLIT_BOUNDS_SLOT_BYTES);
+    if (num_buckets <= SPLIT_BOUNDS_DIRECT_MAX_BUCKETS) return split_upper_bound_in<KeyT>(table, 0, num_buckets - 1, key);
+    const uint64_t lo_key = *(const uint64_t *)base;
+    if ((uint64_t)key < lo_key) return 0;
+    const uint32_t shift = *(const uint32_t *)(base + 8);
+    const uint16_t *slots = (const uint16_t *)(base + SPLIT_BOUNDS_HEADER_BYTES);
+    uint64_t s = ((uint64_t)key - lo_key) >> shift;
+    if (s >= SPLIT_BOUNDS_SLOTS) s = SPLIT_BOUNDS_SLOTS - 1;
+    return split_upper_bound_in<KeyT>(table, slots[s], slots[s + 1], key);
 }
 
 /* Bucket of record i with key `key` (key unused by IDS). */
@@ -92,7 +145,7 @@ __device__ inline uint32_t split_bucket(const split_rule_params &p, KeyT key, ui
         else q = x / p.range_delta;
         return q < (uint64_t)(p.num_buckets - 1) ? (uint32_t)q : p.num_buckets - 1;
     }
-    return split_upper_bound<KeyT>(s_bounds, p.num_buckets - 1, key);
+    return split_upper_bound_in<KeyT>(s_bounds, 0, p.num_buckets - 1, key);
 }
 
 #endif /* SPLIT_BUCKET_CUH */

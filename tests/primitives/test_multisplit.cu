@@ -6,8 +6,9 @@
  * on it; outputs are poisoned before each run and guard words after each output must survive.
  * Size grid: the small sizes (0, 1, 31, 32, 33, 255..257, 2047..2049, 4097) on every B x rule x key
  * type, distributions and output sets cycling; tile order's tiles +-1 (4608, 6144, 9216) on B = 2, 32,
- * 33, 256 x rule x key type; two-level tiles +-1 (4608, 6144), two tiles + 1, 2.1M and 9M on
- * B = 257 .. 2048 x rule; 10^6+7 on every B x rule (u32 and
+ * 33, 256 x rule x key type; two-level tiles +-1 (4608, 6144), two tiles + 1, 2.1M and 6.5M on
+ * B = 257 .. 2048 x rule; skewed BOUNDARIES tables (geometric, repeated, extremes, clusters) with keys on
+ * and next to boundaries; 10^6+7 on every B x rule (u32 and
  * u64 alternating, distributions cycling), every distribution at B = 32 / 256 / 2048; 2^24 on a
  * subset (B = 2, 32, 33, 256, 2048 with BITS / BOUNDARIES / IDS / RANGE); 2^28 only when an argument
  * contains "large" (ctest label large). "sanitize_mid" is a mid-size case for compute-sanitizer. */
@@ -121,10 +122,19 @@ static size_t compare(const mst_case *c, const mst_data *d, const split_desc *re
 
 /* Runs one case (direct and graph-captured) and compares with the reference. use_index: call
  * split_index (outs must be index outputs only). */
+static void run_data(const mst_case *c, mst_data *dp, uint64_t seed, int outs, int unstable, int use_index);
+
 static void run_case(const mst_case *c, uint64_t seed, int outs, int unstable, int use_index)
 {
     mst_data d;
     SCT_REQUIRE(mst_generate(c, seed, &d));
+    run_data(c, &d, seed, outs, unstable, use_index);
+}
+
+/* run_case on generated data (freed here). */
+static void run_data(const mst_case *c, mst_data *dp, uint64_t seed, int outs, int unstable, int use_index)
+{
+    mst_data d = *dp;
     size_t n = c->n, kb = d.key_bytes, nb = c->num_buckets;
     if (!d.values) outs &= ~OUT_VALUES;
     /* Reference with every output. */
@@ -238,13 +248,13 @@ static void test_tile_order_tiles_plus_minus_one(void)
 
 /* Two-level tiles (multisplit_twolevel.cu: 32-bit keys, B = 257 .. 2048, keys and at most one payload
  * stream, not the BITS rule's keys / values; tiles of 384 threads x 16 or 12 records in tile order with
- * tile rows): the tiles +-1, two tiles + 1, 2.1M, and 9M (more tiles than the count kernel's 1024
- * columns: several tiles per column, rows that carry counts) on B = 257, 512, 1024, 2048 (one to three
+ * tile rows): the tiles +-1, two tiles + 1, 2.1M, and 6.5M on half the rule x B pairs (more tiles
+ * than the count kernel's 1024 columns: several tiles per column, rows that carry counts) on B = 257, 512, 1024, 2048 (one to three
  * low bits), every rule; the output sets (keys, keys + values, keys + gather, the gather index alone by
  * split_index) and distributions cycling, one case in five unstable. */
 static void test_two_level_tiles(void)
 {
-    static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 9217, 12289, 2100007, 9000011};
+    static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 9217, 12289, 2100007, 6500011};
     static const uint32_t bs[] = {257, 512, 1024, 2048};
     static const int outs[] = {OUT_KEYS | OUT_OFFSETS, OUT_KEYS | OUT_VALUES | OUT_OFFSETS, OUT_KEYS | OUT_GATHER,
                                OUT_GATHER | OUT_OFFSETS};
@@ -253,9 +263,76 @@ static void test_two_level_tiles(void)
     for (int rule = 0; rule < 4; ++rule)
         for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; ++bi)
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si, ++k) {
+                if (sizes[si] > 4000000 && (rule + bi) % 2) continue; /* the largest size on half the pairs */
                 mst_case c = {SPLIT_KEY_U32, sizes[si], bs[bi], (split_bucket_rule)rule, (mst_dist)(k % MST_DIST_COUNT), 1, 0};
                 const int o = outs[k % 4];
                 run_case(&c, ++seed, o, k % 5 == 4, o == (OUT_GATHER | OUT_OFFSETS));
+                if (sct_current_failed() > 4) return;
+            }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* BOUNDARIES tables the shared-memory slot index (split_bucket.cuh) must get right: geometric spacing
+ * (most boundaries in the lowest slots), one value repeated, the key type's extremes as the first and
+ * last boundary, and two tight clusters; keys on boundaries, one off them, 0, the largest key and
+ * uniform. Both key types, B = 2, 33, 257, 2048 (look-back, two-level and general kernels), output
+ * sets cycling. */
+static void test_boundaries_skewed_tables(void)
+{
+    static const uint32_t bs[] = {2, 33, 257, 2048};
+    uint64_t seed = sct_base_seed() * 37;
+    unsigned k = 0;
+    for (int kt = 0; kt < 2; ++kt)
+        for (int shape = 0; shape < 4; ++shape)
+            for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; ++bi, ++k) {
+                const uint32_t nb = bs[bi], count = nb - 1;
+                const int u64 = kt == 1, bits = u64 ? 64 : 32;
+                const uint64_t kmax = u64 ? UINT64_MAX : UINT32_MAX;
+                mst_case c = {(split_key_type)kt, k & 1 ? 100003u : 1200007u, nb, SPLIT_BUCKETS_BOUNDARIES, MST_UNIFORM,
+                              (int)(k % 3 != 0), 0};
+                mst_data d;
+                SCT_REQUIRE(mst_generate(&c, ++seed, &d));
+                sct_rng rng;
+                sct_rng_seed(&rng, seed * 7 + 1);
+                uint64_t *t = (uint64_t *)malloc((size_t)nb * sizeof *t);
+                SCT_REQUIRE(t);
+                const uint64_t same = sct_rng_next(&rng) & kmax, x = sct_rng_next(&rng) & (kmax >> 2);
+                for (uint32_t j = 0; j < count; ++j) {
+                    const uint64_t r = sct_rng_next(&rng) & kmax;
+                    switch (shape) {
+                    case 0: { /* geometric: 2^(j * (bits - 1) / count) */
+                        const uint32_t e = (uint32_t)((uint64_t)j * (uint64_t)(bits - 1) / (count ? count : 1));
+                        t[j] = ((uint64_t)1 << e) + (r & (((uint64_t)1 << e) - 1) & 3);
+                        break;
+                    }
+                    case 1: t[j] = same; break;
+                    case 2: t[j] = j == 0 ? 0 : j + 1 == count ? kmax : r; break;
+                    default: t[j] = j < count / 2 ? x + r % 100 : (kmax >> 1) + r % (kmax >> 1); break;
+                    }
+                }
+                qsort(t, count, sizeof *t, cmp_u64);
+                for (uint32_t j = 0; j < count; ++j) {
+                    if (u64) ((uint64_t *)d.bounds)[j] = t[j];
+                    else ((uint32_t *)d.bounds)[j] = (uint32_t)t[j];
+                }
+                for (uint32_t i = 0; i < c.n; ++i) {
+                    const uint32_t kind = sct_rng_below(&rng, 16);
+                    uint64_t key = sct_rng_next(&rng) & kmax;
+                    if (count && kind < 4) key = t[sct_rng_below(&rng, count)];
+                    else if (count && kind < 6) key = (t[sct_rng_below(&rng, count)] + (kind == 4 ? 1 : kmax)) & kmax;
+                    else if (kind == 6) key = 0;
+                    else if (kind == 7) key = kmax;
+                    if (u64) ((uint64_t *)d.keys)[i] = key;
+                    else ((uint32_t *)d.keys)[i] = (uint32_t)key;
+                }
+                free(t);
+                const int o = k_outs[k % 6];
+                run_data(&c, &d, seed, o == OUT_OFFSETS ? (OUT_KEYS | OUT_OFFSETS) : o, k % 5 == 4, 0);
                 if (sct_current_failed() > 4) return;
             }
 }
@@ -460,6 +537,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_tile_order_tiles_plus_minus_one);
     SCT_RUN(test_two_level_tiles);
     SCT_RUN(test_range_rule_deltas);
+    SCT_RUN(test_boundaries_skewed_tables);
     SCT_RUN(test_split_index);
     SCT_RUN(test_unstable_same_buckets);
     SCT_RUN(test_million_every_bucket_count_and_rule);
