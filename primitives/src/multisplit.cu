@@ -42,29 +42,30 @@ static uint32_t split_count_copies(uint32_t num_buckets)
  * still took the column order). */
 static int split_tile_order(uint32_t num_buckets) { return num_buckets <= SPLIT_LOOKBACK_MAX_BUCKETS; }
 
-/* Tile order: the kernel's tiles, and the count kernel's columns of whole tiles over them. */
+/* Tile order: a scatter kernel's tiles, and the count kernel's columns of whole tiles over them. */
 typedef struct lookback_plan {
     uint32_t tile_items, tiles, cols, col_tiles;
 } lookback_plan;
 
-static lookback_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int more_out)
+static lookback_plan tile_plan_of(uint32_t n, uint32_t tile_items)
 {
     lookback_plan L;
-    L.tile_items = split_lookback_tile_items(key64, more_out, num_buckets);
+    L.tile_items = tile_items;
     L.tiles = (uint32_t)(((uint64_t)n + L.tile_items - 1) / L.tile_items);
     split_columns(L.tiles, &L.cols, &L.col_tiles);
     return L;
 }
 
-/* Two-level tiles (multisplit_twolevel.cu, also in tile order with tile rows): tiles of
- * split_twolevel_tile_items, the count kernel's columns of whole tiles over them. */
+/* The look-back kernel's (multisplit_lookback.cu). */
+static lookback_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int more_out)
+{
+    return tile_plan_of(n, split_lookback_tile_items(key64, more_out, num_buckets));
+}
+
+/* The two-level kernel's (multisplit_twolevel.cu). */
 static lookback_plan twolevel_plan_of(uint32_t n, int pay, int rule, int keys_out)
 {
-    lookback_plan L;
-    L.tile_items = split_twolevel_tile_items(pay, rule, keys_out);
-    L.tiles = (uint32_t)(((uint64_t)n + L.tile_items - 1) / L.tile_items);
-    split_columns(L.tiles, &L.cols, &L.col_tiles);
-    return L;
+    return tile_plan_of(n, split_twolevel_tile_items(pay, rule, keys_out));
 }
 
 /* Words ahead of the look-back status (given bucket totals): the tile counter, padded. */

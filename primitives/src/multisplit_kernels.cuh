@@ -155,6 +155,64 @@ __device__ __forceinline__ uint32_t split_block_exclusive_sum(uint32_t v, uint32
     return before + incl - v;
 }
 
+/* Tile order: the next tile from the counter, broadcast through *s_slot (every thread calls it; the
+ * caller's barriers since its last read of *s_slot keep this write after them). */
+__device__ __forceinline__ uint32_t split_take_tile(uint32_t *counter, uint32_t *s_slot)
+{
+    if (threadIdx.x == 0) *s_slot = atomicAdd(counter, 1u);
+    __syncthreads();
+    return *s_slot;
+}
+
+/* Tile order: a warp's slice of a tile, ITEMS rounds of 32 consecutive records from wbase (the
+ * (round, lane) order is the input order); past tile_n (when not FULL) or without keys_in: 0. */
+template <typename KeyT, int ITEMS, bool FULL>
+__device__ __forceinline__ void split_load_slice(const KeyT *keys_in, uint64_t tile_base, uint32_t wbase, uint32_t lane,
+                                                 uint32_t tile_n, KeyT (&key)[ITEMS])
+{
+    const KeyT *const kin = keys_in + tile_base + wbase + lane; /* record r * 32 of the lane */
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+        key[r] = ((FULL || off < tile_n) && keys_in) ? kin[r * 32] : (KeyT)0;
+    }
+}
+
+/* Block 0 of a scatter kernel writes the B + 1 bucket offsets (table_offsets[b * count_cols], n) when
+ * asked for (no launch of their own). */
+__device__ __forceinline__ void split_write_bucket_offsets(const split_kernel_params &p)
+{
+    if (!p.bucket_offsets || blockIdx.x != 0) return;
+    const uint32_t nb = p.rule.num_buckets;
+    for (uint32_t b = threadIdx.x; b <= nb; b += blockDim.x)
+        p.bucket_offsets[b] = b < nb ? p.table_offsets[(size_t)b * p.count_cols] : p.n;
+}
+
+/* One bucket's per-warp counts (c[w * stride], W warps) become the warps' starts from `start`; returns
+ * the start after them. */
+template <int W>
+__device__ __forceinline__ uint32_t split_warp_starts(uint32_t *c, uint32_t stride, uint32_t start)
+{
+#pragma unroll
+    for (uint32_t w = 0; w < (uint32_t)W; ++w) {
+        const uint32_t x = c[w * stride];
+        c[w * stride] = start;
+        start += x;
+    }
+    return start;
+}
+
+/* Lets kernel use `most` bytes of dynamic shared memory, once per kernel (flag), when a launch needs
+ * more than the default (`need`): later calls, graph captures included, make no attribute call. */
+template <typename K>
+static sc_status split_allow_smem(K kernel, uint32_t need, uint32_t most, std::atomic<int> &flag)
+{
+    if (need <= SPLIT_DEFAULT_SMEM_BYTES || flag.load(std::memory_order_acquire)) return SC_OK;
+    SC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
+    flag.store(1, std::memory_order_release);
+    return SC_OK;
+}
+
 /* Stable rank of a round's record among the warp's records of its bucket b (B <= 2^16): the warp's
  * counter s_wc_w[b] (records of b in the earlier rounds) plus the round's lanes of b before this one.
  * The lanes of lane 0's bucket find each other by one ballot, the others by a shared atomicOr of lane
@@ -474,9 +532,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     uint32_t *const scatter_index = p.scatter_index;
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
-    if (p.bucket_offsets && blockIdx.x == 0)
-        for (uint32_t b = tid; b <= nb; b += SPLIT_BLOCK_THREADS)
-            p.bucket_offsets[b] = b < nb ? p.table_offsets[(size_t)b * p.count_cols] : p.n;
+    split_write_bucket_offsets(p);
     __syncthreads();
 
     const uint32_t lt = split_lanemask_lt();
@@ -484,11 +540,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     const uint32_t *const rows = p.tile_rows;
     __shared__ uint32_t s_tile;
     for (;;) {
-        /* Tile order: the next tile from the counter (every thread read the previous value before the
-         * previous tile's barriers). */
-        if (tid == 0) s_tile = atomicAdd(p.tile_counter, 1u);
-        __syncthreads();
-        const uint32_t tile = s_tile;
+        const uint32_t tile = split_take_tile(p.tile_counter, &s_tile);
         if (tile >= p.num_tiles) break;
         {
             const uint64_t tile_base = (uint64_t)tile * TILE;
@@ -638,15 +690,10 @@ static sc_status split_launch_scatter_in(const split_kernel_params &p, cudaStrea
 {
     const split_smem_layout L = split_scatter_layout<KeyT, RULE, MODE>(p.rule.num_buckets, p.num_values,
                                                                        p.keys_out != NULL, p.gather_index != NULL);
-    /* Opt in once per kernel to the largest layout it can ever use (B = 2048, every stream), so
-     * later calls, graph captures included, make no attribute call at all. */
+    /* The largest layout it can ever use: B = 2048, every stream. */
     static std::atomic<int> opted_in(0);
-    if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
-        const split_smem_layout M = split_scatter_layout<KeyT, RULE, MODE>(SPLIT_MAX_BUCKETS, SPLIT_MAX_VALUE_STREAMS, 1, 1);
-        SC_CUDA_CHECK(cudaFuncSetAttribute(split_scatter_kernel<KeyT, RULE, MODE>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)M.total));
-        opted_in.store(1, std::memory_order_release);
-    }
+    const split_smem_layout M = split_scatter_layout<KeyT, RULE, MODE>(SPLIT_MAX_BUCKETS, SPLIT_MAX_VALUE_STREAMS, 1, 1);
+    SC_TRY(split_allow_smem(split_scatter_kernel<KeyT, RULE, MODE>, L.total, M.total, opted_in));
     split_scatter_kernel<KeyT, RULE, MODE><<<p.num_blocks, SPLIT_BLOCK_THREADS, L.total, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_scatter_kernel");
     return SC_OK;

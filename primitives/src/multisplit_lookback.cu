@@ -169,9 +169,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
     if (NB == 0)
         for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_match[j] = 0u;
-    if (p.bucket_offsets && blockIdx.x == 0)
-        for (uint32_t b = tid; b <= nb; b += SPLIT_LB_THREADS)
-            p.bucket_offsets[b] = b < nb ? p.table_offsets[(size_t)b * p.count_cols] : p.n;
+    split_write_bucket_offsets(p);
 
     /* Payload stream q of record i of the tile (q = 0 is the gather index when it is asked for). */
     auto payload_in = [&](uint32_t q, uint64_t i) -> const uint32_t * {
@@ -188,12 +186,9 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
 
     for (;;) {
         /* The tile counter's value is broadcast through s_scratch[31] (the scan uses the first
-         * SPLIT_LB_WARPS words); the previous tile's last barrier lies between its reads and this write,
-         * and this barrier also orders the previous tile's reads of the staging area and of s_wc before
-         * this tile's writes. */
-        if (tid == 0) s_scratch[31] = atomicAdd(p.tile_counter, 1u);
-        __syncthreads();
-        const uint32_t tile = s_scratch[31];
+         * SPLIT_LB_WARPS words); the barrier also orders the previous tile's reads of the staging area
+         * and of s_wc before this tile's writes. */
+        const uint32_t tile = split_take_tile(p.tile_counter, &s_scratch[31]);
         if (tile >= p.num_tiles) break;
         const uint64_t tile_base = (uint64_t)tile * TILE;
         const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
@@ -202,12 +197,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             constexpr bool FULL = decltype(full_tag)::value;
             /* 1. Load (registers only; in flight while the counters are cleared). */
             KeyT key[ITEMS];
-            const KeyT *const kin = keys_in + tile_base + wbase + lane; /* record r * 32 of the lane */
-#pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                key[r] = ((FULL || off < tile_n) && keys_in) ? kin[r * 32] : (KeyT)0;
-            }
+            split_load_slice<KeyT, ITEMS, FULL>(keys_in, tile_base, wbase, lane, tile_n, key);
             /* Tile rows: bucket b's global start in this tile into s_goff[b] (thread b; the loads are
              * issued after the keys', and no register is held through the ranking). */
             if (rows && tid < nb)
@@ -276,13 +266,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             }
             const uint32_t local = split_block_exclusive_sum(count, s_scratch, lane, warp);
             if (owner) {
-                uint32_t run = local;
-#pragma unroll
-                for (uint32_t w = 0; w < SPLIT_LB_WARPS; ++w) {
-                    const uint32_t x = s_wc[w * nb + tid];
-                    s_wc[w * nb + tid] = run;
-                    run += x;
-                }
+                split_warp_starts<SPLIT_LB_WARPS>(s_wc + tid, nb, local);
                 if (rows) {
                     s_goff[tid] -= local;
                 } else {
@@ -362,20 +346,13 @@ static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStr
     const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS, NB > 0);
     const uint32_t payloads = (p.gather_index ? 1u : 0u) + p.num_values;
     const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, payloads, tile);
-    /* Opt in once per kernel to the largest layout it can use, so later calls (graph captures
-     * included) make no attribute call. */
+    /* The largest layout it can use; keys out is the larger one (a key per staged record against a byte). */
     static std::atomic<int> opted_in(0);
-    if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
-        /* Keys out is the larger layout (a key per staged record against a byte). */
-        const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(NB > 0 ? SPLIT_LB_BALLOT_MAX_BUCKETS : SPLIT_LOOKBACK_MAX_BUCKETS,
-                                                                 1,
-                                                                 OUT == SPLIT_LB_OUT_ANY ? SPLIT_MAX_VALUE_STREAMS + 1u
-                                                                 : OUT == SPLIT_LB_OUT_PAYLOADS ? 1u : 0u,
-                                                                 tile);
-        SC_CUDA_CHECK(cudaFuncSetAttribute(split_lookback_kernel<KeyT, RULE, OUT, NB>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)M.total));
-        opted_in.store(1, std::memory_order_release);
-    }
+    const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(NB > 0 ? SPLIT_LB_BALLOT_MAX_BUCKETS : SPLIT_LOOKBACK_MAX_BUCKETS, 1,
+                                                             OUT == SPLIT_LB_OUT_ANY ? SPLIT_MAX_VALUE_STREAMS + 1u
+                                                             : OUT == SPLIT_LB_OUT_PAYLOADS ? 1u : 0u,
+                                                             tile);
+    SC_TRY(split_allow_smem(split_lookback_kernel<KeyT, RULE, OUT, NB>, L.total, M.total, opted_in));
     split_lookback_kernel<KeyT, RULE, OUT, NB><<<p.num_blocks, SPLIT_LB_THREADS, L.total, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_lookback_kernel");
     return SC_OK;

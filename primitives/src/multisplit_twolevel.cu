@@ -125,184 +125,155 @@ __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) spli
 
     split_load_boundaries<uint32_t, RULE>(p.rule, s_bounds);
     for (uint32_t j = tid; j < SPLIT_TL_WARPS * NHIGH; j += SPLIT_TL_THREADS) s_match[j] = 0u;
-    if (p.bucket_offsets && blockIdx.x == 0)
-        for (uint32_t b = tid; b <= nb; b += SPLIT_TL_THREADS)
-            p.bucket_offsets[b] = b < nb ? p.table_offsets[(size_t)b * p.count_cols] : p.n;
+    split_write_bucket_offsets(p);
 
     const uint32_t *const rows = p.tile_rows;
     for (;;) {
         /* The tile counter's value is broadcast through s_scratch[31] (the scans use the first
-         * SPLIT_TL_WARPS words); this barrier also orders the previous tile's reads of the staging area,
+         * SPLIT_TL_WARPS words); the barrier also orders the previous tile's reads of the staging area,
          * s_goff, s_run and s_wc before this tile's writes. */
-        if (tid == 0) s_scratch[31] = atomicAdd(p.tile_counter, 1u);
-        __syncthreads();
-        const uint32_t tile = s_scratch[31];
+        const uint32_t tile = split_take_tile(p.tile_counter, &s_scratch[31]);
         if (tile >= p.num_tiles) break;
-        {
-            const uint64_t tile_base = (uint64_t)tile * TILE;
-            const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
-            auto tile_body = [&](auto full_tag) {
-                constexpr bool FULL = decltype(full_tag)::value;
-                /* 1. Load (registers only; in flight while the counters are cleared). */
-                uint32_t key[ITEMS], pay[ITEMS];
-                const uint32_t *const kin = keys_in + tile_base + wbase + lane;
+        const uint64_t tile_base = (uint64_t)tile * TILE;
+        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+        auto tile_body = [&](auto full_tag) {
+            constexpr bool FULL = decltype(full_tag)::value;
+            /* 1. Load (registers only; in flight while the counters are cleared). */
+            uint32_t key[ITEMS], pay[ITEMS];
+            split_load_slice<uint32_t, ITEMS, FULL>(keys_in, tile_base, wbase, lane, tile_n, key);
+            if (PAY) {
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r) {
                     const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                    key[r] = ((FULL || off < tile_n) && keys_in) ? kin[r * 32] : 0u;
+                    pay[r] = FULL || off < tile_n ? (values_in ? values_in[tile_base + off] : (uint32_t)(tile_base + off))
+                                                  : 0u;
                 }
-                if (PAY) {
-#pragma unroll
-                    for (int r = 0; r < ITEMS; ++r) {
-                        const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                        pay[r] = FULL || off < tile_n ? (values_in ? values_in[tile_base + off] : (uint32_t)(tile_base + off))
-                                                      : 0u;
-                    }
-                }
-                /* The tile's global start per bucket (tile rows), read while the keys load. */
-                const uint32_t col = tile / p.count_col_tiles;
-                for (uint32_t b = tid; b < nb; b += SPLIT_TL_THREADS) {
-                    s_goff[b] = 0u;
-                    s_run[b] = p.table_offsets[(size_t)b * p.count_cols + col] + rows[(size_t)tile * nb + b];
-                }
-                for (uint32_t j = tid; j < SPLIT_TL_WARPS * NHIGH; j += SPLIT_TL_THREADS) s_wc[j] = 0u;
-                __syncthreads();
+            }
+            /* The tile's global start per bucket (tile rows), read while the keys load. */
+            const uint32_t col = tile / p.count_col_tiles;
+            for (uint32_t b = tid; b < nb; b += SPLIT_TL_THREADS) {
+                s_goff[b] = 0u;
+                s_run[b] = p.table_offsets[(size_t)b * p.count_cols + col] + rows[(size_t)tile * nb + b];
+            }
+            for (uint32_t j = tid; j < SPLIT_TL_WARPS * NHIGH; j += SPLIT_TL_THREADS) s_wc[j] = 0u;
+            __syncthreads();
 
-                /* Ranks: RECOMP two to a register (the bucket is recomputed from key[r]), else
-                 * bucket | rank << 16. */
-                uint32_t rk[RECOMP ? ITEMS / 2 : ITEMS];
+            /* Ranks: RECOMP two to a register (the bucket is recomputed from key[r]), else
+             * bucket | rank << 16. */
+            uint32_t rk[RECOMP ? ITEMS / 2 : ITEMS];
 #pragma unroll
-                for (int r = 0; r < (int)(sizeof rk / sizeof rk[0]); ++r) rk[r] = 0u;
-                auto keep = [&](int r, uint32_t b, uint32_t rank) {
-                    if (RECOMP) rk[r >> 1] = (r & 1) ? ((rk[r >> 1] & 0xFFFFu) | (rank << 16)) : ((rk[r >> 1] & 0xFFFF0000u) | rank);
-                    else rk[r] = b | (rank << 16);
-                };
-                auto rank_of = [&](int r) -> uint32_t { return RECOMP ? (rk[r >> 1] >> ((r & 1) * 16)) & 0xFFFFu : rk[r] >> 16; };
-                auto bucket_of = [&](int r) -> uint32_t {
-                    return RECOMP ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], 0, s_bounds) : rk[r] & 0xFFFFu;
-                };
+            for (int r = 0; r < (int)(sizeof rk / sizeof rk[0]); ++r) rk[r] = 0u;
+            auto keep = [&](int r, uint32_t b, uint32_t rank) {
+                if (RECOMP) rk[r >> 1] = (r & 1) ? ((rk[r >> 1] & 0xFFFFu) | (rank << 16)) : ((rk[r >> 1] & 0xFFFF0000u) | rank);
+                else rk[r] = b | (rank << 16);
+            };
+            auto rank_of = [&](int r) -> uint32_t { return RECOMP ? (rk[r >> 1] >> ((r & 1) * 16)) & 0xFFFFu : rk[r] >> 16; };
+            auto bucket_of = [&](int r) -> uint32_t {
+                return RECOMP ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], 0, s_bounds) : rk[r] & 0xFFFFu;
+            };
 
-                /* 2. First pass: rank by the low part; the tile's histogram. */
-                uint32_t lane_count = 0;
+            /* 2. First pass: rank by the low part; the tile's histogram. */
+            uint32_t lane_count = 0;
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+                const bool valid = FULL || off < tile_n;
+                const uint32_t b = valid ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
+                                         : 0u;
+                const uint32_t lo = b & low_mask;
+                const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
+                const uint32_t lanes = split_match_lane<SPLIT_TL_LOW_BITS>(lo, valid_mask, lane_masks);
+                const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, lo);
+                const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, lo);
+                lane_count += __popc(lanes);
+                keep(r, b, before + __popc(mine & lt));
+                if (valid) atomicAdd(&s_goff[b], 1u);
+            }
+            if (lane < NLOW) s_wlow[warp * NLOW + lane] = lane_count;
+            __syncthreads();
+
+            /* 3. Offsets. The histogram: thread t's buckets [hbegin, hend), the block's scan. */
+            uint32_t sum = 0;
+            for (uint32_t b = hbegin; b < hend; ++b) sum += s_goff[b];
+            uint32_t run = split_block_exclusive_sum(sum, s_scratch, lane, warp);
+            for (uint32_t b = hbegin; b < hend; ++b) {
+                const uint32_t c = s_goff[b];
+                s_goff[b] = s_run[b] - run;
+                run += c;
+            }
+            /* The low parts' starts per warp (the last warp; lane l owns low part l). */
+            if (warp == SPLIT_TL_WARPS - 1) {
+                uint32_t total = 0;
+                if (lane < NLOW)
+#pragma unroll
+                    for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) total += s_wlow[w * NLOW + lane];
+                const uint32_t start = split_warp_inclusive_sum(total, lane) - total;
+                if (lane < NLOW) split_warp_starts<SPLIT_TL_WARPS>(s_wlow + lane, NLOW, start);
+            }
+            __syncthreads();
+            /* Stages the warp's records at starts[(bucket >> shift) & part_mask] + rank. */
+            auto stage = [&](const uint32_t *starts, uint32_t shift, uint32_t part_mask) {
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r) {
-                    const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                    const bool valid = FULL || off < tile_n;
-                    const uint32_t b = valid ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
-                                             : 0u;
-                    const uint32_t lo = b & low_mask;
-                    const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
-                    const uint32_t lanes = split_match_lane<SPLIT_TL_LOW_BITS>(lo, valid_mask, lane_masks);
-                    const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, lo);
-                    const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, lo);
-                    lane_count += __popc(lanes);
-                    keep(r, b, before + __popc(mine & lt));
-                    if (valid) atomicAdd(&s_goff[b], 1u);
-                }
-                if (lane < NLOW) s_wlow[warp * NLOW + lane] = lane_count;
-                __syncthreads();
-
-                /* 3. Offsets. The histogram: thread t's buckets [hbegin, hend), the block's scan. */
-                uint32_t sum = 0;
-                for (uint32_t b = hbegin; b < hend; ++b) sum += s_goff[b];
-                uint32_t run = split_block_exclusive_sum(sum, s_scratch, lane, warp);
-                for (uint32_t b = hbegin; b < hend; ++b) {
-                    const uint32_t c = s_goff[b];
-                    s_goff[b] = s_run[b] - run;
-                    run += c;
-                }
-                /* The low parts' starts per warp (the last warp; lane l owns low part l). */
-                if (warp == SPLIT_TL_WARPS - 1) {
-                    uint32_t total = 0;
-                    if (lane < NLOW)
-#pragma unroll
-                        for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) total += s_wlow[w * NLOW + lane];
-                    uint32_t start = split_warp_inclusive_sum(total, lane) - total;
-                    if (lane < NLOW)
-#pragma unroll
-                        for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) {
-                            const uint32_t c = s_wlow[w * NLOW + lane];
-                            s_wlow[w * NLOW + lane] = start;
-                            start += c;
-                        }
-                }
-                __syncthreads();
-                /* Stage in low-part order. */
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r) {
-                    const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                    if (!FULL && off >= tile_n) continue;
+                    if (!FULL && wbase + (uint32_t)r * 32u + lane >= tile_n) continue;
                     const uint32_t b = bucket_of(r);
-                    const uint32_t pos = s_wlow[warp * NLOW + (b & low_mask)] + rank_of(r);
+                    const uint32_t pos = starts[(b >> shift) & part_mask] + rank_of(r);
                     if (keys_out) s_key[pos] = key[r];
                     if (PAY) s_pay[pos] = pay[r];
                     if (!RECOMP) s_bkt[pos] = (uint16_t)b;
-                }
-                __syncthreads();
-
-                /* 4. Second pass over the staged order: rank by the high part. */
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r) {
-                    const uint32_t j = wbase + (uint32_t)r * 32u + lane;
-                    const bool valid = FULL || j < tile_n;
-                    uint32_t b = 0;
-                    if (valid) {
-                        if (keys_out) key[r] = s_key[j];
-                        if (PAY) pay[r] = s_pay[j];
-                        b = RECOMP ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], 0, s_bounds) : s_bkt[j];
-                    }
-                    const uint32_t hi = b >> low_bits;
-                    const uint32_t rank = split_rank_atomic_or(hi, valid, FULL, s_match + warp * NHIGH, s_wc + warp * NHIGH, lane, lt);
-                    keep(r, b, rank);
-                }
-                __syncthreads();
-                /* The high parts' starts per warp: thread t owns high part t. */
-                {
-                    const bool owner = tid < NHIGH;
-                    uint32_t count = 0;
-                    if (owner)
-#pragma unroll
-                        for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) count += s_wc[w * NHIGH + tid];
-                    uint32_t start = split_block_exclusive_sum(count, s_scratch, lane, warp);
-                    if (owner)
-#pragma unroll
-                        for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) {
-                            const uint32_t c = s_wc[w * NHIGH + tid];
-                            s_wc[w * NHIGH + tid] = start;
-                            start += c;
-                        }
-                }
-                __syncthreads();
-                /* Stage sorted by bucket. */
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r) {
-                    const uint32_t j = wbase + (uint32_t)r * 32u + lane;
-                    if (!FULL && j >= tile_n) continue;
-                    const uint32_t b = bucket_of(r);
-                    const uint32_t pos = s_wc[warp * NHIGH + (b >> low_bits)] + rank_of(r);
-                    if (keys_out) s_key[pos] = key[r];
-                    if (PAY) s_pay[pos] = pay[r];
-                    if (!RECOMP) s_bkt[pos] = (uint16_t)b;
-                }
-                __syncthreads();
-
-                /* 5. Write: staged record j to its bucket's global start - local start + j. */
-#pragma unroll 4
-                for (int k = 0; k < ITEMS; ++k) {
-                    const uint32_t j = tid + (uint32_t)k * SPLIT_TL_THREADS;
-                    if (!FULL && j >= tile_n) break;
-                    uint32_t kv = 0, b;
-                    if (keys_out) kv = s_key[j];
-                    if (RECOMP) b = split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, kv, 0, s_bounds);
-                    else b = s_bkt[j];
-                    const uint32_t d = s_goff[b] + j;
-                    if (keys_out) keys_out[d] = kv;
-                    if (PAY) pay_out[d] = s_pay[j];
                 }
             };
-            if (tile_n == TILE) tile_body(std::true_type());
-            else tile_body(std::false_type());
-        }
+            /* Stage in low-part order. */
+            stage(s_wlow + warp * NLOW, 0u, low_mask);
+            __syncthreads();
+
+            /* 4. Second pass over the staged order: rank by the high part. */
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r) {
+                const uint32_t j = wbase + (uint32_t)r * 32u + lane;
+                const bool valid = FULL || j < tile_n;
+                uint32_t b = 0;
+                if (valid) {
+                    if (keys_out) key[r] = s_key[j];
+                    if (PAY) pay[r] = s_pay[j];
+                    b = RECOMP ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], 0, s_bounds) : s_bkt[j];
+                }
+                const uint32_t hi = b >> low_bits;
+                const uint32_t rank = split_rank_atomic_or(hi, valid, FULL, s_match + warp * NHIGH, s_wc + warp * NHIGH, lane, lt);
+                keep(r, b, rank);
+            }
+            __syncthreads();
+            /* The high parts' starts per warp: thread t owns high part t. */
+            {
+                const bool owner = tid < NHIGH;
+                uint32_t count = 0;
+                if (owner)
+#pragma unroll
+                    for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) count += s_wc[w * NHIGH + tid];
+                const uint32_t start = split_block_exclusive_sum(count, s_scratch, lane, warp);
+                if (owner) split_warp_starts<SPLIT_TL_WARPS>(s_wc + tid, NHIGH, start);
+            }
+            __syncthreads();
+            /* Stage sorted by bucket. */
+            stage(s_wc + warp * NHIGH, low_bits, NHIGH - 1u);
+            __syncthreads();
+
+            /* 5. Write: staged record j to its bucket's global start - local start + j. */
+#pragma unroll 4
+            for (int k = 0; k < ITEMS; ++k) {
+                const uint32_t j = tid + (uint32_t)k * SPLIT_TL_THREADS;
+                if (!FULL && j >= tile_n) break;
+                uint32_t kv = 0, b;
+                if (keys_out) kv = s_key[j];
+                if (RECOMP) b = split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, kv, 0, s_bounds);
+                else b = s_bkt[j];
+                const uint32_t d = s_goff[b] + j;
+                if (keys_out) keys_out[d] = kv;
+                if (PAY) pay_out[d] = s_pay[j];
+            }
+        };
+        if (tile_n == TILE) tile_body(std::true_type());
+        else tile_body(std::false_type());
     }
 }
 
@@ -311,15 +282,10 @@ static sc_status split_launch_twolevel_in(const split_kernel_params &p, cudaStre
 {
     constexpr uint32_t tile = split_tl_tile(PAY, RECOMP);
     const split_tl_layout L = split_tl_layout_of<RULE, RECOMP>(p.rule.num_buckets, p.keys_out != NULL, PAY, tile);
-    /* Opt in once per kernel to the largest layout it can use (B = 2048, keys out), so later calls
-     * (graph captures included) make no attribute call. */
+    /* The largest layout it can use: B = 2048, keys out. */
     static std::atomic<int> opted_in(0);
-    if (L.total > SPLIT_DEFAULT_SMEM_BYTES && !opted_in.load(std::memory_order_acquire)) {
-        const split_tl_layout M = split_tl_layout_of<RULE, RECOMP>(SPLIT_TL_MAX_BUCKETS, 1, PAY, tile);
-        SC_CUDA_CHECK(cudaFuncSetAttribute(split_twolevel_kernel<RULE, PAY, RECOMP>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)M.total));
-        opted_in.store(1, std::memory_order_release);
-    }
+    const split_tl_layout M = split_tl_layout_of<RULE, RECOMP>(SPLIT_TL_MAX_BUCKETS, 1, PAY, tile);
+    SC_TRY(split_allow_smem(split_twolevel_kernel<RULE, PAY, RECOMP>, L.total, M.total, opted_in));
     split_twolevel_kernel<RULE, PAY, RECOMP><<<p.num_blocks, SPLIT_TL_THREADS, L.total, stream>>>(p);
     SC_CUDA_CHECK_LAUNCH("split_twolevel_kernel");
     return SC_OK;
