@@ -76,8 +76,8 @@ __device__ inline uint32_t split_upper_bound_in(const KeyT *t, uint32_t lo, uint
 }
 
 /* Block-wide: the rule's shared-memory form into s_region (BOUNDARIES only); the caller synchronises
- * before use. Every thread of the block calls it. The slot starts are searched in the global table, so
- * nothing waits for the copy. */
+ * before use. Every thread of the block calls it (it synchronises once: the slot starts are searched in
+ * the copied table; B <= SPLIT_BOUNDS_DIRECT_MAX_BUCKETS needs no slots). */
 template <typename KeyT, int RULE>
 __device__ inline void split_load_boundaries(const split_rule_params &p, KeyT *s_region)
 {
@@ -97,10 +97,12 @@ __device__ inline void split_load_boundaries(const split_rule_params &p, KeyT *s
         *(uint64_t *)base = lo_key;
         *(uint32_t *)(base + 8) = shift;
     }
+    if (p.num_buckets <= SPLIT_BOUNDS_DIRECT_MAX_BUCKETS) return; /* uniform over the block */
+    __syncthreads();
     for (uint32_t s = threadIdx.x; s <= SPLIT_BOUNDS_SLOTS; s += blockDim.x) {
         uint32_t start = count;
         const uint64_t off = (uint64_t)s << shift;
-        if (s < SPLIT_BOUNDS_SLOTS && off <= span) start = split_upper_bound_in<KeyT>(g, 0, count, (KeyT)(lo_key + off));
+        if (s < SPLIT_BOUNDS_SLOTS && off <= span) start = split_upper_bound_in<KeyT>(table, 0, count, (KeyT)(lo_key + off));
         slots[s] = (uint16_t)start;
     }
 }
