@@ -43,13 +43,13 @@ static uint32_t split_count_copies(uint32_t num_buckets)
 static int split_tile_order(uint32_t num_buckets) { return num_buckets <= SPLIT_LOOKBACK_MAX_BUCKETS; }
 
 /* Tile order: a scatter kernel's tiles, and the count kernel's columns of whole tiles over them. */
-typedef struct lookback_plan {
+typedef struct tile_plan {
     uint32_t tile_items, tiles, cols, col_tiles;
-} lookback_plan;
+} tile_plan;
 
-static lookback_plan tile_plan_of(uint32_t n, uint32_t tile_items)
+static tile_plan tile_plan_of(uint32_t n, uint32_t tile_items)
 {
-    lookback_plan L;
+    tile_plan L;
     L.tile_items = tile_items;
     L.tiles = (uint32_t)(((uint64_t)n + L.tile_items - 1) / L.tile_items);
     split_columns(L.tiles, &L.cols, &L.col_tiles);
@@ -57,13 +57,13 @@ static lookback_plan tile_plan_of(uint32_t n, uint32_t tile_items)
 }
 
 /* The look-back kernel's (multisplit_lookback.cu). */
-static lookback_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int more_out)
+static tile_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int more_out)
 {
     return tile_plan_of(n, split_lookback_tile_items(key64, more_out, num_buckets));
 }
 
 /* The two-level kernel's (multisplit_twolevel.cu). */
-static lookback_plan twolevel_plan_of(uint32_t n, int pay, int rule, int keys_out)
+static tile_plan twolevel_plan_of(uint32_t n, int pay, int rule, int keys_out)
 {
     return tile_plan_of(n, split_twolevel_tile_items(pay, rule, keys_out));
 }
@@ -105,7 +105,7 @@ static sc_status job_layout(const split_job *job, job_layout_t *J)
         case PATH_LOOKBACK: {
             uint32_t most_tiles = 0, most_cols = 0;
             for (int k = 0; k < 4; ++k) {
-                const lookback_plan L = lookback_plan_of(n, nb, k & 1, k >> 1);
+                const tile_plan L = lookback_plan_of(n, nb, k & 1, k >> 1);
                 if (L.tiles > most_tiles) most_tiles = L.tiles;
                 if (L.cols > most_cols) most_cols = L.cols;
             }
@@ -114,7 +114,7 @@ static sc_status job_layout(const split_job *job, job_layout_t *J)
             break;
         }
         case PATH_TWOLEVEL: {
-            const lookback_plan L = twolevel_plan_of(n, job_payloads(job) != 0, job->rule, job->keys_out != NULL);
+            const tile_plan L = twolevel_plan_of(n, job_payloads(job) != 0, job->rule, job->keys_out != NULL);
             if ((size_t)L.cols * nb > entries) entries = (size_t)L.cols * nb;
             tile_words = (size_t)L.tiles * nb + LOOKBACK_HEAD_WORDS;
             break;
@@ -192,7 +192,7 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     uint64_t grid = 0;
     if (path == PATH_LOOKBACK) {
         const int more_out = payloads || job->scatter_index;
-        const lookback_plan L = lookback_plan_of(n, nb, job->key64, more_out);
+        const tile_plan L = lookback_plan_of(n, nb, job->key64, more_out);
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
         grid = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, more_out, nb);
@@ -209,7 +209,7 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
             p.count_col_tiles = L.col_tiles;
         }
     } else if (path == PATH_TWOLEVEL) {
-        const lookback_plan L = twolevel_plan_of(n, payloads != 0, job->rule, job->keys_out != NULL);
+        const tile_plan L = twolevel_plan_of(n, payloads != 0, job->rule, job->keys_out != NULL);
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
         p.count_cols = L.cols;

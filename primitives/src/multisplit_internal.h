@@ -50,7 +50,6 @@ typedef struct split_kernel_params {
     uint32_t num_tiles;        /* ceil(n / tile_items) */
     uint32_t num_blocks;       /* G: grid of the scatter kernel */
     uint32_t count_copies;     /* count kernel, block path: copies of the histogram (power of two) */
-    uint32_t ballot_bits;      /* ceil(log2 B): picks the kernels' ballots per round (template NB) */
     const void *keys_in;
     void *keys_out;
     uint32_t num_values;

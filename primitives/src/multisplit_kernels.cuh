@@ -542,131 +542,129 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     for (;;) {
         const uint32_t tile = split_take_tile(p.tile_counter, &s_tile);
         if (tile >= p.num_tiles) break;
-        {
-            const uint64_t tile_base = (uint64_t)tile * TILE;
-            const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
-            /* Load the warp's slice first (registers only), so the loads are in flight during the
-             * tile start and its table read; then the buckets, then rank round by round. */
-            KeyT key[ITEMS];
-            uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (stable: before the warp's counter) */
+        const uint64_t tile_base = (uint64_t)tile * TILE;
+        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+        /* Load the warp's slice first (registers only), so the loads are in flight during the
+         * tile start and its table read; then the buckets, then rank round by round. */
+        KeyT key[ITEMS];
+        uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (stable: before the warp's counter) */
 #pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
-            }
+        for (int r = 0; r < ITEMS; ++r) {
+            const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+            key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
+        }
+        if (MODE == SPLIT_MODE_BLOCK_STABLE) {
+            __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
+            uint32_t *w32 = (uint32_t *)s_whist;
+            for (uint32_t j = tid; j < SPLIT_BLOCK_WARPS * nb / 2; j += SPLIT_BLOCK_THREADS) w32[j] = 0;
+        }
+        if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
+            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
+        /* The tile's global start per bucket (tile rows); s_run was last read by the previous
+         * tile's split_tile_offsets, which ends synchronised. */
+        const uint32_t col = tile / p.count_col_tiles;
+        for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS)
+            s_run[b] = p.table_offsets[(size_t)b * p.count_cols + col] + rows[(size_t)tile * nb + b];
+        __syncthreads();
+
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+            br[r] = off < tile_n ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
+                                 : SPLIT_NO_BUCKET;
+        }
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            const uint32_t b = br[r];
+            const bool valid = b != SPLIT_NO_BUCKET;
+            const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, valid);
+            const uint32_t peers = split_match<NB>(b, valid_mask);
+            uint32_t rank;
             if (MODE == SPLIT_MODE_BLOCK_STABLE) {
-                __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
-                uint32_t *w32 = (uint32_t *)s_whist;
-                for (uint32_t j = tid; j < SPLIT_BLOCK_WARPS * nb / 2; j += SPLIT_BLOCK_THREADS) w32[j] = 0;
+                uint32_t base = 0;
+                if (valid) base = s_whist[warp * nb + b];
+                rank = base + __popc(peers & lt);
+                __syncwarp();
+                if (valid && lane == 31u - __clz(peers)) s_whist[warp * nb + b] = (uint16_t)(base + __popc(peers));
+                __syncwarp();
+            } else {
+                const uint32_t leader = (uint32_t)(__ffs(peers) - 1) & 31u;
+                uint32_t base = 0;
+                if (valid && lane == leader) base = atomicAdd(&s_cnt[b], (uint32_t)__popc(peers));
+                base = __shfl_sync(SPLIT_FULL_MASK, base, leader);
+                rank = base + __popc(peers & lt);
             }
-            if (MODE == SPLIT_MODE_BLOCK_UNSTABLE)
-                for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS) s_cnt[b] = 0;
-            /* The tile's global start per bucket (tile rows); s_run was last read by the previous
-             * tile's split_tile_offsets, which ends synchronised. */
-            const uint32_t col = tile / p.count_col_tiles;
-            for (uint32_t b = tid; b < nb; b += SPLIT_BLOCK_THREADS)
-                s_run[b] = p.table_offsets[(size_t)b * p.count_cols + col] + rows[(size_t)tile * nb + b];
-            __syncthreads();
+            br[r] = valid ? (b | (rank << 16)) : SPLIT_NO_BUCKET;
+        }
+        /* Value stream 0, loaded now so its loads overlap the tile's offsets phase. */
+        uint32_t val0[ITEMS];
+        if (nv) {
+            const uint32_t *vin = p.values_in[0];
+#pragma unroll
+            for (int r = 0; r < ITEMS; ++r)
+                val0[r] = br[r] != SPLIT_NO_BUCKET ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+        }
+        __syncthreads();
 
+        /* Tile counts, local starts, global offsets. */
+        split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
+
+        /* Local positions (and the scatter index, written straight from them). */
+        uint32_t lpos[ITEMS];
 #pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                br[r] = off < tile_n ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
-                                     : SPLIT_NO_BUCKET;
-            }
+        for (int r = 0; r < ITEMS; ++r) {
+            lpos[r] = SPLIT_NO_POS;
+            if (br[r] == SPLIT_NO_BUCKET) continue;
+            const uint32_t b = br[r] & 0xFFFFu, within = br[r] >> 16;
+            if (MODE == SPLIT_MODE_BLOCK_STABLE)
+                lpos[r] = s_whist[warp * nb + b] + within + s_start[b];
+            else lpos[r] = s_start[b] + within;
+        }
+        if (scatter_index) {
 #pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const uint32_t b = br[r];
-                const bool valid = b != SPLIT_NO_BUCKET;
-                const uint32_t valid_mask = __ballot_sync(SPLIT_FULL_MASK, valid);
-                const uint32_t peers = split_match<NB>(b, valid_mask);
-                uint32_t rank;
-                if (MODE == SPLIT_MODE_BLOCK_STABLE) {
-                    uint32_t base = 0;
-                    if (valid) base = s_whist[warp * nb + b];
-                    rank = base + __popc(peers & lt);
-                    __syncwarp();
-                    if (valid && lane == 31u - __clz(peers)) s_whist[warp * nb + b] = (uint16_t)(base + __popc(peers));
-                    __syncwarp();
-                } else {
-                    const uint32_t leader = (uint32_t)(__ffs(peers) - 1) & 31u;
-                    uint32_t base = 0;
-                    if (valid && lane == leader) base = atomicAdd(&s_cnt[b], (uint32_t)__popc(peers));
-                    base = __shfl_sync(SPLIT_FULL_MASK, base, leader);
-                    rank = base + __popc(peers & lt);
-                }
-                br[r] = valid ? (b | (rank << 16)) : SPLIT_NO_BUCKET;
-            }
-            /* Value stream 0, loaded now so its loads overlap the tile's offsets phase. */
-            uint32_t val0[ITEMS];
+            for (int r = 0; r < ITEMS; ++r)
+                if (lpos[r] != SPLIT_NO_POS)
+                    scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[br[r] & 0xFFFFu] + lpos[r];
+        }
+        if (MODE == SPLIT_MODE_BLOCK_STABLE) __syncthreads(); /* the staging area overwrites the counters */
+#pragma unroll
+        for (int r = 0; r < ITEMS; ++r) {
+            if (lpos[r] == SPLIT_NO_POS) continue;
+            const uint32_t lp = lpos[r];
+            s_bkt[lp] = (uint16_t)(br[r] & 0xFFFFu);
+            if (keys_out) s_key[lp] = key[r];
+            if (gather_index) s_idx[lp] = (uint32_t)(tile_base + wbase + (uint32_t)r * 32u + lane);
+        }
+        /* Value stream 0 goes with the keys; streams 1.. reuse its staging buffer. */
+        for (uint32_t v = 0; v < (nv ? nv : 1u); ++v) {
             if (nv) {
-                const uint32_t *vin = p.values_in[0];
+                if (v == 0) {
 #pragma unroll
-                for (int r = 0; r < ITEMS; ++r)
-                    val0[r] = br[r] != SPLIT_NO_BUCKET ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+                    for (int r = 0; r < ITEMS; ++r)
+                        if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val0[r];
+                } else {
+                    const uint32_t *vin = p.values_in[v];
+                    uint32_t val[ITEMS];
+#pragma unroll
+                    for (int r = 0; r < ITEMS; ++r)
+                        val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+                    __syncthreads(); /* the previous stream is written out */
+#pragma unroll
+                    for (int r = 0; r < ITEMS; ++r)
+                        if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
+                }
             }
             __syncthreads();
-
-            /* Tile counts, local starts, global offsets. */
-            split_tile_offsets<MODE>(s_whist, s_cnt, s_start, s_goff, s_run, nb, s_scratch);
-
-            /* Local positions (and the scatter index, written straight from them). */
-            uint32_t lpos[ITEMS];
-#pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                lpos[r] = SPLIT_NO_POS;
-                if (br[r] == SPLIT_NO_BUCKET) continue;
-                const uint32_t b = br[r] & 0xFFFFu, within = br[r] >> 16;
-                if (MODE == SPLIT_MODE_BLOCK_STABLE)
-                    lpos[r] = s_whist[warp * nb + b] + within + s_start[b];
-                else lpos[r] = s_start[b] + within;
-            }
-            if (scatter_index) {
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r)
-                    if (lpos[r] != SPLIT_NO_POS)
-                        scatter_index[tile_base + wbase + (uint32_t)r * 32u + lane] = s_goff[br[r] & 0xFFFFu] + lpos[r];
-            }
-            if (MODE == SPLIT_MODE_BLOCK_STABLE) __syncthreads(); /* the staging area overwrites the counters */
-#pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                if (lpos[r] == SPLIT_NO_POS) continue;
-                const uint32_t lp = lpos[r];
-                s_bkt[lp] = (uint16_t)(br[r] & 0xFFFFu);
-                if (keys_out) s_key[lp] = key[r];
-                if (gather_index) s_idx[lp] = (uint32_t)(tile_base + wbase + (uint32_t)r * 32u + lane);
-            }
-            /* Value stream 0 goes with the keys; streams 1.. reuse its staging buffer. */
-            for (uint32_t v = 0; v < (nv ? nv : 1u); ++v) {
-                if (nv) {
-                    if (v == 0) {
-#pragma unroll
-                        for (int r = 0; r < ITEMS; ++r)
-                            if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val0[r];
-                    } else {
-                        const uint32_t *vin = p.values_in[v];
-                        uint32_t val[ITEMS];
-#pragma unroll
-                        for (int r = 0; r < ITEMS; ++r)
-                            val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
-                        __syncthreads(); /* the previous stream is written out */
-#pragma unroll
-                        for (int r = 0; r < ITEMS; ++r)
-                            if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val[r];
-                    }
-                }
-                __syncthreads();
-                uint32_t *vout = nv ? p.values_out[v] : NULL;
-                /* The common combinations with the absent outputs as constants (no per-item tests). */
-                KeyT *kout = v == 0 ? keys_out : NULL;
-                uint32_t *gout = v == 0 ? gather_index : NULL;
-                if (kout && !gout && !vout)
-                    split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, NULL);
-                else if (kout && !gout && vout)
-                    split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, vout);
-                else
-                    split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, gout, vout);
-            }
+            uint32_t *vout = nv ? p.values_out[v] : NULL;
+            /* The common combinations with the absent outputs as constants (no per-item tests). */
+            KeyT *kout = v == 0 ? keys_out : NULL;
+            uint32_t *gout = v == 0 ? gather_index : NULL;
+            if (kout && !gout && !vout)
+                split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, NULL);
+            else if (kout && !gout && vout)
+                split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, NULL, vout);
+            else
+                split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, gout, vout);
         }
     }
 }
