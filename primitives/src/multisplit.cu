@@ -57,9 +57,9 @@ static tile_plan tile_plan_of(uint32_t n, uint32_t tile_items)
 }
 
 /* The look-back kernel's (multisplit_lookback.cu). */
-static tile_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int more_out)
+static tile_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int out)
 {
-    return tile_plan_of(n, split_lookback_tile_items(key64, more_out, num_buckets));
+    return tile_plan_of(n, split_lookback_tile_items(key64, out, num_buckets));
 }
 
 /* The two-level kernel's (multisplit_twolevel.cu). */
@@ -85,11 +85,10 @@ static job_path job_path_of(const split_job *job)
     return PATH_COLUMN;
 }
 
-/* Layout: counts (C x B) | offsets (C x B) | tile area | CUB scan storage. Every path that moves records
- * runs in tile order: the tile area holds the tile counter and the tile rows (tiles x B), or with given
- * bucket totals (look-back kernel) the counter and the look-back status words (tiles x B). For B <=
- * SPLIT_LOOKBACK_MAX_BUCKETS it is sized for the look-back kernel's most tiles of any key type and
- * outputs (callers size those jobs by n and B alone). */
+/* Layout: counts (C x B) | offsets (C x B) | tile area | CUB scan storage, for the job's own path (its
+ * outputs decide it: size a job as it will run). Every path that moves records runs in tile order: the
+ * tile area holds the tile counter and the tile rows (tiles x B), or with given bucket totals
+ * (look-back kernel) the counter and the look-back status words (tiles x B). */
 typedef struct job_layout_t {
     size_t table, tile_area, cub;
 } job_layout_t;
@@ -101,16 +100,11 @@ static sc_status job_layout(const split_job *job, job_layout_t *J)
     split_table_shape(n, &tiles, &cols, &col_tiles);
     size_t entries = (size_t)cols * nb, tile_words = 0;
     if (n) {
-        switch (split_tile_order(nb) ? PATH_LOOKBACK : job_path_of(job)) {
+        switch (job_path_of(job)) {
         case PATH_LOOKBACK: {
-            uint32_t most_tiles = 0, most_cols = 0;
-            for (int k = 0; k < 4; ++k) {
-                const tile_plan L = lookback_plan_of(n, nb, k & 1, k >> 1);
-                if (L.tiles > most_tiles) most_tiles = L.tiles;
-                if (L.cols > most_cols) most_cols = L.cols;
-            }
-            if ((size_t)most_cols * nb > entries) entries = (size_t)most_cols * nb;
-            tile_words = (size_t)most_tiles * nb + LOOKBACK_HEAD_WORDS;
+            const tile_plan L = lookback_plan_of(n, nb, job->key64, split_lookback_out_of(job_payloads(job), job->scatter_index != NULL));
+            if ((size_t)L.cols * nb > entries) entries = (size_t)L.cols * nb;
+            tile_words = (size_t)L.tiles * nb + LOOKBACK_HEAD_WORDS;
             break;
         }
         case PATH_TWOLEVEL: {
@@ -143,14 +137,6 @@ sc_status split_job_temp_bytes(const split_job *job, size_t *bytes)
     *bytes = job_layout_bytes(&J);
     if (*bytes == 0) *bytes = SPLIT_TEMP_ALIGN; /* a valid, non-empty allocation for n = 0 */
     return SC_OK;
-}
-
-__global__ void split_offsets_kernel(const uint32_t *table_offsets, uint32_t num_cols, uint32_t num_buckets, uint32_t n,
-                                     uint32_t *bucket_offsets)
-{
-    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < num_buckets) bucket_offsets[b] = table_offsets[(size_t)b * num_cols];
-    else if (b == num_buckets) bucket_offsets[b] = n;
 }
 
 sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream)
@@ -191,11 +177,11 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
      * writes the tile rows and zeroes the counter. */
     uint64_t grid = 0;
     if (path == PATH_LOOKBACK) {
-        const int more_out = payloads || job->scatter_index;
-        const tile_plan L = lookback_plan_of(n, nb, job->key64, more_out);
+        const int out = split_lookback_out_of(payloads, job->scatter_index != NULL);
+        const tile_plan L = lookback_plan_of(n, nb, job->key64, out);
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
-        grid = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, more_out, nb);
+        grid = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, out, nb);
         if (given) {
             /* Look back; bucket b starts at table_offsets[b * count_cols], the scan of the B given
              * totals (the look-back order with its own count measured slower than tile rows: H100,
@@ -224,8 +210,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         p.num_blocks = p.num_tiles < grid ? p.num_tiles : (uint32_t)grid;
         p.tile_counter = tile_area;
         if (!given) p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
-        p.bucket_offsets = job->bucket_offsets; /* written by the scatter kernel's block 0 */
     }
+    p.bucket_offsets = job->bucket_offsets; /* written by block 0 of the scatter kernel (count only: its own launch) */
     const uint32_t table_cols = p.count_cols;
     p.count_copies = split_count_copies(nb);
     if (job->extra_totals && job->rule == SPLIT_BUCKETS_BITS && !job->key64) {
@@ -252,11 +238,7 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
                                                 (int)((size_t)table_cols * nb), stream));
     switch (path) {
     case PATH_COUNT_ONLY:
-        if (job->bucket_offsets) {
-            const uint32_t threads = SPLIT_ELEMENTWISE_THREADS, blocks = (nb + 1 + threads - 1) / threads;
-            split_offsets_kernel<<<blocks, threads, 0, stream>>>(offsets, table_cols, nb, n, job->bucket_offsets);
-            SC_CUDA_CHECK_LAUNCH("split_offsets_kernel");
-        }
+        if (job->bucket_offsets) SC_TRY(split_launch_bucket_offsets(p, stream));
         break;
     case PATH_LOOKBACK:
         if (job->key64) SC_TRY(split_launch_lookback<uint64_t>(p, job->rule, stream));
@@ -314,24 +296,56 @@ static int two_pass_eligible(const split_desc *d)
            d->keys_in && d->keys_out && !d->gather_index && !d->scatter_index;
 }
 
-/* Layout: job temp (the larger of the two passes) | keys (n) | values (n, when moved) | the second
- * pass's bucket totals (2^SPLIT_TWO_PASS_HIGH_BITS, counted by the first pass's count kernel). */
-enum { TWO_PASS_TOTALS_BYTES = (1u << SPLIT_TWO_PASS_HIGH_BITS) * 4u };
-static sc_status two_pass_layout(const split_desc *d, uint32_t n, size_t *job_bytes, size_t *keys_bytes,
-                                 size_t *vals_bytes)
+/* Pass `pass` of the two-pass split: the field's low bits from the caller's inputs into the middle
+ * buffers, then its top SPLIT_TWO_PASS_HIGH_BITS bits from there into the caller's outputs. 32-bit
+ * keys: the first pass's count kernel also counts the second pass's field into high_totals (one read
+ * of the keys less; H100, 2^26 keys, B = 2048: see PERFORMANCE.md), which the second pass is given. */
+static void two_pass_job(const split_desc *d, const split_checked *c, int pass, void *mid_keys, uint32_t *mid_vals,
+                         uint32_t *high_totals, split_job *job)
 {
     const uint32_t lo_bits = d->buckets.bit_count - SPLIT_TWO_PASS_HIGH_BITS;
-    size_t a, b;
-    split_job shape;
-    memset(&shape, 0, sizeof shape);
-    shape.n = n;
-    shape.rp.num_buckets = 1u << lo_bits;
-    SC_TRY(split_job_temp_bytes(&shape, &a));
-    shape.rp.num_buckets = 1u << SPLIT_TWO_PASS_HIGH_BITS;
-    SC_TRY(split_job_temp_bytes(&shape, &b));
-    *job_bytes = align_up(a > b ? a : b);
-    *keys_bytes = align_up((size_t)n * (d->key_type == SPLIT_KEY_U64 ? 8 : 4));
-    *vals_bytes = d->values_in ? align_up((size_t)n * 4) : 0;
+    const uint32_t pb = pass == 0 ? lo_bits : (uint32_t)SPLIT_TWO_PASS_HIGH_BITS;
+    const int fused = d->key_type == SPLIT_KEY_U32;
+    job_from_desc(d, c, job);
+    job->rp.num_buckets = 1u << pb;
+    job->rp.start_bit = d->buckets.start_bit + (pass == 0 ? 0u : lo_bits);
+    job->rp.bit_mask = ((uint64_t)1 << pb) - 1;
+    job->bucket_offsets = NULL;
+    job->unstable = 0;
+    if (fused && pass == 0) {
+        job->extra_totals = high_totals;
+        job->extra_bits = SPLIT_TWO_PASS_HIGH_BITS;
+    }
+    if (fused && pass == 1) job->given_totals = high_totals;
+    job->keys_in = pass == 0 ? d->keys_in : mid_keys;
+    job->keys_out = pass == 0 ? mid_keys : d->keys_out;
+    if (d->values_in) {
+        job->values_in[0] = pass == 0 ? d->values_in : mid_vals;
+        job->values_out[0] = pass == 0 ? mid_vals : d->values_out;
+    }
+}
+
+/* Layout: job temp (the larger of the two passes' own jobs) | keys (n) | values (n, when moved) | the
+ * second pass's bucket totals (2^SPLIT_TWO_PASS_HIGH_BITS, counted by the first pass's count kernel). */
+enum { TWO_PASS_TOTALS_BYTES = (1u << SPLIT_TWO_PASS_HIGH_BITS) * 4u };
+static sc_status two_pass_layout(const split_desc *d, const split_checked *c, size_t *job_bytes, size_t *keys_bytes,
+                                 size_t *vals_bytes)
+{
+    const size_t n = c->n;
+    *keys_bytes = align_up(n * (d->key_type == SPLIT_KEY_U64 ? 8 : 4));
+    *vals_bytes = d->values_in ? align_up(n * 4) : 0;
+    /* The passes' jobs as the run builds them, on middle buffers at a stand-in address. */
+    char *const base = (char *)(uintptr_t)SPLIT_TEMP_ALIGN;
+    size_t most = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        split_job job;
+        two_pass_job(d, c, pass, base, d->values_in ? (uint32_t *)(base + *keys_bytes) : NULL,
+                     (uint32_t *)(base + *keys_bytes + *vals_bytes), &job);
+        size_t b;
+        SC_TRY(split_job_temp_bytes(&job, &b));
+        if (b > most) most = b;
+    }
+    *job_bytes = align_up(most);
     return SC_OK;
 }
 
@@ -363,36 +377,16 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
         return SC_OK;
     }
     size_t job_bytes, keys_bytes, vals_bytes;
-    SC_TRY(two_pass_layout(d, n, &job_bytes, &keys_bytes, &vals_bytes));
+    SC_TRY(two_pass_layout(d, c, &job_bytes, &keys_bytes, &vals_bytes));
     char *t = (char *)temp;
     void *mid_keys = t + job_bytes;
     uint32_t *mid_vals = d->values_in ? (uint32_t *)(t + job_bytes + keys_bytes) : NULL;
     uint32_t *high_totals = (uint32_t *)(t + job_bytes + keys_bytes + vals_bytes);
-    const uint32_t bits = d->buckets.bit_count, lo_bits = bits - SPLIT_TWO_PASS_HIGH_BITS;
-    /* 32-bit keys: the first pass's count kernel also counts the second pass's field (one read of
-     * the keys less; H100, 2^26 keys, B = 2048: see PERFORMANCE.md). */
-    const int fused = d->key_type == SPLIT_KEY_U32;
-    if (fused) SC_CUDA_CHECK(cudaMemsetAsync(high_totals, 0, TWO_PASS_TOTALS_BYTES, stream));
+    const uint32_t bits = d->buckets.bit_count;
+    if (d->key_type == SPLIT_KEY_U32) SC_CUDA_CHECK(cudaMemsetAsync(high_totals, 0, TWO_PASS_TOTALS_BYTES, stream));
     for (int pass = 0; pass < 2; ++pass) {
         split_job job;
-        job_from_desc(d, c, &job);
-        const uint32_t pb = pass == 0 ? lo_bits : (uint32_t)SPLIT_TWO_PASS_HIGH_BITS;
-        job.rp.num_buckets = 1u << pb;
-        job.rp.start_bit = d->buckets.start_bit + (pass == 0 ? 0u : lo_bits);
-        job.rp.bit_mask = ((uint64_t)1 << pb) - 1;
-        job.bucket_offsets = NULL;
-        job.unstable = 0;
-        if (fused && pass == 0) {
-            job.extra_totals = high_totals;
-            job.extra_bits = SPLIT_TWO_PASS_HIGH_BITS;
-        }
-        if (fused && pass == 1) job.given_totals = high_totals;
-        job.keys_in = pass == 0 ? d->keys_in : mid_keys;
-        job.keys_out = pass == 0 ? mid_keys : d->keys_out;
-        if (d->values_in) {
-            job.values_in[0] = pass == 0 ? d->values_in : mid_vals;
-            job.values_out[0] = pass == 0 ? mid_vals : d->values_out;
-        }
+        two_pass_job(d, c, pass, mid_keys, mid_vals, high_totals, &job);
         SC_TRY(split_job_run(temp, job_bytes, &job, stream));
     }
     if (d->bucket_offsets) {
@@ -429,7 +423,7 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
     size_t need;
     if (two_pass) {
         size_t job_bytes, keys_bytes, vals_bytes;
-        SC_TRY(two_pass_layout(d, c.n, &job_bytes, &keys_bytes, &vals_bytes));
+        SC_TRY(two_pass_layout(d, &c, &job_bytes, &keys_bytes, &vals_bytes));
         need = job_bytes + keys_bytes + vals_bytes + TWO_PASS_TOTALS_BYTES;
     } else {
         split_job job;

@@ -114,6 +114,8 @@ template <typename KeyT>
 sc_status split_launch_count(const split_kernel_params &p, int rule, cudaStream_t stream);
 template <typename KeyT>
 sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
+/* p.bucket_offsets from p.table_offsets, p.count_cols and p.n (one block; multisplit_u32.cu). */
+sc_status split_launch_bucket_offsets(const split_kernel_params &p, cudaStream_t stream);
 /* The look-back kernel (multisplit_lookback.cu); p.tile_counter and p.tile_rows or p.tile_status set.
  * split_launch_scatter: the general scatter kernel, p.tile_counter and p.tile_rows set. */
 template <typename KeyT>
@@ -126,10 +128,17 @@ sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStre
 int split_twolevel_eligible(int key64, uint32_t num_buckets, uint32_t payloads, int scatter_index);
 uint32_t split_twolevel_tile_items(int pay, int rule, int keys_out);
 sc_status split_launch_twolevel(const split_kernel_params &p, int rule, cudaStream_t stream);
-/* Records per tile of the look-back kernel for 64-bit keys or not, outputs besides the keys
- * (payload streams, the gather or scatter index) or not, and B buckets. */
-uint32_t split_lookback_tile_items(int key64, int more_out, uint32_t num_buckets);
+/* What the look-back kernel writes besides the keys: 0 nothing, 1 one payload stream (the values or
+ * the gather index), 2 anything (the scatter index, several streams). Its kernels are compiled per
+ * kind, so tile sizes and blocks per SM are per kind. */
+static inline int split_lookback_out_of(uint32_t payloads, int scatter_index)
+{
+    return scatter_index || payloads > 1 ? 2 : payloads ? 1 : 0;
+}
+/* Records per tile of the look-back kernel for 64-bit keys or not, the outputs besides the keys
+ * (split_lookback_out_of), and B buckets. */
+uint32_t split_lookback_tile_items(int key64, int out, uint32_t num_buckets);
 /* Blocks per SM of the look-back kernel's grid (the same arguments). */
-uint32_t split_lookback_blocks_per_sm(int key64, int more_out, uint32_t num_buckets);
+uint32_t split_lookback_blocks_per_sm(int key64, int out, uint32_t num_buckets);
 
 #endif /* MULTISPLIT_INTERNAL_H */

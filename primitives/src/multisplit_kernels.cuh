@@ -164,6 +164,26 @@ __device__ __forceinline__ uint32_t split_take_tile(uint32_t *counter, uint32_t 
     return *s_slot;
 }
 
+/* Tile order: the block takes tiles of TILE records from the counter until none is left and runs
+ * body(full, tile, tile_base, tile_n) on each, full a std::integral_constant<bool, tile_n == TILE> when
+ * DISPATCH_FULL (two copies of the body: whole tiles without per-record tests), else always false. */
+template <uint32_t TILE, bool DISPATCH_FULL, typename Body>
+__device__ __forceinline__ void split_for_each_tile(const split_kernel_params &p, uint32_t *s_slot, Body &&body)
+{
+    for (;;) {
+        const uint32_t tile = split_take_tile(p.tile_counter, s_slot);
+        if (tile >= p.num_tiles) return;
+        const uint64_t tile_base = (uint64_t)tile * TILE;
+        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+        if constexpr (DISPATCH_FULL) {
+            if (tile_n == TILE) body(std::true_type(), tile, tile_base, tile_n);
+            else body(std::false_type(), tile, tile_base, tile_n);
+        } else {
+            body(std::false_type(), tile, tile_base, tile_n);
+        }
+    }
+}
+
 /* Tile order: a warp's slice of a tile, ITEMS rounds of 32 consecutive records from wbase (the
  * (round, lane) order is the input order); past tile_n (when not FULL) or without keys_in: 0. */
 template <typename KeyT, int ITEMS, bool FULL>
@@ -539,11 +559,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
     const uint32_t wbase = warp * WARP_ITEMS;
     const uint32_t *const rows = p.tile_rows;
     __shared__ uint32_t s_tile;
-    for (;;) {
-        const uint32_t tile = split_take_tile(p.tile_counter, &s_tile);
-        if (tile >= p.num_tiles) break;
-        const uint64_t tile_base = (uint64_t)tile * TILE;
-        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+    split_for_each_tile<TILE, false>(p, &s_tile, [&](auto, uint32_t tile, uint64_t tile_base, uint32_t tile_n) {
         /* Load the warp's slice first (registers only), so the loads are in flight during the
          * tile start and its table read; then the buckets, then rank round by round. */
         KeyT key[ITEMS];
@@ -666,7 +682,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
             else
                 split_write_tile<KeyT, ITEMS>(tile_n, tid, s_bkt, s_goff, s_key, s_idx, s_val, kout, gout, vout);
         }
-    }
+    });
 }
 
 /* ---- typed launchers ---- */

@@ -20,8 +20,10 @@
  *  4. the tile is reordered in shared memory by its local positions and written out position by
  *     position, so each bucket's run goes to consecutive addresses (its global start + local position);
  *     the bucket of a staged record is recomputed from its key (BITS rule) or staged with it (one
- *     byte). Payload stream 0 (the gather index or the first value stream) is staged and written with
- *     the keys; further streams are read by each staged record's tile index.
+ *     byte). One payload stream (the gather index or the values, SPLIT_LB_OUT_PAYLOADS) is loaded
+ *     after the tile is staged and staged again over the keys' local positions once the keys are
+ *     written; with more outputs (SPLIT_LB_OUT_ANY) stream 0 is loaded before the ranking and written
+ *     with the keys, and further streams are read by each staged record's tile index.
  * Compared with the general kernel (multisplit_kernels.cuh, B > SPLIT_LOOKBACK_MAX_BUCKETS) the tiles
  * are two to three times as large, whole tiles run without per-record tests, and the bucket of a
  * staged key is not stored twice. */
@@ -74,37 +76,43 @@ __host__ __device__ inline bool split_lb_recompute(int keys_out)
     return RULE == SPLIT_BUCKETS_BITS && keys_out;
 }
 
-/* Records per thread and per tile: 64-bit keys and other outputs than the keys (payload streams, the
- * scatter index) take registers, so fewer records per thread; key-only splits ranked by ballots
- * (B <= SPLIT_LB_BALLOT_MAX_BUCKETS) keep fewer than those ranked by the shared atomicOr. */
-__host__ __device__ constexpr uint32_t split_lb_items(bool key64, bool more_out, bool ballots)
+/* Outputs a look-back kernel is compiled for (its template argument OUT). */
+enum { SPLIT_LB_OUT_KEYS = 0, SPLIT_LB_OUT_PAYLOADS = 1, SPLIT_LB_OUT_ANY = 2 };
+
+/* Records per thread and per tile, by key type, outputs (SPLIT_LB_OUT_*) and ranking: 64-bit keys and
+ * outputs besides the keys take registers, so fewer records per thread (one payload stream fewer than
+ * the keys alone, as it is loaded after the ranking; several streams or the scatter index fewer
+ * still); key-only splits ranked by ballots (B <= SPLIT_LB_BALLOT_MAX_BUCKETS) keep fewer than those
+ * ranked by the shared atomicOr, at more blocks per SM. */
+__host__ __device__ constexpr uint32_t split_lb_items(bool key64, int out, bool ballots)
 {
-    return key64 ? (more_out ? SPLIT_LB_ITEMS_PAIRS64 : SPLIT_LB_ITEMS_KEYS64)
-                 : (more_out ? SPLIT_LB_ITEMS_PAIRS : ballots ? SPLIT_LB_ITEMS_BALLOTS : SPLIT_LB_ITEMS);
+    return key64 ? (out ? SPLIT_LB_ITEMS_PAIRS64 : SPLIT_LB_ITEMS_KEYS64)
+           : out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY
+           : out == SPLIT_LB_OUT_PAYLOADS ? (ballots ? SPLIT_LB_ITEMS_PAIRS_BALLOTS : SPLIT_LB_ITEMS_PAIRS)
+           : ballots  ? SPLIT_LB_ITEMS_BALLOTS
+                      : SPLIT_LB_ITEMS;
 }
-__host__ __device__ constexpr uint32_t split_lb_tile(bool key64, bool more_out, bool ballots)
+__host__ __device__ constexpr uint32_t split_lb_tile(bool key64, int out, bool ballots)
 {
-    return split_lb_items(key64, more_out, ballots) * SPLIT_LB_THREADS;
+    return split_lb_items(key64, out, ballots) * SPLIT_LB_THREADS;
 }
 
 /* Blocks per SM: more for the 32-bit key-only kernels ranked by ballots (fewer registers). */
-__host__ __device__ constexpr int split_lb_blocks_per_sm(bool key64, bool more_out, bool ballots)
+__host__ __device__ constexpr int split_lb_blocks_per_sm(bool key64, int out, bool ballots)
 {
-    return !key64 && !more_out && ballots ? SPLIT_LB_BLOCKS_PER_SM_BALLOTS : SPLIT_LB_BLOCKS_PER_SM;
+    return !key64 && out == SPLIT_LB_OUT_KEYS && ballots ? SPLIT_LB_BLOCKS_PER_SM_BALLOTS : SPLIT_LB_BLOCKS_PER_SM;
 }
 
-uint32_t split_lookback_tile_items(int key64, int more_out, uint32_t num_buckets)
+uint32_t split_lookback_tile_items(int key64, int out, uint32_t num_buckets)
 {
-    return split_lb_tile(key64 != 0, more_out != 0, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
+    return split_lb_tile(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
 }
 
-uint32_t split_lookback_blocks_per_sm(int key64, int more_out, uint32_t num_buckets)
+uint32_t split_lookback_blocks_per_sm(int key64, int out, uint32_t num_buckets)
 {
-    return (uint32_t)split_lb_blocks_per_sm(key64 != 0, more_out != 0, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
+    return (uint32_t)split_lb_blocks_per_sm(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
 }
 
-/* Outputs a look-back kernel is compiled for (its template argument OUT). */
-enum { SPLIT_LB_OUT_KEYS = 0, SPLIT_LB_OUT_PAYLOADS = 1, SPLIT_LB_OUT_ANY = 2 };
 
 template <typename KeyT, int RULE>
 __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int keys_out, uint32_t payloads, uint32_t tile)
@@ -130,11 +138,11 @@ __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int k
  * B = 2048 1.245 -> 1.212 ms, B = 256 0.805 -> 0.800 when the one-stream kernel lost the code of more
  * streams). */
 template <typename KeyT, int RULE, int OUT, int NB>
-__global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS, NB > 0))
+__global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT, NB > 0))
     split_lookback_kernel(split_kernel_params p)
 {
     constexpr bool PAY = OUT != SPLIT_LB_OUT_KEYS, SIDX = OUT == SPLIT_LB_OUT_ANY;
-    constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, PAY, NB > 0);
+    constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, OUT, NB > 0);
     constexpr uint32_t TILE = ITEMS * SPLIT_LB_THREADS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_THREADS, "a thread per bucket in the offsets phase");
     static_assert(TILE < 65536, "ranks are kept in 16 bits");
@@ -184,16 +192,10 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
         return p.values_out[q];
     };
 
-    for (;;) {
-        /* The tile counter's value is broadcast through s_scratch[31] (the scan uses the first
-         * SPLIT_LB_WARPS words); the barrier also orders the previous tile's reads of the staging area
-         * and of s_wc before this tile's writes. */
-        const uint32_t tile = split_take_tile(p.tile_counter, &s_scratch[31]);
-        if (tile >= p.num_tiles) break;
-        const uint64_t tile_base = (uint64_t)tile * TILE;
-        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
-
-        auto tile_body = [&](auto full_tag) {
+    /* The tile counter's value is broadcast through s_scratch[31] (the scan uses the first
+     * SPLIT_LB_WARPS words); the barrier also orders the previous tile's reads of the staging area
+     * and of s_wc before this tile's writes. */
+    split_for_each_tile<TILE, true>(p, &s_scratch[31], [&](auto full_tag, uint32_t tile, uint64_t tile_base, uint32_t tile_n) {
             constexpr bool FULL = decltype(full_tag)::value;
             /* 1. Load (registers only; in flight while the counters are cleared). */
             KeyT key[ITEMS];
@@ -220,16 +222,21 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 if (PACK) bw[r >> 1] |= rank << ((r & 1) * 16);
                 else bw[r] = b == SPLIT_NO_BUCKET ? SPLIT_NO_BUCKET : (b | (rank << 16));
             };
-            /* Payload stream 0, loaded now so its loads overlap the ranking and the look-back. */
+            /* Payload stream 0 (coalesced, in input order). LATE (one payload stream): loaded after the
+             * tile is staged, in flight through the barrier and the keys' writes, so the ranking
+             * holds no payload registers (larger tiles; see SPLIT_LB_ITEMS_PAIRS); several streams or
+             * the scatter index (SPLIT_LB_OUT_ANY): before the ranking, overlapping it. */
             uint32_t pay0[ITEMS];
-            if (has_pay) {
+            auto load_pay0 = [&]() {
                 const uint32_t *const pin = gather_index ? NULL : payload_in(0, tile_base + wbase + lane);
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r) {
                     const uint32_t off = wbase + (uint32_t)r * 32u + lane;
                     pay0[r] = FULL || off < tile_n ? (pin ? pin[r * 32] : (uint32_t)(tile_base + off)) : 0u;
                 }
-            }
+            };
+            constexpr bool LATE = OUT == SPLIT_LB_OUT_PAYLOADS;
+            if (has_pay && !LATE) load_pay0();
             __syncthreads(); /* counters cleared (and the boundaries loaded) */
 
             /* 2. Rank inside the warp. */
@@ -279,17 +286,24 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
 
             /* 4. Local positions; the scatter index straight from them; stage the tile. */
             uint32_t lpos[ITEMS];
+            /* LATE: the local positions two to a register (16 bits each, 0xFFFF past the end), kept
+             * for staging the payload after the keys are written. */
+            uint32_t lp16[(ITEMS + 1) / 2];
+#pragma unroll
+            for (int r = 0; r < (ITEMS + 1) / 2; ++r) lp16[r] = 0u;
 #pragma unroll
             for (int r = 0; r < ITEMS; ++r) {
                 const uint32_t b = PACK ? bucket_at(r) : bw[r] & 0xFFFFu;
                 if (!FULL && (PACK ? b : bw[r]) == SPLIT_NO_BUCKET) {
                     lpos[r] = SPLIT_NO_POS;
+                    if (LATE) lp16[r >> 1] |= 0xFFFFu << ((r & 1) * 16);
                     continue;
                 }
                 lpos[r] = s_wc[warp * nb + b] + (PACK ? (bw[r >> 1] >> ((r & 1) * 16)) & 0xFFFFu : bw[r] >> 16);
+                if (LATE) lp16[r >> 1] |= lpos[r] << ((r & 1) * 16);
                 if (keys_out) s_key[lpos[r]] = key[r];
                 if (!recompute) s_bkt[lpos[r]] = (uint8_t)b;
-                if (has_pay) s_pay[lpos[r]] = pay0[r];
+                if (has_pay && !LATE) s_pay[lpos[r]] = pay0[r];
                 if (has_pay && num_payloads > 1) s_orig[lpos[r]] = (uint16_t)(wbase + (uint32_t)r * 32u + lane);
             }
             if (SIDX && scatter_index) {
@@ -298,6 +312,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 for (int r = 0; r < ITEMS; ++r)
                     if (FULL || lpos[r] != SPLIT_NO_POS) sidx[r * 32] = s_goff[PACK ? bucket_at(r) : bw[r] & 0xFFFFu] + lpos[r];
             }
+            if (has_pay && LATE) load_pay0(); /* in flight through the barrier and the keys' writes */
             __syncthreads();
 
             /* Write the staged tile: staged record j goes to its bucket's global start minus the
@@ -323,7 +338,19 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             };
             using T = std::true_type;
             using F = std::false_type;
-            if (has_pay && keys_out) write(T(), T(), T(), F(), payload_out(0), (const uint32_t *)NULL);
+            if (LATE && has_pay) {
+                /* The keys, then the payload staged over its local positions and written where its
+                 * key went (the bucket again from the staged key or byte). */
+                if (keys_out) write(T(), T(), F(), F(), (uint32_t *)NULL, (const uint32_t *)NULL);
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r) {
+                    const uint32_t pos = (lp16[r >> 1] >> ((r & 1) * 16)) & 0xFFFFu;
+                    if (FULL || pos != 0xFFFFu) s_pay[pos] = pay0[r];
+                }
+                __syncthreads();
+                if (recompute) write(T(), F(), T(), F(), payload_out(0), (const uint32_t *)NULL);
+                else write(F(), F(), T(), F(), payload_out(0), (const uint32_t *)NULL);
+            } else if (has_pay && keys_out) write(T(), T(), T(), F(), payload_out(0), (const uint32_t *)NULL);
             else if (has_pay) write(F(), F(), T(), F(), payload_out(0), (const uint32_t *)NULL);
             else if (keys_out) write(T(), T(), F(), F(), (uint32_t *)NULL, (const uint32_t *)NULL);
 
@@ -334,16 +361,13 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 if (keys_out) write(T(), F(), T(), T(), payload_out(q), payload_in(q, tile_base));
                 else write(F(), F(), T(), T(), payload_out(q), payload_in(q, tile_base));
             }
-        };
-        if (tile_n == TILE) tile_body(std::true_type());
-        else tile_body(std::false_type());
-    }
+    });
 }
 
 template <typename KeyT, int RULE, int OUT, int NB>
 static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStream_t stream)
 {
-    const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT != SPLIT_LB_OUT_KEYS, NB > 0);
+    const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT, NB > 0);
     const uint32_t payloads = (p.gather_index ? 1u : 0u) + p.num_values;
     const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, payloads, tile);
     /* The largest layout it can use; keys out is the larger one (a key per staged record against a byte). */

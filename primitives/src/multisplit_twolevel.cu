@@ -128,15 +128,10 @@ __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) spli
     split_write_bucket_offsets(p);
 
     const uint32_t *const rows = p.tile_rows;
-    for (;;) {
-        /* The tile counter's value is broadcast through s_scratch[31] (the scans use the first
-         * SPLIT_TL_WARPS words); the barrier also orders the previous tile's reads of the staging area,
-         * s_goff, s_run and s_wc before this tile's writes. */
-        const uint32_t tile = split_take_tile(p.tile_counter, &s_scratch[31]);
-        if (tile >= p.num_tiles) break;
-        const uint64_t tile_base = (uint64_t)tile * TILE;
-        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
-        auto tile_body = [&](auto full_tag) {
+    /* The tile counter's value is broadcast through s_scratch[31] (the scans use the first
+     * SPLIT_TL_WARPS words); the barrier also orders the previous tile's reads of the staging area,
+     * s_goff, s_run and s_wc before this tile's writes. */
+    split_for_each_tile<TILE, true>(p, &s_scratch[31], [&](auto full_tag, uint32_t tile, uint64_t tile_base, uint32_t tile_n) {
             constexpr bool FULL = decltype(full_tag)::value;
             /* 1. Load (registers only; in flight while the counters are cleared). */
             uint32_t key[ITEMS], pay[ITEMS];
@@ -271,10 +266,7 @@ __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) spli
                 if (keys_out) keys_out[d] = kv;
                 if (PAY) pay_out[d] = s_pay[j];
             }
-        };
-        if (tile_n == TILE) tile_body(std::true_type());
-        else tile_body(std::false_type());
-    }
+    });
 }
 
 template <int RULE, bool PAY, bool RECOMP>

@@ -30,20 +30,60 @@ static uint32_t pass_bits(const split_sort_checked *c, uint32_t pass)
     return left < (uint32_t)SPLIT_SORT_RADIX_BITS ? left : (uint32_t)SPLIT_SORT_RADIX_BITS;
 }
 
+static sort_set set_at(char *base, const sort_layout *L, size_t n)
+{
+    sort_set s;
+    s.keys = base + L->keys;
+    for (int w = 0; w < 3; ++w) s.word[w] = (uint32_t *)(base + L->word + (size_t)w * sort_align(n * 4));
+    s.values = (uint32_t *)(base + L->values);
+    s.index = (uint32_t *)(base + L->index);
+    return s;
+}
+
+static void add_stream(split_job *job, const uint32_t *in, uint32_t *out)
+{
+    job->values_in[job->num_values] = in;
+    job->values_out[job->num_values] = out;
+    ++job->num_values;
+}
+
+/* The split job of one pass: it reads set (pass + 1) & 1 (the caller's inputs in pass 0) and writes
+ * set pass & 1 (the caller's outputs in the last pass, where they fit). */
+static void sort_pass_job(const split_sort_desc *d, const split_sort_checked *c, const sort_set set[2], uint32_t pass,
+                          split_job *job)
+{
+    const int last = pass + 1 == c->passes, k96 = c->key_bits == 96;
+    const sort_set *src = &set[(pass + 1) & 1], *dst = &set[pass & 1];
+    const uint32_t bit = pass * SPLIT_SORT_RADIX_BITS, bits = pass_bits(c, pass);
+    memset(job, 0, sizeof *job);
+    job->n = c->n;
+    job->rule = SPLIT_BUCKETS_BITS;
+    job->rp.num_buckets = 1u << bits;
+    job->rp.bit_mask = (1u << bits) - 1u;
+    if (k96) {
+        const uint32_t w = bit / 32;
+        job->key64 = 0;
+        job->rp.start_bit = bit % 32;
+        job->keys_in = src->word[w];
+        job->keys_out = dst->word[w];
+        for (uint32_t o = 0; o < 3; ++o)
+            if (o != w) add_stream(job, src->word[o], dst->word[o]);
+    } else {
+        job->key64 = c->key_bits == 64;
+        job->rp.start_bit = bit;
+        job->keys_in = pass == 0 ? d->keys_in : src->keys;
+        job->keys_out = last ? d->keys_out : dst->keys;
+    }
+    if (d->values_in) add_stream(job, pass == 0 ? d->values_in : src->values, last ? d->values_out : dst->values);
+    if (d->record_bytes) {
+        if (pass == 0) job->gather_index = dst->index;
+        else add_stream(job, src->index, dst->index);
+    }
+}
+
 static sc_status sort_layout_of(const split_sort_desc *d, const split_sort_checked *c, sort_layout *L)
 {
     size_t n = c->n, job = 0;
-    for (uint32_t pass = 0; pass < c->passes; ++pass) {
-        /* Sized by n and B (the passes' B <= 256 take the look-back kernel, sized for any outputs). */
-        split_job shape;
-        memset(&shape, 0, sizeof shape);
-        shape.n = c->n;
-        shape.rp.num_buckets = 1u << pass_bits(c, pass);
-        size_t b;
-        SC_TRY(split_job_temp_bytes(&shape, &b));
-        if (b > job) job = b;
-    }
-    L->job_bytes = sort_align(job);
     size_t o = 0;
     L->keys = o;
     if (c->key_bits != 96) o += sort_align(n * (c->key_bits / 8));
@@ -54,19 +94,21 @@ static sc_status sort_layout_of(const split_sort_desc *d, const split_sort_check
     L->index = o;
     if (d->record_bytes) o += sort_align(n * 4);
     L->set_bytes = o;
+    /* The job storage: the largest of the passes' own jobs (their outputs decide their kernels and
+     * the storage those take), built as the run builds them on buffer sets at a stand-in base. */
+    char *const base = (char *)(uintptr_t)SPLIT_TEMP_ALIGN;
+    const sort_set set[2] = {set_at(base, L, n), set_at(base + o, L, n)};
+    for (uint32_t pass = 0; pass < c->passes; ++pass) {
+        split_job pj;
+        sort_pass_job(d, c, set, pass, &pj);
+        size_t b;
+        SC_TRY(split_job_temp_bytes(&pj, &b));
+        if (b > job) job = b;
+    }
+    L->job_bytes = sort_align(job);
     L->total = L->job_bytes + 2 * o;
     if (L->total == 0) L->total = SPLIT_TEMP_ALIGN;
     return SC_OK;
-}
-
-static sort_set set_at(char *base, const sort_layout *L, size_t n)
-{
-    sort_set s;
-    s.keys = base + L->keys;
-    for (int w = 0; w < 3; ++w) s.word[w] = (uint32_t *)(base + L->word + (size_t)w * sort_align(n * 4));
-    s.values = (uint32_t *)(base + L->values);
-    s.index = (uint32_t *)(base + L->index);
-    return s;
 }
 
 __global__ void sort_deinterleave_kernel(const uint32_t *keys, uint32_t n, uint32_t *w0, uint32_t *w1, uint32_t *w2)
@@ -85,13 +127,6 @@ __global__ void sort_interleave_kernel(const uint32_t *w0, const uint32_t *w1, c
     keys[3 * i] = w0[i];
     keys[3 * i + 1] = w1[i];
     keys[3 * i + 2] = w2[i];
-}
-
-static void add_stream(split_job *job, const uint32_t *in, uint32_t *out)
-{
-    job->values_in[job->num_values] = in;
-    job->values_out[job->num_values] = out;
-    ++job->num_values;
 }
 
 sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, cudaStream_t stream)
@@ -121,34 +156,8 @@ sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, c
         SC_CUDA_CHECK_LAUNCH("sort_deinterleave_kernel");
     }
     for (uint32_t pass = 0; pass < c.passes; ++pass) {
-        const int last = pass + 1 == c.passes;
-        const sort_set *src = &set[(pass + 1) & 1], *dst = &set[pass & 1];
-        const uint32_t bit = pass * SPLIT_SORT_RADIX_BITS, bits = pass_bits(&c, pass);
         split_job job;
-        memset(&job, 0, sizeof job);
-        job.n = n;
-        job.rule = SPLIT_BUCKETS_BITS;
-        job.rp.num_buckets = 1u << bits;
-        job.rp.bit_mask = (1u << bits) - 1u;
-        if (k96) {
-            const uint32_t w = bit / 32;
-            job.key64 = 0;
-            job.rp.start_bit = bit % 32;
-            job.keys_in = src->word[w];
-            job.keys_out = dst->word[w];
-            for (uint32_t o = 0; o < 3; ++o)
-                if (o != w) add_stream(&job, src->word[o], dst->word[o]);
-        } else {
-            job.key64 = c.key_bits == 64;
-            job.rp.start_bit = bit;
-            job.keys_in = pass == 0 ? d->keys_in : src->keys;
-            job.keys_out = last ? d->keys_out : dst->keys;
-        }
-        if (d->values_in) add_stream(&job, pass == 0 ? d->values_in : src->values, last ? d->values_out : dst->values);
-        if (records) {
-            if (pass == 0) job.gather_index = dst->index;
-            else add_stream(&job, src->index, dst->index);
-        }
+        sort_pass_job(d, &c, set, pass, &job);
         SC_TRY(split_job_run(job_temp, L.job_bytes, &job, stream));
     }
     const sort_set *fin = &set[(c.passes - 1) & 1];

@@ -68,7 +68,15 @@ enum {
      * 0.616. 64-bit keys: registers (16 keys, 12 with payloads). */
     SPLIT_LB_ITEMS = 24,              /* keys only, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
     SPLIT_LB_ITEMS_BALLOTS = 12,      /* keys only, B <= SPLIT_LB_BALLOT_MAX_BUCKETS (3 blocks per SM) */
-    SPLIT_LB_ITEMS_PAIRS = 16,        /* payload streams or the scatter index too */
+    /* One payload stream (the values or the gather index), loaded after the ranking and staged after
+     * the keys are written (multisplit_lookback.cu), so the ranking holds no payload registers and
+     * tiles can be larger. H100, 2^26 pairs, uniform, against the payload loaded before the ranking
+     * at 16 items (one machine, two runs each): B = 256 0.799 -> 0.731 ms at 20 items (0.763 at 16,
+     * 0.757 at 24: spills), hockey-stick 0.695 -> 0.609, B = 2048 (two passes) 1.221 -> 1.150; B = 2
+     * and 32 (ballots) unchanged at 16 items, and at 12 items with 3 blocks per SM. */
+    SPLIT_LB_ITEMS_PAIRS = 20,        /* one payload stream, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
+    SPLIT_LB_ITEMS_PAIRS_BALLOTS = 16,/* one payload stream, B <= SPLIT_LB_BALLOT_MAX_BUCKETS */
+    SPLIT_LB_ITEMS_ANY = 16,          /* several payload streams or the scatter index too */
     SPLIT_LB_ITEMS_KEYS64 = 16,
     SPLIT_LB_ITEMS_PAIRS64 = 12,
     /* The key-only 32-bit write loop (staged keys to memory) unrolled this many times, not fully. */
