@@ -233,9 +233,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_count<uint32_t>(p, job->rule, stream));
     }
-    size_t cb = J.cub;
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, given ? job->given_totals : p.table_counts, offsets,
-                                                (int)((size_t)table_cols * nb), stream));
+    SC_TRY(split_table_scan(given ? job->given_totals : p.table_counts, offsets, (size_t)table_cols * nb, cub_temp, J.cub,
+                            stream));
     switch (path) {
     case PATH_COUNT_ONLY:
         if (job->bucket_offsets) SC_TRY(split_launch_bucket_offsets(p, stream));

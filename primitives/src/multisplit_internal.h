@@ -114,6 +114,11 @@ template <typename KeyT>
 sc_status split_launch_count(const split_kernel_params &p, int rule, cudaStream_t stream);
 template <typename KeyT>
 sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
+/* Exclusive scan of a count table of `entries` words (table_scan.cu): one block up to
+ * SPLIT_SMALL_SCAN_MAX entries, else CUB's DeviceScan in cub_temp (cub_bytes, sized by its query for
+ * `entries`). */
+sc_status split_table_scan(const uint32_t *counts, uint32_t *offsets, size_t entries, void *cub_temp, size_t cub_bytes,
+                           cudaStream_t stream);
 /* p.bucket_offsets from p.table_offsets, p.count_cols and p.n (one block; multisplit_u32.cu). */
 sc_status split_launch_bucket_offsets(const split_kernel_params &p, cudaStream_t stream);
 /* The look-back kernel (multisplit_lookback.cu); p.tile_counter and p.tile_rows or p.tile_status set.

@@ -86,7 +86,7 @@ enum { SPLIT_LB_OUT_KEYS = 0, SPLIT_LB_OUT_PAYLOADS = 1, SPLIT_LB_OUT_ANY = 2 };
  * ranked by the shared atomicOr, at more blocks per SM. */
 __host__ __device__ constexpr uint32_t split_lb_items(bool key64, int out, bool ballots)
 {
-    return key64 ? (out ? SPLIT_LB_ITEMS_PAIRS64 : SPLIT_LB_ITEMS_KEYS64)
+    return key64 ? (out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY64 : out ? SPLIT_LB_ITEMS_PAIRS64 : SPLIT_LB_ITEMS_KEYS64)
            : out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY
            : out == SPLIT_LB_OUT_PAYLOADS ? (ballots ? SPLIT_LB_ITEMS_PAIRS_BALLOTS : SPLIT_LB_ITEMS_PAIRS)
            : ballots  ? SPLIT_LB_ITEMS_BALLOTS

@@ -73,12 +73,15 @@ enum {
      * tiles can be larger. H100, 2^26 pairs, uniform, against the payload loaded before the ranking
      * at 16 items (one machine, two runs each): B = 256 0.799 -> 0.731 ms at 20 items (0.763 at 16,
      * 0.757 at 24: spills), hockey-stick 0.695 -> 0.609, B = 2048 (two passes) 1.221 -> 1.150; B = 2
-     * and 32 (ballots) unchanged at 16 items, and at 12 items with 3 blocks per SM. */
+     * and 32 (ballots) unchanged at 16 items and at 12 items with 3 blocks per SM, B = 32 0.555 ->
+     * 0.550 at 20 items (0.547 at 24, but B = 2 0.474 -> 0.478). 64-bit keys with one payload, split_sort
+     * u64 pairs at 2^26: 9.08 ms at 12 items, 8.30 at 16 (9.05 / 8.57 with the payload loaded first). */
     SPLIT_LB_ITEMS_PAIRS = 20,        /* one payload stream, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
-    SPLIT_LB_ITEMS_PAIRS_BALLOTS = 16,/* one payload stream, B <= SPLIT_LB_BALLOT_MAX_BUCKETS */
+    SPLIT_LB_ITEMS_PAIRS_BALLOTS = 20,/* one payload stream, B <= SPLIT_LB_BALLOT_MAX_BUCKETS */
     SPLIT_LB_ITEMS_ANY = 16,          /* several payload streams or the scatter index too */
     SPLIT_LB_ITEMS_KEYS64 = 16,
-    SPLIT_LB_ITEMS_PAIRS64 = 12,
+    SPLIT_LB_ITEMS_PAIRS64 = 16,      /* one payload stream (more outputs: 12) */
+    SPLIT_LB_ITEMS_ANY64 = 12,
     /* The key-only 32-bit write loop (staged keys to memory) unrolled this many times, not fully. */
     SPLIT_LB_KEYS_WRITE_UNROLL = 4,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
@@ -90,6 +93,14 @@ enum {
     SPLIT_TEMP_ALIGN = 256,
     /* Dynamic shared memory above this needs cudaFuncAttributeMaxDynamicSharedMemorySize. */
     SPLIT_DEFAULT_SMEM_BYTES = 48 * 1024,
+    /* The exclusive scan of the (bucket x column) count table (table_scan.cu): up to
+     * SPLIT_SMALL_SCAN_MAX entries (8 rows of the block) one block of SPLIT_SMALL_SCAN_THREADS
+     * threads in one launch, above that CUB's DeviceScan (two launches). H100, uniform keys, against
+     * CUB for every table: 2^24 B = 2 (2K entries) 0.091 -> 0.087 ms, B = 2048 (two passes: 8K
+     * entries and 256 given totals) 0.234 -> 0.229; B = 32 (29K entries, 32 rows) 0.109 -> 0.115,
+     * so CUB above 8 rows. */
+    SPLIT_SMALL_SCAN_THREADS = 1024,
+    SPLIT_SMALL_SCAN_MAX = 8 * 1024,
     /* Threads per block of element-wise helper kernels (offsets, layout conversions). */
     SPLIT_ELEMENTWISE_THREADS = 256
 };
