@@ -133,12 +133,13 @@ sc_status split_launch_lookback(const split_kernel_params &p, int rule, cudaStre
 int split_twolevel_eligible(int key64, uint32_t num_buckets, uint32_t payloads, int scatter_index);
 uint32_t split_twolevel_tile_items(int pay, int rule, int keys_out);
 sc_status split_launch_twolevel(const split_kernel_params &p, int rule, cudaStream_t stream);
-/* What the look-back kernel writes besides the keys: 0 nothing, 1 one payload stream (the values or
- * the gather index), 2 anything (the scatter index, several streams). Its kernels are compiled per
- * kind, so tile sizes and blocks per SM are per kind. */
+/* What the look-back kernel writes besides the keys (its template argument OUT): nothing, one payload
+ * stream (the values or the gather index), or anything (the scatter index, several streams). Its
+ * kernels are compiled per kind, so tile sizes and blocks per SM are per kind. */
+enum { SPLIT_LB_OUT_KEYS = 0, SPLIT_LB_OUT_PAYLOADS = 1, SPLIT_LB_OUT_ANY = 2 };
 static inline int split_lookback_out_of(uint32_t payloads, int scatter_index)
 {
-    return scatter_index || payloads > 1 ? 2 : payloads ? 1 : 0;
+    return scatter_index || payloads > 1 ? SPLIT_LB_OUT_ANY : payloads ? SPLIT_LB_OUT_PAYLOADS : SPLIT_LB_OUT_KEYS;
 }
 /* Records per tile of the look-back kernel for 64-bit keys or not, the outputs besides the keys
  * (split_lookback_out_of), and B buckets. */

@@ -76,21 +76,19 @@ __host__ __device__ inline bool split_lb_recompute(int keys_out)
     return RULE == SPLIT_BUCKETS_BITS && keys_out;
 }
 
-/* Outputs a look-back kernel is compiled for (its template argument OUT). */
-enum { SPLIT_LB_OUT_KEYS = 0, SPLIT_LB_OUT_PAYLOADS = 1, SPLIT_LB_OUT_ANY = 2 };
-
-/* Records per thread and per tile, by key type, outputs (SPLIT_LB_OUT_*) and ranking: 64-bit keys and
- * outputs besides the keys take registers, so fewer records per thread (one payload stream fewer than
- * the keys alone, as it is loaded after the ranking; several streams or the scatter index fewer
- * still); key-only splits ranked by ballots (B <= SPLIT_LB_BALLOT_MAX_BUCKETS) keep fewer than those
- * ranked by the shared atomicOr, at more blocks per SM. */
+/* Records per thread and per tile, by key type, outputs (SPLIT_LB_OUT_*) and ranking; registers decide
+ * (split_tuning.h has the measurements): key-only splits ranked by ballots run more blocks per SM of
+ * fewer records; one payload stream is loaded after the ranking, so it costs few records or none;
+ * several streams or the scatter index hold registers through the ranking, so fewer. */
 __host__ __device__ constexpr uint32_t split_lb_items(bool key64, int out, bool ballots)
 {
-    return key64 ? (out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY64 : out ? SPLIT_LB_ITEMS_PAIRS64 : SPLIT_LB_ITEMS_KEYS64)
+    return key64 ? (out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY64
+                   : out == SPLIT_LB_OUT_PAYLOADS ? SPLIT_LB_ITEMS_PAIRS64
+                                                  : SPLIT_LB_ITEMS_KEYS64)
            : out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY
            : out == SPLIT_LB_OUT_PAYLOADS ? (ballots ? SPLIT_LB_ITEMS_PAIRS_BALLOTS : SPLIT_LB_ITEMS_PAIRS)
-           : ballots  ? SPLIT_LB_ITEMS_BALLOTS
-                      : SPLIT_LB_ITEMS;
+           : ballots ? SPLIT_LB_ITEMS_BALLOTS
+                     : SPLIT_LB_ITEMS;
 }
 __host__ __device__ constexpr uint32_t split_lb_tile(bool key64, int out, bool ballots)
 {

@@ -68,9 +68,9 @@ enum {
      * 0.616. 64-bit keys: registers (16 keys, 12 with payloads). */
     SPLIT_LB_ITEMS = 24,              /* keys only, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
     SPLIT_LB_ITEMS_BALLOTS = 12,      /* keys only, B <= SPLIT_LB_BALLOT_MAX_BUCKETS (3 blocks per SM) */
-    /* One payload stream (the values or the gather index), loaded after the ranking and staged after
-     * the keys are written (multisplit_lookback.cu), so the ranking holds no payload registers and
-     * tiles can be larger. H100, 2^26 pairs, uniform, against the payload loaded before the ranking
+    /* One payload stream (the values or the gather index), loaded once the tile is ranked and staged,
+     * and staged itself once the keys are written (multisplit_lookback.cu), so the ranking holds no
+     * payload registers and tiles can be larger. H100, 2^26 pairs, uniform, against the payload loaded before the ranking
      * at 16 items (one machine, two runs each): B = 256 0.799 -> 0.731 ms at 20 items (0.763 at 16,
      * 0.757 at 24: spills), hockey-stick 0.695 -> 0.609, B = 2048 (two passes) 1.221 -> 1.150; B = 2
      * and 32 (ballots) unchanged at 16 items and at 12 items with 3 blocks per SM, B = 32 0.555 ->
