@@ -34,6 +34,41 @@
 #define SPLIT_NO_BUCKET 0xFFFFFFFFu
 #define SPLIT_NO_POS 0xFFFFFFFFu
 
+/* Programmatic dependent launch (sm_90). A kernel launched by split_launch_dependent may be scheduled
+ * while the kernel before it in the stream is still running; its first statement is
+ * split_wait_prior_grids(), which returns once the kernels before it have completed and their writes
+ * are visible, so nothing it reads or writes in global memory is touched early. A kernel calls
+ * split_release_dependents() to let the next one be scheduled before it ends (the next one still
+ * waits for its completion). Elsewhere (older GPUs, plain launches) both are no-ops. */
+__device__ __forceinline__ void split_wait_prior_grids()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void split_release_dependents()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+template <typename... KArgs, typename... Args>
+static cudaError_t split_launch_dependent(void (*kernel)(KArgs...), uint32_t grid, uint32_t block, size_t smem,
+                                         cudaStream_t stream, Args &&...args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(block);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+}
+
 /* Offsets (bytes) of the scatter kernel's dynamic shared memory; same code on host and device.
  * The stable path's counters share their space with the staged tile (a barrier separates them). */
 typedef struct split_smem_layout {
@@ -426,6 +461,7 @@ template <typename KeyT, int RULE, bool EXTRA>
 __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RANGE ? 1 : SPLIT_COUNT_BLOCKS_PER_SM)
     split_count_kernel(split_kernel_params p)
 {
+    split_release_dependents(); /* the scan may be scheduled now; it waits for this kernel to complete */
     extern __shared__ __align__(16) unsigned char smem[];
     constexpr int V = 16 / (int)sizeof(KeyT);           /* keys per 16-byte vector */
     constexpr int U = SPLIT_COUNT_VECTORS;              /* vectors per thread per step */
@@ -527,6 +563,7 @@ __device__ __forceinline__ void split_write_tile(uint32_t tile_n, uint32_t tid, 
 template <typename KeyT, int RULE, int MODE>
 __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS) split_scatter_kernel(split_kernel_params p)
 {
+    split_wait_prior_grids();
     constexpr int ITEMS = SPLIT_BLOCK_PATH_ITEMS, NB = 11; /* ballots: bits of a bucket id, B <= 2048 */
     constexpr uint32_t TILE = SPLIT_BLOCK_TILE_ITEMS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -708,8 +745,8 @@ static sc_status split_launch_scatter_in(const split_kernel_params &p, cudaStrea
     static std::atomic<int> opted_in(0);
     const split_smem_layout M = split_scatter_layout<KeyT, RULE, MODE>(SPLIT_MAX_BUCKETS, SPLIT_MAX_VALUE_STREAMS, 1, 1);
     SC_TRY(split_allow_smem(split_scatter_kernel<KeyT, RULE, MODE>, L.total, M.total, opted_in));
-    split_scatter_kernel<KeyT, RULE, MODE><<<p.num_blocks, SPLIT_BLOCK_THREADS, L.total, stream>>>(p);
-    SC_CUDA_CHECK_LAUNCH("split_scatter_kernel");
+    SC_CUDA_CHECK(split_launch_dependent(split_scatter_kernel<KeyT, RULE, MODE>, p.num_blocks, SPLIT_BLOCK_THREADS, L.total,
+                                         stream, p));
     return SC_OK;
 }
 

@@ -139,6 +139,7 @@ template <typename KeyT, int RULE, int OUT, int NB>
 __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT, NB > 0))
     split_lookback_kernel(split_kernel_params p)
 {
+    split_wait_prior_grids();
     constexpr bool PAY = OUT != SPLIT_LB_OUT_KEYS, SIDX = OUT == SPLIT_LB_OUT_ANY;
     constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, OUT, NB > 0);
     constexpr uint32_t TILE = ITEMS * SPLIT_LB_THREADS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
@@ -375,8 +376,8 @@ static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStr
                                                              : OUT == SPLIT_LB_OUT_PAYLOADS ? 1u : 0u,
                                                              tile);
     SC_TRY(split_allow_smem(split_lookback_kernel<KeyT, RULE, OUT, NB>, L.total, M.total, opted_in));
-    split_lookback_kernel<KeyT, RULE, OUT, NB><<<p.num_blocks, SPLIT_LB_THREADS, L.total, stream>>>(p);
-    SC_CUDA_CHECK_LAUNCH("split_lookback_kernel");
+    SC_CUDA_CHECK(split_launch_dependent(split_lookback_kernel<KeyT, RULE, OUT, NB>, p.num_blocks, SPLIT_LB_THREADS, L.total,
+                                         stream, p));
     return SC_OK;
 }
 

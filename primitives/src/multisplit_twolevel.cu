@@ -86,6 +86,7 @@ __host__ __device__ inline split_tl_layout split_tl_layout_of(uint32_t nb, int k
 template <int RULE, bool PAY, bool RECOMP>
 __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) split_twolevel_kernel(split_kernel_params p)
 {
+    split_wait_prior_grids();
     constexpr int ITEMS = (int)split_tl_items(PAY, RECOMP);
     constexpr uint32_t TILE = split_tl_tile(PAY, RECOMP), WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     static_assert(!RECOMP || RULE == SPLIT_BUCKETS_BITS, "only the BITS rule recomputes buckets");
@@ -278,8 +279,8 @@ static sc_status split_launch_twolevel_in(const split_kernel_params &p, cudaStre
     static std::atomic<int> opted_in(0);
     const split_tl_layout M = split_tl_layout_of<RULE, RECOMP>(SPLIT_TL_MAX_BUCKETS, 1, PAY, tile);
     SC_TRY(split_allow_smem(split_twolevel_kernel<RULE, PAY, RECOMP>, L.total, M.total, opted_in));
-    split_twolevel_kernel<RULE, PAY, RECOMP><<<p.num_blocks, SPLIT_TL_THREADS, L.total, stream>>>(p);
-    SC_CUDA_CHECK_LAUNCH("split_twolevel_kernel");
+    SC_CUDA_CHECK(split_launch_dependent(split_twolevel_kernel<RULE, PAY, RECOMP>, p.num_blocks, SPLIT_TL_THREADS, L.total,
+                                         stream, p));
     return SC_OK;
 }
 

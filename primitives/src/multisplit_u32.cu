@@ -8,12 +8,12 @@ template sc_status split_launch_scatter<uint32_t>(const split_kernel_params &, i
 /* The count-only path's bucket offsets: one block runs what block 0 of a scatter kernel does. */
 __global__ void split_bucket_offsets_kernel(split_kernel_params p)
 {
+    split_wait_prior_grids();
     split_write_bucket_offsets(p);
 }
 
 sc_status split_launch_bucket_offsets(const split_kernel_params &p, cudaStream_t stream)
 {
-    split_bucket_offsets_kernel<<<1, SPLIT_ELEMENTWISE_THREADS, 0, stream>>>(p);
-    SC_CUDA_CHECK_LAUNCH("split_bucket_offsets_kernel");
+    SC_CUDA_CHECK(split_launch_dependent(split_bucket_offsets_kernel, 1, SPLIT_ELEMENTWISE_THREADS, 0, stream, p));
     return SC_OK;
 }

@@ -15,6 +15,8 @@ __global__ void __launch_bounds__(SPLIT_SMALL_SCAN_THREADS) split_small_scan_ker
     constexpr uint32_t T = SPLIT_SMALL_SCAN_THREADS, WARPS = T / 32, TOTALS = ROWS * WARPS;
     static_assert(TOTALS % 32 == 0, "warp 0 scans whole chunks of warp totals");
     __shared__ uint32_t s_prefix[TOTALS]; /* [row][warp]: the warp's total, then its exclusive prefix */
+    split_wait_prior_grids();   /* the count kernel's table */
+    split_release_dependents(); /* the scatter kernel may be scheduled; it waits for this one */
     const uint32_t t = threadIdx.x, lane = t & 31u, warp = t >> 5;
     uint32_t v[ROWS];
 #pragma unroll
@@ -51,8 +53,7 @@ __global__ void __launch_bounds__(SPLIT_SMALL_SCAN_THREADS) split_small_scan_ker
 template <int ROWS>
 static sc_status split_launch_small_scan(const uint32_t *in, uint32_t *out, uint32_t n, cudaStream_t stream)
 {
-    split_small_scan_kernel<ROWS><<<1, SPLIT_SMALL_SCAN_THREADS, 0, stream>>>(in, out, n);
-    SC_CUDA_CHECK_LAUNCH("split_small_scan_kernel");
+    SC_CUDA_CHECK(split_launch_dependent(split_small_scan_kernel<ROWS>, 1, SPLIT_SMALL_SCAN_THREADS, 0, stream, in, out, n));
     return SC_OK;
 }
 
