@@ -92,11 +92,11 @@ typedef struct split_kernel_params {
 void split_table_shape(uint32_t n, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles);
 
 /* Temporary storage of split_job_run for a job (host only, no CUDA call but CUB's size query): its n,
- * B, key type, rule and which outputs it has (pointers read as flags) pick the path; a job of n and B
- * alone (zero otherwise) sizes any job with B <= SPLIT_LOOKBACK_MAX_BUCKETS. */
+ * B, key type, rule and which outputs it has (pointers read as flags) pick the path and its tiles, so
+ * size a job as it will run (split_sort and the two-pass split build their passes' jobs for it). */
 sc_status split_job_temp_bytes(const split_job *job, size_t *bytes);
 
-/* Runs a validated job. temp holds at least split_job_temp_bytes(n, B) bytes. */
+/* Runs a validated job. temp holds at least split_job_temp_bytes(job) bytes. */
 sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream);
 
 /* ---- wide unstable multisplit (multisplit_wide.cu): B up to SPLIT_MAX_WIDE_BUCKETS ----

@@ -78,6 +78,14 @@ typedef struct split_smem_layout {
 } split_smem_layout;
 
 __host__ __device__ inline uint32_t split_align16(uint32_t x) { return (x + 15u) & ~15u; }
+/* Shared-memory layouts: `bytes` placed at offset o, which moves past them (16-byte aligned); returns
+ * their offset. */
+__host__ __device__ inline uint32_t split_carve(uint32_t &o, uint32_t bytes)
+{
+    const uint32_t at = o;
+    o = split_align16(o + bytes);
+    return at;
+}
 
 template <typename KeyT, int RULE, int MODE>
 __host__ __device__ inline split_smem_layout split_scatter_layout(uint32_t nb, uint32_t num_values, int keys_out,
@@ -86,20 +94,20 @@ __host__ __device__ inline split_smem_layout split_scatter_layout(uint32_t nb, u
     const uint32_t tile = SPLIT_BLOCK_TILE_ITEMS;
     split_smem_layout L;
     uint32_t o = 0;
-    L.bounds = o; o = split_align16(o + split_rule_smem_bytes<KeyT, RULE>(nb));
-    L.start = o; o = split_align16(o + nb * 4);
-    L.goff = o; o = split_align16(o + nb * 4);
-    L.cnt = o; o = split_align16(o + nb * 4);
-    L.run = o; o = split_align16(o + nb * 4);
-    L.scratch = o; o = split_align16(o + SPLIT_WARP_LANES * 4);
+    L.bounds = split_carve(o, split_rule_smem_bytes<KeyT, RULE>(nb));
+    L.start = split_carve(o, nb * 4);
+    L.goff = split_carve(o, nb * 4);
+    L.cnt = split_carve(o, nb * 4);
+    L.run = split_carve(o, nb * 4);
+    L.scratch = split_carve(o, SPLIT_WARP_LANES * 4);
     L.counters = o;
     /* The stable path's counters (aliased with the staged tile). */
     const uint32_t counters = split_align16(SPLIT_BLOCK_WARPS * nb * 2);
     uint32_t s = 0;
-    L.key = o + s; s = split_align16(s + (keys_out ? tile * (uint32_t)sizeof(KeyT) : 0));
-    L.val = o + s; s = split_align16(s + (num_values ? tile * 4 : 0));
-    L.idx = o + s; s = split_align16(s + (gather ? tile * 4 : 0));
-    L.bkt = o + s; s = split_align16(s + tile * 2);
+    L.key = o + split_carve(s, keys_out ? tile * (uint32_t)sizeof(KeyT) : 0);
+    L.val = o + split_carve(s, num_values ? tile * 4 : 0);
+    L.idx = o + split_carve(s, gather ? tile * 4 : 0);
+    L.bkt = o + split_carve(s, tile * 2);
     if (MODE == SPLIT_MODE_BLOCK_STABLE && counters > s) s = counters;
     L.total = o + s;
     return L;
@@ -230,6 +238,19 @@ __device__ __forceinline__ void split_load_slice(const KeyT *keys_in, uint64_t t
     for (int r = 0; r < ITEMS; ++r) {
         const uint32_t off = wbase + (uint32_t)r * 32u + lane;
         key[r] = ((FULL || off < tile_n) && keys_in) ? kin[r * 32] : (KeyT)0;
+    }
+}
+
+/* Tile order: a warp's slice of one payload stream, as split_load_slice: values_in's records or
+ * (values_in NULL: the gather index) the records' indices; past tile_n (when not FULL): 0. */
+template <int ITEMS, bool FULL>
+__device__ __forceinline__ void split_load_payload_slice(const uint32_t *values_in, uint64_t tile_base, uint32_t wbase,
+                                                         uint32_t lane, uint32_t tile_n, uint32_t (&pay)[ITEMS])
+{
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+        pay[r] = FULL || off < tile_n ? (values_in ? values_in[tile_base + off] : (uint32_t)(tile_base + off)) : 0u;
     }
 }
 
@@ -601,11 +622,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
          * tile start and its table read; then the buckets, then rank round by round. */
         KeyT key[ITEMS];
         uint32_t br[ITEMS]; /* bucket | rank << 16 inside the warp (stable: before the warp's counter) */
-#pragma unroll
-        for (int r = 0; r < ITEMS; ++r) {
-            const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-            key[r] = (off < tile_n && keys_in) ? keys_in[tile_base + off] : (KeyT)0;
-        }
+        split_load_slice<KeyT, ITEMS, false>(keys_in, tile_base, wbase, lane, tile_n, key);
         if (MODE == SPLIT_MODE_BLOCK_STABLE) {
             __syncthreads(); /* the previous tile's staging area (aliased with the counters) is read */
             uint32_t *w32 = (uint32_t *)s_whist;
@@ -651,12 +668,7 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
         }
         /* Value stream 0, loaded now so its loads overlap the tile's offsets phase. */
         uint32_t val0[ITEMS];
-        if (nv) {
-            const uint32_t *vin = p.values_in[0];
-#pragma unroll
-            for (int r = 0; r < ITEMS; ++r)
-                val0[r] = br[r] != SPLIT_NO_BUCKET ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
-        }
+        if (nv) split_load_payload_slice<ITEMS, false>(p.values_in[0], tile_base, wbase, lane, tile_n, val0);
         __syncthreads();
 
         /* Tile counts, local starts, global offsets. */
@@ -696,11 +708,8 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)
                     for (int r = 0; r < ITEMS; ++r)
                         if (lpos[r] != SPLIT_NO_POS) s_val[lpos[r]] = val0[r];
                 } else {
-                    const uint32_t *vin = p.values_in[v];
                     uint32_t val[ITEMS];
-#pragma unroll
-                    for (int r = 0; r < ITEMS; ++r)
-                        val[r] = lpos[r] != SPLIT_NO_POS ? vin[tile_base + wbase + (uint32_t)r * 32u + lane] : 0u;
+                    split_load_payload_slice<ITEMS, false>(p.values_in[v], tile_base, wbase, lane, tile_n, val);
                     __syncthreads(); /* the previous stream is written out */
 #pragma unroll
                     for (int r = 0; r < ITEMS; ++r)

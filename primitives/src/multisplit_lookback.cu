@@ -117,15 +117,15 @@ __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int k
 {
     split_lb_layout L;
     uint32_t o = 0;
-    L.bounds = o; o = split_align16(o + split_rule_smem_bytes<KeyT, RULE>(nb));
-    L.goff = o; o = split_align16(o + nb * 4);
-    L.scratch = o; o = split_align16(o + SPLIT_WARP_LANES * 4);
-    L.match = o; o = split_align16(o + SPLIT_LB_WARPS * nb * 4);
-    L.wc = o; o = split_align16(o + SPLIT_LB_WARPS * nb * 4);
-    L.key = o; o = split_align16(o + (keys_out ? tile * (uint32_t)sizeof(KeyT) : 0));
-    L.pay = o; o = split_align16(o + (payloads ? tile * 4 : 0));
-    L.orig = o; o = split_align16(o + (payloads > 1 ? tile * 2 : 0));
-    L.bkt = o; o = split_align16(o + (split_lb_recompute<KeyT, RULE>(keys_out) ? 0 : tile));
+    L.bounds = split_carve(o, split_rule_smem_bytes<KeyT, RULE>(nb));
+    L.goff = split_carve(o, nb * 4);
+    L.scratch = split_carve(o, SPLIT_WARP_LANES * 4);
+    L.match = split_carve(o, SPLIT_LB_WARPS * nb * 4);
+    L.wc = split_carve(o, SPLIT_LB_WARPS * nb * 4);
+    L.key = split_carve(o, keys_out ? tile * (uint32_t)sizeof(KeyT) : 0);
+    L.pay = split_carve(o, payloads ? tile * 4 : 0);
+    L.orig = split_carve(o, payloads > 1 ? tile * 2 : 0);
+    L.bkt = split_carve(o, split_lb_recompute<KeyT, RULE>(keys_out) ? 0 : tile);
     L.total = o;
     return L;
 }
@@ -227,12 +227,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
              * the scatter index (SPLIT_LB_OUT_ANY): before the ranking, overlapping it. */
             uint32_t pay0[ITEMS];
             auto load_pay0 = [&]() {
-                const uint32_t *const pin = gather_index ? NULL : payload_in(0, tile_base + wbase + lane);
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r) {
-                    const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                    pay0[r] = FULL || off < tile_n ? (pin ? pin[r * 32] : (uint32_t)(tile_base + off)) : 0u;
-                }
+                split_load_payload_slice<ITEMS, FULL>(gather_index ? NULL : p.values_in[0], tile_base, wbase, lane, tile_n, pay0);
             };
             constexpr bool LATE = OUT == SPLIT_LB_OUT_PAYLOADS;
             if (has_pay && !LATE) load_pay0();

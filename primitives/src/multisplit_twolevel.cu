@@ -67,16 +67,16 @@ __host__ __device__ inline split_tl_layout split_tl_layout_of(uint32_t nb, int k
 {
     split_tl_layout L;
     uint32_t o = 0;
-    L.bounds = o; o = split_align16(o + split_rule_smem_bytes<uint32_t, RULE>(nb));
-    L.run = o; o = split_align16(o + nb * 4);
-    L.goff = o; o = split_align16(o + nb * 4);
-    L.scratch = o; o = split_align16(o + SPLIT_WARP_LANES * 4);
-    L.wlow = o; o = split_align16(o + SPLIT_TL_WARPS * (1u << SPLIT_TL_LOW_BITS) * 4);
-    L.match = o; o = split_align16(o + SPLIT_TL_WARPS * SPLIT_TL_HIGH_BUCKETS * 4);
-    L.wc = o; o = split_align16(o + SPLIT_TL_WARPS * SPLIT_TL_HIGH_BUCKETS * 4);
-    L.key = o; o = split_align16(o + (keys_out ? tile * 4 : 0));
-    L.pay = o; o = split_align16(o + (pay ? tile * 4 : 0));
-    L.bkt = o; o = split_align16(o + (RECOMP ? 0 : tile * 2));
+    L.bounds = split_carve(o, split_rule_smem_bytes<uint32_t, RULE>(nb));
+    L.run = split_carve(o, nb * 4);
+    L.goff = split_carve(o, nb * 4);
+    L.scratch = split_carve(o, SPLIT_WARP_LANES * 4);
+    L.wlow = split_carve(o, SPLIT_TL_WARPS * (1u << SPLIT_TL_LOW_BITS) * 4);
+    L.match = split_carve(o, SPLIT_TL_WARPS * SPLIT_TL_HIGH_BUCKETS * 4);
+    L.wc = split_carve(o, SPLIT_TL_WARPS * SPLIT_TL_HIGH_BUCKETS * 4);
+    L.key = split_carve(o, keys_out ? tile * 4 : 0);
+    L.pay = split_carve(o, pay ? tile * 4 : 0);
+    L.bkt = split_carve(o, RECOMP ? 0 : tile * 2);
     L.total = o;
     return L;
 }
@@ -137,14 +137,7 @@ __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) spli
             /* 1. Load (registers only; in flight while the counters are cleared). */
             uint32_t key[ITEMS], pay[ITEMS];
             split_load_slice<uint32_t, ITEMS, FULL>(keys_in, tile_base, wbase, lane, tile_n, key);
-            if (PAY) {
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r) {
-                    const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                    pay[r] = FULL || off < tile_n ? (values_in ? values_in[tile_base + off] : (uint32_t)(tile_base + off))
-                                                  : 0u;
-                }
-            }
+            if (PAY) split_load_payload_slice<ITEMS, FULL>(values_in, tile_base, wbase, lane, tile_n, pay);
             /* The tile's global start per bucket (tile rows), read while the keys load. */
             const uint32_t col = tile / p.count_col_tiles;
             for (uint32_t b = tid; b < nb; b += SPLIT_TL_THREADS) {

@@ -236,12 +236,12 @@ static void test_small_sizes_every_bucket_count_rule_and_key_type(void)
     run_size_grid(sizes, sizeof sizes / sizeof sizes[0], k_buckets, NUM_B, sct_base_seed());
 }
 
-/* Tile order's tiles +-1 (multisplit_lookback.cu: 384 threads x 12 / 16 / 24 records for 32-bit keys,
- * 16 / 12 for 64-bit keys) and two tiles + 1, on the bucket counts around the ballot / atomicOr split
- * (B = 32 / 33) and B = 2, 256, every rule and key type, output sets and distributions cycling. */
+/* Tile order's tiles +-1 (multisplit_lookback.cu: 384 threads x 12 / 16 / 20 / 24 records for 32-bit
+ * keys, 12 / 16 for 64-bit keys) and two tiles + 1, on the bucket counts around the ballot / atomicOr
+ * split (B = 32 / 33) and B = 2, 256, every rule and key type, output sets and distributions cycling. */
 static void test_tile_order_tiles_plus_minus_one(void)
 {
-    static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 9215, 9216, 9217, 18433};
+    static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 7679, 7680, 7681, 15361, 9215, 9216, 9217, 18433};
     static const uint32_t bs[] = {2, 32, 33, 256};
     run_size_grid(sizes, sizeof sizes / sizeof sizes[0], bs, sizeof bs / sizeof bs[0], sct_base_seed() * 13);
 }
