@@ -170,8 +170,12 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     const uint32_t lt = split_lanemask_lt();
     const uint32_t wbase = warp * WARP_ITEMS;
     constexpr int NBM = NB > 0 ? NB : 1;
-    uint32_t lane_masks[NBM];
+    uint32_t lane_masks[NBM], bit_tests[NBM];
     split_lane_masks<NBM>(lane, lane_masks);
+    /* The ballots test the key's own bits with the BITS rule of 32-bit keys (no bucket needed). */
+    constexpr bool KEY_BITS = RULE == SPLIT_BUCKETS_BITS && sizeof(KeyT) == 4;
+    if (KEY_BITS) split_key_bit_tests<NBM>(sb, mask, bit_tests);
+    else split_bucket_bit_tests<NBM>(bit_tests);
 
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
     if (NB == 0)
@@ -240,7 +244,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 const uint32_t b = PACK ? bucket_at(r) : bw[r];
                 const bool valid = FULL || b != SPLIT_NO_BUCKET;
                 const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
-                const uint32_t lanes = split_match_lane<NBM>(b, valid_mask, lane_masks);
+                const uint32_t lanes = split_match_lane<NBM>(KEY_BITS ? (uint32_t)key[r] : b, bit_tests, valid_mask, lane_masks);
                 const uint32_t src = valid ? b : 0u;
                 const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, src);
                 const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, src);

@@ -118,8 +118,9 @@ __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) spli
     const uint32_t low_bits = 32u - __clz(nb - 1u) - SPLIT_TL_HIGH_BITS, low_mask = (1u << low_bits) - 1u;
     const uint32_t lt = split_lanemask_lt();
     const uint32_t wbase = warp * WARP_ITEMS;
-    uint32_t lane_masks[SPLIT_TL_LOW_BITS];
+    uint32_t lane_masks[SPLIT_TL_LOW_BITS], bit_tests[SPLIT_TL_LOW_BITS];
     split_lane_masks<SPLIT_TL_LOW_BITS>(lane, lane_masks);
+    split_bucket_bit_tests<SPLIT_TL_LOW_BITS>(bit_tests);
     /* Per thread of the histogram scan: buckets [begin, end). */
     const uint32_t per = (nb + SPLIT_TL_THREADS - 1) / SPLIT_TL_THREADS;
     const uint32_t hbegin = tid * per < nb ? tid * per : nb, hend = hbegin + per < nb ? hbegin + per : nb;
@@ -171,7 +172,7 @@ __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) spli
                                          : 0u;
                 const uint32_t lo = b & low_mask;
                 const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
-                const uint32_t lanes = split_match_lane<SPLIT_TL_LOW_BITS>(lo, valid_mask, lane_masks);
+                const uint32_t lanes = split_match_lane<SPLIT_TL_LOW_BITS>(lo, bit_tests, valid_mask, lane_masks);
                 const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, lo);
                 const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, lo);
                 lane_count += __popc(lanes);
