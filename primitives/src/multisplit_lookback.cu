@@ -5,7 +5,8 @@
  * (split_kernel_params.tile_counter), so each bucket's output grows at one front. Per tile:
  *  1. load: warp w takes the w-th slice of the tile in ITEMS rounds of 32 consecutive records
  *     (coalesced; the (warp, round, lane) order is the input order, which makes the ranking stable);
- *     with tile rows, thread b loads bucket b's global start in the tile into s_goff[b];
+ *     with tile rows, thread b loads bucket b's global start in the tile; loaded once the previous
+ *     tile is written, or (key-only splits ranked by ballots) once it is staged (AHEAD);
  *  2. rank inside the warp: B <= SPLIT_LB_BALLOT_MAX_BUCKETS: NB ballots over the bucket bits give lane
  *     L the round's lanes of bucket L, one shuffle of that mask gives each record its peers, and lane
  *     L counts bucket L in a register (s_wc[warp][L] at the end); above: the round's lanes of lane 0's
@@ -141,6 +142,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
 {
     split_wait_prior_grids();
     constexpr bool PAY = OUT != SPLIT_LB_OUT_KEYS, SIDX = OUT == SPLIT_LB_OUT_ANY;
+    constexpr bool AHEAD = sizeof(KeyT) == 4 && OUT == SPLIT_LB_OUT_KEYS && NB > 0; /* tiles taken one ahead (tile rows) */
     constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, OUT, NB > 0);
     constexpr uint32_t TILE = ITEMS * SPLIT_LB_THREADS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_THREADS, "a thread per bucket in the offsets phase");
@@ -195,18 +197,43 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
         return p.values_out[q];
     };
 
-    /* The tile counter's value is broadcast through s_scratch[31] (the scan uses the first
-     * SPLIT_LB_WARPS words); the barrier also orders the previous tile's reads of the staging area
-     * and of s_wc before this tile's writes. */
-    split_for_each_tile<TILE, true>(p, &s_scratch[31], [&](auto full_tag, uint32_t tile, uint64_t tile_base, uint32_t tile_n) {
-            constexpr bool FULL = decltype(full_tag)::value;
-            /* 1. Load (registers only; in flight while the counters are cleared). */
-            KeyT key[ITEMS];
-            split_load_slice<KeyT, ITEMS, FULL>(keys_in, tile_base, wbase, lane, tile_n, key);
-            /* Tile rows: bucket b's global start in this tile into s_goff[b] (thread b; the loads are
-             * issued after the keys', and no register is held through the ranking). */
-            if (rows && tid < nb)
-                s_goff[tid] = p.table_offsets[(size_t)tid * p.count_cols + tile / p.count_col_tiles] + rows[(size_t)tile * nb + tid];
+    /* The next tile is taken once this one is written: thread 0 claims it from the counter and
+     * passes it on through s_scratch[31] (the scan uses the first SPLIT_LB_WARPS words); its keys, and
+     * with tile rows thread b's bucket b's global start in it, are loaded after that barrier.
+     * AHEAD (key-only splits ranked by ballots, with tile rows): the next tile is claimed while this
+     * one is ranked and passed on before the barrier after the ranking, and its keys are loaded as
+     * soon as this tile is staged, in flight through its writes; no barrier separates two tiles (each
+     * write to shared memory below follows a barrier that the previous tile's reads of the same words
+     * precede: s_goff is written after the scan's). H100, 2^26 / 2^24 uniform, against taking the next
+     * tile after the writes (Nsight Compute, pairs B = 32: 12 % of the stall samples had waited for
+     * the keys at the first ballot, 6 % for the counter): keys B = 32 0.350 -> 0.334 ms / 0.105 ->
+     * 0.101, B = 2 0.290 -> 0.286 / 0.085 -> 0.084; not kept for pairs (B = 2, 32, 256 +7 %, +7 %, +16
+     * %, with the keys loaded once the payload is staged; +26 %, +26 %, +32 % loaded with the staging:
+     * registers), keys B = 256 (+1 %), nor looking back (given totals: a tile claimed ahead publishes
+     * its counts a tile late, and the tiles after it wait; keys B = 2048, whose second pass looks
+     * back, 0.722 -> 0.884 ms). */
+    const bool ahead = AHEAD && rows != NULL;
+    /* Bucket b's global start in tile t from the tile rows (thread b). */
+    auto tile_row_start = [&](uint32_t t) -> uint32_t {
+        return p.table_offsets[(size_t)tid * p.count_cols + t / p.count_col_tiles] + rows[(size_t)t * nb + tid];
+    };
+    /* The tile's keys (registers; AHEAD: and bucket tid's global start in it, goff_in) and the next
+     * tile (AHEAD, passed on by thread 0). */
+    KeyT key[ITEMS];
+    uint32_t goff_in = 0, next = 0;
+    /* AHEAD: tile t's keys, and bucket tid's global start in it. */
+    auto load_tile = [&](uint32_t t) {
+        const uint64_t base = (uint64_t)t * TILE;
+        const uint32_t n_t = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - base);
+        if (n_t == TILE) split_load_slice<KeyT, ITEMS, true>(keys_in, base, wbase, lane, n_t, key);
+        else split_load_slice<KeyT, ITEMS, false>(keys_in, base, wbase, lane, n_t, key);
+        if (rows && tid < nb) goff_in = tile_row_start(t);
+    };
+    /* One tile, its keys loaded. AH (the AHEAD kernels' loop): with tile rows (ahead) claim is the
+     * next tile (thread 0), passed on into next; looking back, the next tile is taken at the end. */
+    auto body = [&](auto full_tag, auto ahead_tag, uint32_t tile, uint64_t tile_base, uint32_t tile_n, uint32_t claim) {
+            constexpr bool FULL = decltype(full_tag)::value, AH = decltype(ahead_tag)::value;
+            /* 1. The keys are in flight. */
             if (NB == 0)
                 for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_wc[j] = 0u;
             /* Bucket of round r's record (SPLIT_NO_BUCKET past the end). PACK (BITS rule): recomputed
@@ -258,7 +285,9 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 const bool valid = FULL || b != SPLIT_NO_BUCKET;
                 keep_rank(r, b, split_rank_atomic_or(b, valid, FULL, s_match + warp * nb, s_wc + warp * nb, lane, lt));
             }
+            if (AH && ahead && tid == 0) s_scratch[31] = claim;
             __syncthreads();
+            if (AH && ahead) next = s_scratch[31];
 
             /* 3. Offsets: thread t owns bucket t. */
             const bool owner = tid < nb;
@@ -273,7 +302,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             if (owner) {
                 split_warp_starts<SPLIT_LB_WARPS>(s_wc + tid, nb, local);
                 if (rows) {
-                    s_goff[tid] -= local;
+                    s_goff[tid] = (AH ? goff_in : s_goff[tid]) - local; /* AH: ahead with tile rows */
                 } else {
                     const uint32_t excl = split_lb_exclusive(status, tile, nb, tid);
                     if (tile) split_lb_store(status + (size_t)tile * nb + tid, SPLIT_LB_INCLUSIVE | (excl + count));
@@ -311,6 +340,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                     if (FULL || lpos[r] != SPLIT_NO_POS) sidx[r * 32] = s_goff[PACK ? bucket_at(r) : bw[r] & 0xFFFFu] + lpos[r];
             }
             if (has_pay && LATE) load_pay0(); /* in flight through the barrier and the keys' writes */
+            if (AH && ahead && next < p.num_tiles) load_tile(next); /* the key registers are free */
             __syncthreads();
 
             /* Write the staged tile: staged record j goes to its bucket's global start minus the
@@ -359,7 +389,39 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 if (keys_out) write(T(), F(), T(), T(), payload_out(q), payload_in(q, tile_base));
                 else write(F(), F(), T(), T(), payload_out(q), payload_in(q, tile_base));
             }
-    });
+            if (AH && !ahead) { /* looking back: the next tile now, its keys carried over */
+                if (tid == 0) s_scratch[31] = atomicAdd(p.tile_counter, 1u);
+                __syncthreads();
+                next = s_scratch[31];
+                if (next < p.num_tiles) load_tile(next);
+            }
+    };
+    using T = std::true_type;
+    using F = std::false_type;
+    if constexpr (AHEAD) { /* one loop for both (two in one kernel spilled 164-192 bytes) */
+        if (tid == 0) s_scratch[31] = atomicAdd(p.tile_counter, 1u);
+        __syncthreads();
+        uint32_t tile = s_scratch[31];
+        if (tile < p.num_tiles) load_tile(tile);
+        while (tile < p.num_tiles) {
+            const uint32_t claim = tid == 0 && ahead ? atomicAdd(p.tile_counter, 1u) : 0u;
+            const uint64_t tile_base = (uint64_t)tile * TILE;
+            const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+            if (tile_n == TILE) body(T(), T(), tile, tile_base, tile_n, claim);
+            else body(F(), T(), tile, tile_base, tile_n, claim);
+            tile = next;
+        }
+    } else {
+        /* The barrier that takes a tile also orders the previous tile's reads of shared memory
+         * before this tile's writes; the keys are loaded after it (loaded at the end of the previous
+         * tile and carried over, the one-payload kernels spilled 240 bytes). */
+        split_for_each_tile<TILE, true>(p, &s_scratch[31], [&](auto full_tag, uint32_t tile, uint64_t tile_base, uint32_t tile_n) {
+            constexpr bool FULL = decltype(full_tag)::value;
+            split_load_slice<KeyT, ITEMS, FULL>(keys_in, tile_base, wbase, lane, tile_n, key);
+            if (rows && tid < nb) s_goff[tid] = tile_row_start(tile); /* no register held through the ranking */
+            body(full_tag, F(), tile, tile_base, tile_n, 0u);
+        });
+    }
 }
 
 template <typename KeyT, int RULE, int OUT, int NB>
