@@ -206,12 +206,13 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
      * write to shared memory below follows a barrier that the previous tile's reads of the same words
      * precede: s_goff is written after the scan's). H100, 2^26 / 2^24 uniform, against taking the next
      * tile after the writes (Nsight Compute, pairs B = 32: 12 % of the stall samples had waited for
-     * the keys at the first ballot, 6 % for the counter): keys B = 32 0.350 -> 0.334 ms / 0.105 ->
-     * 0.101, B = 2 0.290 -> 0.286 / 0.085 -> 0.084; not kept for pairs (B = 2, 32, 256 +7 %, +7 %, +16
-     * %, with the keys loaded once the payload is staged; +26 %, +26 %, +32 % loaded with the staging:
-     * registers), keys B = 256 (+1 %), nor looking back (given totals: a tile claimed ahead publishes
-     * its counts a tile late, and the tiles after it wait; keys B = 2048, whose second pass looks
-     * back, 0.722 -> 0.884 ms). */
+     * the keys at the first ballot, 6 % for the counter): keys B = 32 0.350 -> 0.335 ms / 0.104 ->
+     * 0.099, B = 2 0.291 -> 0.286 / 0.085 -> 0.084. Not kept for pairs (B = 2, 32, 256: +7 %, +7 %,
+     * +16 % with the keys loaded once the payload is staged; +26 %, +26 %, +32 % loaded with the
+     * staging, spilling; B = 2 and 32 +22 % and +19 % with the keys copied into a third shared buffer
+     * by cp.async, no register held), keys B = 256 (+1 %), nor looking back (given totals: a tile
+     * claimed ahead publishes its counts a tile late, and the tiles after it wait; keys B = 2048,
+     * whose second pass looks back, 0.722 -> 0.884 ms). */
     const bool ahead = AHEAD && rows != NULL;
     /* Bucket b's global start in tile t from the tile rows (thread b). */
     auto tile_row_start = [&](uint32_t t) -> uint32_t {
