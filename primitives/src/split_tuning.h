@@ -75,7 +75,9 @@ enum {
      * 0.757 at 24: spills), hockey-stick 0.695 -> 0.609, B = 2048 (two passes) 1.221 -> 1.150; B = 2
      * and 32 (ballots) unchanged at 16 items and at 12 items with 3 blocks per SM, B = 32 0.555 ->
      * 0.550 at 20 items (0.547 at 24, but B = 2 0.474 -> 0.478). 64-bit keys with one payload, split_sort
-     * u64 pairs at 2^26: 9.08 ms at 12 items, 8.30 at 16 (9.05 / 8.57 with the payload loaded first). */
+     * u64 pairs at 2^26: 9.08 ms at 12 items, 8.30 at 16 (9.05 / 8.57 with the payload loaded first).
+     * Ballots again after they test masked bits (3f1ceee; 2^26, two runs): 16 / 20 / 24 items pairs
+     * B = 32 0.545 / 0.532 / 0.548 ms, B = 2 0.469 / 0.467 / 0.474. */
     SPLIT_LB_ITEMS_PAIRS = 20,        /* one payload stream, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
     SPLIT_LB_ITEMS_PAIRS_BALLOTS = 20,/* one payload stream, B <= SPLIT_LB_BALLOT_MAX_BUCKETS */
     SPLIT_LB_ITEMS_ANY = 16,          /* several payload streams or the scatter index too */
