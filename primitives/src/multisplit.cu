@@ -160,9 +160,11 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     p.tile_items = SPLIT_BLOCK_TILE_ITEMS;
     /* Look-back kernel with given totals (the second pass of a two-pass split): no count kernel, the
      * tiles look back over each other's published counts instead of reading tile rows (n < 2^30:
-     * a status word holds a 30-bit count; larger n count again). */
-    const int given = path == PATH_LOOKBACK && job->given_totals && n < (1u << 30);
+     * a status word holds a 30-bit count; larger n count again, and so do the kernels that take
+     * tiles one ahead: a tile claimed ahead would publish its counts a tile late). */
     const uint32_t payloads = job_payloads(job);
+    const int given = path == PATH_LOOKBACK && job->given_totals && n < (1u << 30) &&
+                      !split_lookback_ahead(job->key64, split_lookback_out_of(payloads, job->scatter_index != NULL), nb);
     split_table_shape(n, &p.num_tiles, &p.count_cols, &p.count_col_tiles);
     char *t = (char *)temp;
     p.table_counts = (uint32_t *)t;

@@ -146,5 +146,8 @@ static inline int split_lookback_out_of(uint32_t payloads, int scatter_index)
 uint32_t split_lookback_tile_items(int key64, int out, uint32_t num_buckets);
 /* Blocks per SM of the look-back kernel's grid (the same arguments). */
 uint32_t split_lookback_blocks_per_sm(int key64, int out, uint32_t num_buckets);
+/* Nonzero when that kernel takes its tiles one ahead: it needs tile rows (no look-back over given
+ * totals; split_job_run counts for it instead). */
+int split_lookback_ahead(int key64, int out, uint32_t num_buckets);
 
 #endif /* MULTISPLIT_INTERNAL_H */

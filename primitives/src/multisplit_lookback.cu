@@ -96,15 +96,28 @@ __host__ __device__ constexpr uint32_t split_lb_tile(bool key64, int out, bool b
     return split_lb_items(key64, out, ballots) * SPLIT_LB_THREADS;
 }
 
-/* Blocks per SM: more for the 32-bit key-only kernels ranked by ballots (fewer registers). */
+/* The 32-bit key-only kernels ranked by ballots: fewer registers, so more blocks per SM, and they take
+ * tiles one ahead (the kernel's tile loop; with tile rows only: split_job_run counts rather than looks
+ * back for them). */
+__host__ __device__ constexpr bool split_lb_ahead(bool key64, int out, bool ballots)
+{
+    return !key64 && out == SPLIT_LB_OUT_KEYS && ballots;
+}
+
+/* Blocks per SM. */
 __host__ __device__ constexpr int split_lb_blocks_per_sm(bool key64, int out, bool ballots)
 {
-    return !key64 && out == SPLIT_LB_OUT_KEYS && ballots ? SPLIT_LB_BLOCKS_PER_SM_BALLOTS : SPLIT_LB_BLOCKS_PER_SM;
+    return split_lb_ahead(key64, out, ballots) ? SPLIT_LB_BLOCKS_PER_SM_BALLOTS : SPLIT_LB_BLOCKS_PER_SM;
 }
 
 uint32_t split_lookback_tile_items(int key64, int out, uint32_t num_buckets)
 {
     return split_lb_tile(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
+}
+
+int split_lookback_ahead(int key64, int out, uint32_t num_buckets)
+{
+    return split_lb_ahead(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
 }
 
 uint32_t split_lookback_blocks_per_sm(int key64, int out, uint32_t num_buckets)
@@ -142,7 +155,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
 {
     split_wait_prior_grids();
     constexpr bool PAY = OUT != SPLIT_LB_OUT_KEYS, SIDX = OUT == SPLIT_LB_OUT_ANY;
-    constexpr bool AHEAD = sizeof(KeyT) == 4 && OUT == SPLIT_LB_OUT_KEYS && NB > 0; /* tiles taken one ahead (tile rows) */
+    constexpr bool AHEAD = split_lb_ahead(sizeof(KeyT) == 8, OUT, NB > 0); /* tiles taken one ahead (tile rows) */
     constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, OUT, NB > 0);
     constexpr uint32_t TILE = ITEMS * SPLIT_LB_THREADS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_THREADS, "a thread per bucket in the offsets phase");
@@ -200,7 +213,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     /* The next tile is taken once this one is written: thread 0 claims it from the counter and
      * passes it on through s_scratch[31] (the scan uses the first SPLIT_LB_WARPS words); its keys, and
      * with tile rows thread b's bucket b's global start in it, are loaded after that barrier.
-     * AHEAD (key-only splits ranked by ballots, with tile rows): the next tile is claimed while this
+     * AHEAD (key-only splits ranked by ballots; always with tile rows): the next tile is claimed while this
      * one is ranked and passed on before the barrier after the ranking, and its keys are loaded as
      * soon as this tile is staged, in flight through its writes; no barrier separates two tiles (each
      * write to shared memory below follows a barrier that the previous tile's reads of the same words
@@ -212,8 +225,8 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
      * staging, spilling; B = 2 and 32 +22 % and +19 % with the keys copied into a third shared buffer
      * by cp.async, no register held), keys B = 256 (+1 %), nor looking back (given totals: a tile
      * claimed ahead publishes its counts a tile late, and the tiles after it wait; keys B = 2048,
-     * whose second pass looks back, 0.722 -> 0.884 ms). */
-    const bool ahead = AHEAD && rows != NULL;
+     * whose second pass looks back, 0.722 -> 0.884 ms), so split_job_run gives these kernels tile
+     * rows even with given totals (split_lookback_ahead). */
     /* Bucket b's global start in tile t from the tile rows (thread b). */
     auto tile_row_start = [&](uint32_t t) -> uint32_t {
         return p.table_offsets[(size_t)tid * p.count_cols + t / p.count_col_tiles] + rows[(size_t)t * nb + tid];
@@ -228,10 +241,10 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
         const uint32_t n_t = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - base);
         if (n_t == TILE) split_load_slice<KeyT, ITEMS, true>(keys_in, base, wbase, lane, n_t, key);
         else split_load_slice<KeyT, ITEMS, false>(keys_in, base, wbase, lane, n_t, key);
-        if (rows && tid < nb) goff_in = tile_row_start(t);
+        if (tid < nb) goff_in = tile_row_start(t);
     };
-    /* One tile, its keys loaded. AH (the AHEAD kernels' loop): with tile rows (ahead) claim is the
-     * next tile (thread 0), passed on into next; looking back, the next tile is taken at the end. */
+    /* One tile, its keys loaded. AH (the AHEAD kernels' loop): claim is the next tile (thread 0),
+     * passed on into next. */
     auto body = [&](auto full_tag, auto ahead_tag, uint32_t tile, uint64_t tile_base, uint32_t tile_n, uint32_t claim) {
             constexpr bool FULL = decltype(full_tag)::value, AH = decltype(ahead_tag)::value;
             /* 1. The keys are in flight. */
@@ -286,9 +299,9 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 const bool valid = FULL || b != SPLIT_NO_BUCKET;
                 keep_rank(r, b, split_rank_atomic_or(b, valid, FULL, s_match + warp * nb, s_wc + warp * nb, lane, lt));
             }
-            if (AH && ahead && tid == 0) s_scratch[31] = claim;
+            if (AH && tid == 0) s_scratch[31] = claim;
             __syncthreads();
-            if (AH && ahead) next = s_scratch[31];
+            if (AH) next = s_scratch[31];
 
             /* 3. Offsets: thread t owns bucket t. */
             const bool owner = tid < nb;
@@ -303,7 +316,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             if (owner) {
                 split_warp_starts<SPLIT_LB_WARPS>(s_wc + tid, nb, local);
                 if (rows) {
-                    s_goff[tid] = (AH ? goff_in : s_goff[tid]) - local; /* AH: ahead with tile rows */
+                    s_goff[tid] = (AH ? goff_in : s_goff[tid]) - local;
                 } else {
                     const uint32_t excl = split_lb_exclusive(status, tile, nb, tid);
                     if (tile) split_lb_store(status + (size_t)tile * nb + tid, SPLIT_LB_INCLUSIVE | (excl + count));
@@ -341,7 +354,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                     if (FULL || lpos[r] != SPLIT_NO_POS) sidx[r * 32] = s_goff[PACK ? bucket_at(r) : bw[r] & 0xFFFFu] + lpos[r];
             }
             if (has_pay && LATE) load_pay0(); /* in flight through the barrier and the keys' writes */
-            if (AH && ahead && next < p.num_tiles) load_tile(next); /* the key registers are free */
+            if (AH && next < p.num_tiles) load_tile(next); /* the key registers are free */
             __syncthreads();
 
             /* Write the staged tile: staged record j goes to its bucket's global start minus the
@@ -390,22 +403,16 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 if (keys_out) write(T(), F(), T(), T(), payload_out(q), payload_in(q, tile_base));
                 else write(F(), F(), T(), T(), payload_out(q), payload_in(q, tile_base));
             }
-            if (AH && !ahead) { /* looking back: the next tile now, its keys carried over */
-                if (tid == 0) s_scratch[31] = atomicAdd(p.tile_counter, 1u);
-                __syncthreads();
-                next = s_scratch[31];
-                if (next < p.num_tiles) load_tile(next);
-            }
     };
     using T = std::true_type;
     using F = std::false_type;
-    if constexpr (AHEAD) { /* one loop for both (two in one kernel spilled 164-192 bytes) */
+    if constexpr (AHEAD) { /* rows != NULL (split_job_run) */
         if (tid == 0) s_scratch[31] = atomicAdd(p.tile_counter, 1u);
         __syncthreads();
         uint32_t tile = s_scratch[31];
         if (tile < p.num_tiles) load_tile(tile);
         while (tile < p.num_tiles) {
-            const uint32_t claim = tid == 0 && ahead ? atomicAdd(p.tile_counter, 1u) : 0u;
+            const uint32_t claim = tid == 0 ? atomicAdd(p.tile_counter, 1u) : 0u;
             const uint64_t tile_base = (uint64_t)tile * TILE;
             const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
             if (tile_n == TILE) body(T(), T(), tile, tile_base, tile_n, claim);

@@ -422,6 +422,31 @@ static void test_split_index(void)
         }
 }
 
+/* Key-only splits of 32-bit keys ranked by ballots (B <= 32) take tiles one ahead, with no barrier
+ * between a block's tiles (multisplit_lookback.cu); the other output sets of the grids above do not
+ * reach them, nor sizes that give a block several tiles. Keys (and offsets) only, every rule, B = 4 and
+ * 16 (ballots of bits outside the field), sizes of about 2.7 tiles per block on 132 SMs with a partial
+ * last tile; B = 2048 (BITS: two passes, the first of 3 bits takes tiles ahead, the second looks back)
+ * and values out at the same size. */
+static void test_key_only_tiles_ahead(void)
+{
+    static const uint32_t sizes[] = {4609, 5000011};
+    static const uint32_t bs[] = {2, 4, 16, 32, 2048};
+    uint64_t seed = sct_base_seed() * 31;
+    unsigned k = 0;
+    for (int rule = 0; rule < 4; ++rule)
+        for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; ++bi)
+            for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si, ++k) {
+                mst_case c = {SPLIT_KEY_U32, sizes[si], bs[bi], (split_bucket_rule)rule, (mst_dist)(k % MST_DIST_COUNT), 0, 0};
+                run_case(&c, ++seed, OUT_KEYS | OUT_OFFSETS, 0, 0);
+                if (bs[bi] == 2048 && rule == SPLIT_BUCKETS_BITS) {
+                    c.with_values = 1;
+                    run_case(&c, ++seed, OUT_KEYS | OUT_VALUES | OUT_OFFSETS, 0, 0);
+                }
+                if (sct_current_failed() > 4) return;
+            }
+}
+
 static void test_sanitize_mid(void)
 {
     static const uint32_t bs[] = {3, 32, 33, 257, 2048};
@@ -431,6 +456,10 @@ static void test_sanitize_mid(void)
         run_case(&c, ++seed, OUT_ALL, 0, 0);
         run_case(&c, ++seed, OUT_ALL, 1, 0);
     }
+    /* A key-only split ranked by ballots with several tiles per block (tiles taken one ahead, no
+     * barrier between them): 2M keys are 435 tiles on 396 blocks of an H100. */
+    mst_case c = {SPLIT_KEY_U32, 2000003, 32, SPLIT_BUCKETS_BITS, MST_HOCKEY, 0, 0};
+    run_case(&c, ++seed, OUT_KEYS | OUT_OFFSETS, 0, 0);
 }
 
 static void test_large_2p28(void)
@@ -535,6 +564,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_sanitize_mid);
     SCT_RUN(test_small_sizes_every_bucket_count_rule_and_key_type);
     SCT_RUN(test_tile_order_tiles_plus_minus_one);
+    SCT_RUN(test_key_only_tiles_ahead);
     SCT_RUN(test_two_level_tiles);
     SCT_RUN(test_range_rule_deltas);
     SCT_RUN(test_boundaries_skewed_tables);
