@@ -1,8 +1,6 @@
 /* multisplit.cu - split_multisplit / split_index (public entry points) and the split engine that
- * runs a job: count kernel -> exclusive scan of the (bucket x block) table (CUB, inside the
- * caller's temporary storage) -> bucket offsets -> scatter kernel. */
-#include <cub/device/device_scan.cuh>
-
+ * runs a job: count kernel -> exclusive scan of the (bucket x block) table (table_scan.cu) -> bucket
+ * offsets -> scatter kernel, all in the caller's temporary storage. */
 #include "multisplit_internal.h"
 #include "sc_report.h"
 #include "split.h"
@@ -56,10 +54,10 @@ static tile_plan tile_plan_of(uint32_t n, uint32_t tile_items)
     return L;
 }
 
-/* The look-back kernel's (multisplit_lookback.cu). */
-static tile_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int out)
+/* The look-back kernel's (multisplit_lookback.cu); look: over given totals. */
+static tile_plan lookback_plan_of(uint32_t n, uint32_t num_buckets, int key64, int out, int look)
 {
-    return tile_plan_of(n, split_lookback_tile_items(key64, out, num_buckets));
+    return tile_plan_of(n, split_lookback_tile_items(key64, out, num_buckets, look));
 }
 
 /* The two-level kernel's (multisplit_twolevel.cu). */
@@ -76,6 +74,21 @@ typedef enum { PATH_COUNT_ONLY, PATH_LOOKBACK, PATH_TWOLEVEL, PATH_COLUMN } job_
 
 static uint32_t job_payloads(const split_job *job) { return job->num_values + (job->gather_index ? 1u : 0u); }
 
+static job_path job_path_of(const split_job *job);
+
+/* Nonzero when the look-back kernel runs with the job's given bucket totals (the second pass of a
+ * two-pass split): no count kernel, the tiles look back over each other's published counts instead
+ * of reading tile rows (n < 2^30: a status word holds a 30-bit count; larger n count again, and so do
+ * the kernels that take tiles one ahead but for the BITS rule, the one they are compiled to look back
+ * for). */
+static int job_looks_back(const split_job *job)
+{
+    return job_path_of(job) == PATH_LOOKBACK && job->given_totals && job->n < (1u << 30) &&
+           (job->rule == SPLIT_BUCKETS_BITS ||
+            !split_lookback_ahead(job->key64, split_lookback_out_of(job_payloads(job), job->scatter_index != NULL),
+                                  job->rp.num_buckets));
+}
+
 static job_path job_path_of(const split_job *job)
 {
     const uint32_t nb = job->rp.num_buckets;
@@ -85,12 +98,12 @@ static job_path job_path_of(const split_job *job)
     return PATH_COLUMN;
 }
 
-/* Layout: counts (C x B) | offsets (C x B) | tile area | CUB scan storage, for the job's own path (its
+/* Layout: counts (C x B) | offsets (C x B) | tile area | the table scan's status words, for the job's own path (its
  * outputs decide it: size a job as it will run). Every path that moves records runs in tile order: the
  * tile area holds the tile counter and the tile rows (tiles x B), or with given bucket totals
  * (look-back kernel) the counter and the look-back status words (tiles x B). */
 typedef struct job_layout_t {
-    size_t table, tile_area, cub;
+    size_t table, tile_area, scan;
 } job_layout_t;
 
 static sc_status job_layout(const split_job *job, job_layout_t *J)
@@ -102,7 +115,8 @@ static sc_status job_layout(const split_job *job, job_layout_t *J)
     if (n) {
         switch (job_path_of(job)) {
         case PATH_LOOKBACK: {
-            const tile_plan L = lookback_plan_of(n, nb, job->key64, split_lookback_out_of(job_payloads(job), job->scatter_index != NULL));
+            const tile_plan L = lookback_plan_of(n, nb, job->key64, split_lookback_out_of(job_payloads(job), job->scatter_index != NULL),
+                                                 job_looks_back(job));
             if ((size_t)L.cols * nb > entries) entries = (size_t)L.cols * nb;
             tile_words = (size_t)L.tiles * nb + LOOKBACK_HEAD_WORDS;
             break;
@@ -119,16 +133,11 @@ static sc_status job_layout(const split_job *job, job_layout_t *J)
     }
     J->table = align_up(entries * sizeof(uint32_t));
     J->tile_area = align_up(tile_words * sizeof(uint32_t));
-    J->cub = 0;
-    if (entries == 0) return SC_OK;
-    cudaError_t err = cub::DeviceScan::ExclusiveSum(NULL, J->cub, (const uint32_t *)NULL, (uint32_t *)NULL, (int)entries,
-                                                    (cudaStream_t)0);
-    if (err != cudaSuccess) return sc_cuda_report(err, "cub::DeviceScan::ExclusiveSum (size query)", __FILE__, __LINE__);
-    J->cub = align_up(J->cub);
+    J->scan = align_up((size_t)split_table_scan_chunks(entries) * sizeof(unsigned long long));
     return SC_OK;
 }
 
-static size_t job_layout_bytes(const job_layout_t *J) { return 2 * J->table + J->tile_area + J->cub; }
+static size_t job_layout_bytes(const job_layout_t *J) { return 2 * J->table + J->tile_area + J->scan; }
 
 sc_status split_job_temp_bytes(const split_job *job, size_t *bytes)
 {
@@ -158,20 +167,15 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     p.rule = job->rp;
     p.n = n;
     p.tile_items = SPLIT_BLOCK_TILE_ITEMS;
-    /* Look-back kernel with given totals (the second pass of a two-pass split): no count kernel, the
-     * tiles look back over each other's published counts instead of reading tile rows (n < 2^30:
-     * a status word holds a 30-bit count; larger n count again, and so do the kernels that take
-     * tiles one ahead: a tile claimed ahead would publish its counts a tile late). */
     const uint32_t payloads = job_payloads(job);
-    const int given = path == PATH_LOOKBACK && job->given_totals && n < (1u << 30) &&
-                      !split_lookback_ahead(job->key64, split_lookback_out_of(payloads, job->scatter_index != NULL), nb);
+    const int given = job_looks_back(job);
     split_table_shape(n, &p.num_tiles, &p.count_cols, &p.count_col_tiles);
     char *t = (char *)temp;
     p.table_counts = (uint32_t *)t;
     uint32_t *offsets = (uint32_t *)(t + J.table);
     p.table_offsets = offsets;
     uint32_t *tile_area = (uint32_t *)(t + 2 * J.table);
-    void *cub_temp = t + 2 * J.table + J.tile_area;
+    unsigned long long *scan_status = (unsigned long long *)(t + 2 * J.table + J.tile_area);
     uint32_t sms = 1;
     if (path != PATH_COUNT_ONLY) SC_TRY(sc_cuda_device_sms(&sms));
     /* Every path that moves records takes its tiles in input order from a counter, with SMs x (the
@@ -180,10 +184,10 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     uint64_t grid = 0;
     if (path == PATH_LOOKBACK) {
         const int out = split_lookback_out_of(payloads, job->scatter_index != NULL);
-        const tile_plan L = lookback_plan_of(n, nb, job->key64, out);
+        const tile_plan L = lookback_plan_of(n, nb, job->key64, out, given);
         p.tile_items = L.tile_items;
         p.num_tiles = L.tiles;
-        grid = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, out, nb);
+        grid = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, out, nb, given);
         if (given) {
             /* Look back; bucket b starts at table_offsets[b * count_cols], the scan of the B given
              * totals (the look-back order with its own count measured slower than tile rows: H100,
@@ -213,6 +217,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         p.tile_counter = tile_area;
         if (!given) p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
     }
+    p.scan_chunks = given ? 0u : split_table_scan_chunks((size_t)p.count_cols * nb);
+    p.scan_status = p.scan_chunks ? (unsigned long long *)((char *)temp + 2 * J.table + J.tile_area) : NULL;
     p.bucket_offsets = job->bucket_offsets; /* written by block 0 of the scatter kernel (count only: its own launch) */
     const uint32_t table_cols = p.count_cols;
     p.count_copies = split_count_copies(nb);
@@ -235,7 +241,10 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_count<uint32_t>(p, job->rule, stream));
     }
-    SC_TRY(split_table_scan(given ? job->given_totals : p.table_counts, offsets, (size_t)table_cols * nb, cub_temp, J.cub,
+    const size_t entries = (size_t)table_cols * nb;
+    if (split_table_scan_chunks(entries) && given) /* no count kernel to zero the scan's status (B given totals: none) */
+        SC_CUDA_CHECK(cudaMemsetAsync(scan_status, 0, split_table_scan_chunks(entries) * sizeof(unsigned long long), stream));
+    SC_TRY(split_table_scan(given ? job->given_totals : p.table_counts, offsets, entries, split_table_scan_chunks(entries) ? scan_status : NULL,
                             stream));
     switch (path) {
     case PATH_COUNT_ONLY:

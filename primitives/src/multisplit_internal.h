@@ -84,6 +84,10 @@ typedef struct split_kernel_params {
     /* Tile order: the look-back kernel's block 0 also writes the B + 1 bucket offsets
      * (table_offsets[b * count_cols], n) when not NULL (no launch of their own). */
     uint32_t *bucket_offsets;
+    /* The table scan's status words (split_table_scan; NULL when one block scans the table), zeroed
+     * by block 0 of the count kernel. */
+    unsigned long long *scan_status;
+    uint32_t scan_chunks;
 } split_kernel_params;
 
 /* Tiles of the general scatter kernel for n records: num_tiles of SPLIT_BLOCK_TILE_ITEMS, and the count
@@ -91,7 +95,7 @@ typedef struct split_kernel_params {
  * call). */
 void split_table_shape(uint32_t n, uint32_t *num_tiles, uint32_t *num_cols, uint32_t *col_tiles);
 
-/* Temporary storage of split_job_run for a job (host only, no CUDA call but CUB's size query): its n,
+/* Temporary storage of split_job_run for a job (host only, no CUDA call): its n,
  * B, key type, rule and which outputs it has (pointers read as flags) pick the path and its tiles, so
  * size a job as it will run (split_sort and the two-pass split build their passes' jobs for it). */
 sc_status split_job_temp_bytes(const split_job *job, size_t *bytes);
@@ -114,10 +118,15 @@ template <typename KeyT>
 sc_status split_launch_count(const split_kernel_params &p, int rule, cudaStream_t stream);
 template <typename KeyT>
 sc_status split_launch_scatter(const split_kernel_params &p, int rule, int mode, cudaStream_t stream);
-/* Exclusive scan of a count table of `entries` words (table_scan.cu): one block up to
- * SPLIT_SMALL_SCAN_MAX entries, else CUB's DeviceScan in cub_temp (cub_bytes, sized by its query for
- * `entries`). */
-sc_status split_table_scan(const uint32_t *counts, uint32_t *offsets, size_t entries, void *cub_temp, size_t cub_bytes,
+/* Exclusive scan of a count table of `entries` words (table_scan.cu), one launch: one block up to
+ * SPLIT_SMALL_SCAN_MAX entries, else split_table_scan_chunks(entries) blocks of SPLIT_SMALL_SCAN_MAX
+ * entries that add the totals of the chunks before them, published into status (as many words,
+ * zeroed before: split_kernel_params.scan_status). */
+static inline uint32_t split_table_scan_chunks(size_t entries)
+{
+    return entries <= SPLIT_SMALL_SCAN_MAX ? 0u : (uint32_t)((entries + SPLIT_SMALL_SCAN_MAX - 1) / SPLIT_SMALL_SCAN_MAX);
+}
+sc_status split_table_scan(const uint32_t *counts, uint32_t *offsets, size_t entries, unsigned long long *status,
                            cudaStream_t stream);
 /* p.bucket_offsets from p.table_offsets, p.count_cols and p.n (one block; multisplit_u32.cu). */
 sc_status split_launch_bucket_offsets(const split_kernel_params &p, cudaStream_t stream);
@@ -142,12 +151,12 @@ static inline int split_lookback_out_of(uint32_t payloads, int scatter_index)
     return scatter_index || payloads > 1 ? SPLIT_LB_OUT_ANY : payloads ? SPLIT_LB_OUT_PAYLOADS : SPLIT_LB_OUT_KEYS;
 }
 /* Records per tile of the look-back kernel for 64-bit keys or not, the outputs besides the keys
- * (split_lookback_out_of), and B buckets. */
-uint32_t split_lookback_tile_items(int key64, int out, uint32_t num_buckets);
+ * (split_lookback_out_of), B buckets, and whether it looks back over given totals (no tile rows). */
+uint32_t split_lookback_tile_items(int key64, int out, uint32_t num_buckets, int look);
 /* Blocks per SM of the look-back kernel's grid (the same arguments). */
-uint32_t split_lookback_blocks_per_sm(int key64, int out, uint32_t num_buckets);
-/* Nonzero when that kernel takes its tiles one ahead: it needs tile rows (no look-back over given
- * totals; split_job_run counts for it instead). */
+uint32_t split_lookback_blocks_per_sm(int key64, int out, uint32_t num_buckets, int look);
+/* Nonzero when that kernel takes its tiles one ahead with tile rows; it looks back over given totals
+ * only for the BITS rule (the one caller with totals is the two-pass split; others count instead). */
 int split_lookback_ahead(int key64, int out, uint32_t num_buckets);
 
 #endif /* MULTISPLIT_INTERNAL_H */

@@ -154,16 +154,18 @@ __device__ __forceinline__ uint32_t split_match(uint32_t bucket, uint32_t valid_
     return mine;
 }
 
-/* Lanes of this round (among valid_mask) whose bucket equals the lane index. Bit k of the bucket is
+/* Lanes of this round (among valid_mask) whose bucket's low NB bits equal the lane index (its bucket,
+ * when it has no more bits). Bit k of the bucket is
  * (x & tests[k]) != 0: x the bucket and tests[k] = 1 << k (split_bucket_bit_tests), or x the 32-bit key
  * itself and tests[k] its bit of the field (split_key_bit_tests). A masked test is one LOP3 into a
  * predicate, so a bit costs that, the ballot and one LOP3; the shifted test `(bucket >> k) & 1` had
  * compiled to about five instructions a bit (H100 SASS of the B = 32 key-only kernel: 33 instructions
  * a round against 9 for B = 2). */
-template <int NB>
-__device__ __forceinline__ uint32_t split_match_lane(uint32_t x, const uint32_t (&tests)[NB], uint32_t valid_mask,
-                                                     const uint32_t (&lane_masks)[NB])
+template <int NB, int N>
+__device__ __forceinline__ uint32_t split_match_lane(uint32_t x, const uint32_t (&tests)[N], uint32_t valid_mask,
+                                                     const uint32_t (&lane_masks)[N])
 {
+    static_assert(NB <= N && NB <= 5, "the first NB of N tests, one per bit of the lane index");
     uint32_t lanes = valid_mask;
 #pragma unroll
     for (int k = 0; k < NB; ++k) lanes &= __ballot_sync(SPLIT_FULL_MASK, (x & tests[k]) != 0u) ^ lane_masks[k];
@@ -537,6 +539,8 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
      * after tile t it holds the column's counts through t: tile t + 1's row. */
     uint32_t *const rows = p.tile_rows;
     if (rows && blockIdx.x == 0 && tid == 0) *p.tile_counter = 0; /* the scatter kernel's, before it runs */
+    if (blockIdx.x == 0)
+        for (uint32_t k = tid; k < p.scan_chunks; k += SPLIT_BLOCK_THREADS) p.scan_status[k] = 0ull; /* the scan's, likewise */
     for (uint32_t b = tid; b < nb * copies; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;
     for (uint32_t col = blockIdx.x; col < p.count_cols; col += gridDim.x) {
         __syncthreads(); /* boundaries loaded; the histogram is clear */

@@ -9,7 +9,9 @@
  *     tile is written, or (key-only splits ranked by ballots) once it is staged (AHEAD);
  *  2. rank inside the warp: B <= SPLIT_LB_BALLOT_MAX_BUCKETS: NB ballots over the bucket bits give lane
  *     L the round's lanes of bucket L, one shuffle of that mask gives each record its peers, and lane
- *     L counts bucket L in a register (s_wc[warp][L] at the end); above: the round's lanes of lane 0's
+ *     L counts bucket L in a register (s_wc[warp][L] at the end; B = 33 .. 64: the lanes whose bucket's
+ *     low five bits are L, split by a sixth ballot, and buckets L and L + 32 in two 16-bit halves of
+ *     the register); above: the round's lanes of lane 0's
  *     bucket find each other by a ballot, the others by a shared atomicOr of lane bits into
  *     s_match[warp][bucket], and the warp's counter s_wc[warp][bucket] gives the records before them;
  *     the BITS rule keeps two ranks to a register and recomputes the bucket from the key;
@@ -81,38 +83,40 @@ __host__ __device__ inline bool split_lb_recompute(int keys_out)
  * (split_tuning.h has the measurements): key-only splits ranked by ballots run more blocks per SM of
  * fewer records; one payload stream is loaded after the ranking, so it costs few records or none;
  * several streams or the scatter index hold registers through the ranking, so fewer. */
-__host__ __device__ constexpr uint32_t split_lb_items(bool key64, int out, bool ballots)
+/* The 32-bit key-only kernels ranked by ballots: fewer registers, so more blocks per SM of smaller
+ * tiles, and they take tiles one ahead (the kernel's tile loop) when they have tile rows; looking back
+ * over given totals (look) they take the tiles of the other key-only kernels, as fewer tiles wait less
+ * on each other (H100, 2^26 keys, the second pass of 6 bits of a two-pass B = 2048: see
+ * SPLIT_TWO_PASS_HIGH_BITS). */
+__host__ __device__ constexpr bool split_lb_ahead(bool key64, int out, bool ballots)
+{
+    return !key64 && out == SPLIT_LB_OUT_KEYS && ballots;
+}
+
+__host__ __device__ constexpr uint32_t split_lb_items(bool key64, int out, bool ballots, bool look)
 {
     return key64 ? (out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY64
                    : out == SPLIT_LB_OUT_PAYLOADS ? SPLIT_LB_ITEMS_PAIRS64
                                                   : SPLIT_LB_ITEMS_KEYS64)
            : out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY
            : out == SPLIT_LB_OUT_PAYLOADS ? (ballots ? SPLIT_LB_ITEMS_PAIRS_BALLOTS : SPLIT_LB_ITEMS_PAIRS)
-           : ballots ? SPLIT_LB_ITEMS_BALLOTS
-                     : SPLIT_LB_ITEMS;
+           : ballots && !look ? SPLIT_LB_ITEMS_BALLOTS
+                              : SPLIT_LB_ITEMS;
 }
-__host__ __device__ constexpr uint32_t split_lb_tile(bool key64, int out, bool ballots)
+__host__ __device__ constexpr uint32_t split_lb_tile(bool key64, int out, bool ballots, bool look)
 {
-    return split_lb_items(key64, out, ballots) * SPLIT_LB_THREADS;
-}
-
-/* The 32-bit key-only kernels ranked by ballots: fewer registers, so more blocks per SM, and they take
- * tiles one ahead (the kernel's tile loop; with tile rows only: split_job_run counts rather than looks
- * back for them). */
-__host__ __device__ constexpr bool split_lb_ahead(bool key64, int out, bool ballots)
-{
-    return !key64 && out == SPLIT_LB_OUT_KEYS && ballots;
+    return split_lb_items(key64, out, ballots, look) * SPLIT_LB_THREADS;
 }
 
 /* Blocks per SM. */
-__host__ __device__ constexpr int split_lb_blocks_per_sm(bool key64, int out, bool ballots)
+__host__ __device__ constexpr int split_lb_blocks_per_sm(bool key64, int out, bool ballots, bool look)
 {
-    return split_lb_ahead(key64, out, ballots) ? SPLIT_LB_BLOCKS_PER_SM_BALLOTS : SPLIT_LB_BLOCKS_PER_SM;
+    return split_lb_ahead(key64, out, ballots) && !look ? SPLIT_LB_BLOCKS_PER_SM_BALLOTS : SPLIT_LB_BLOCKS_PER_SM;
 }
 
-uint32_t split_lookback_tile_items(int key64, int out, uint32_t num_buckets)
+uint32_t split_lookback_tile_items(int key64, int out, uint32_t num_buckets, int look)
 {
-    return split_lb_tile(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
+    return split_lb_tile(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS, look != 0);
 }
 
 int split_lookback_ahead(int key64, int out, uint32_t num_buckets)
@@ -120,9 +124,9 @@ int split_lookback_ahead(int key64, int out, uint32_t num_buckets)
     return split_lb_ahead(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
 }
 
-uint32_t split_lookback_blocks_per_sm(int key64, int out, uint32_t num_buckets)
+uint32_t split_lookback_blocks_per_sm(int key64, int out, uint32_t num_buckets, int look)
 {
-    return (uint32_t)split_lb_blocks_per_sm(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS);
+    return (uint32_t)split_lb_blocks_per_sm(key64 != 0, out, num_buckets <= SPLIT_LB_BALLOT_MAX_BUCKETS, look != 0);
 }
 
 
@@ -149,14 +153,17 @@ __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int k
  * kernels keep no registers or shared memory for what they do not write (H100, 2^26, uniform: pairs
  * B = 2048 1.245 -> 1.212 ms, B = 256 0.805 -> 0.800 when the one-stream kernel lost the code of more
  * streams). */
-template <typename KeyT, int RULE, int OUT, int NB>
-__global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT, NB > 0))
+template <typename KeyT, int RULE, int OUT, int NB, bool LOOK>
+__global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT, NB > 0, LOOK))
     split_lookback_kernel(split_kernel_params p)
 {
     split_wait_prior_grids();
     constexpr bool PAY = OUT != SPLIT_LB_OUT_KEYS, SIDX = OUT == SPLIT_LB_OUT_ANY;
-    constexpr bool AHEAD = split_lb_ahead(sizeof(KeyT) == 8, OUT, NB > 0); /* tiles taken one ahead (tile rows) */
-    constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, OUT, NB > 0);
+    /* Tiles taken one ahead (tile rows); LOOK: the kernel that would, looking back instead. */
+    constexpr bool AHEAD = split_lb_ahead(sizeof(KeyT) == 8, OUT, NB > 0) && !LOOK;
+    /* B = 33 .. 64 (NB = 6): lane L counts buckets L and L + 32, two 16-bit counters in a register. */
+    constexpr bool HI = NB == 6;
+    constexpr int ITEMS = (int)split_lb_items(sizeof(KeyT) == 8, OUT, NB > 0, LOOK);
     constexpr uint32_t TILE = ITEMS * SPLIT_LB_THREADS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_THREADS, "a thread per bucket in the offsets phase");
     static_assert(TILE < 65536, "ranks are kept in 16 bits");
@@ -225,8 +232,10 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
      * staging, spilling; B = 2 and 32 +22 % and +19 % with the keys copied into a third shared buffer
      * by cp.async, no register held), keys B = 256 (+1 %), nor looking back (given totals: a tile
      * claimed ahead publishes its counts a tile late, and the tiles after it wait; keys B = 2048,
-     * whose second pass looks back, 0.722 -> 0.884 ms), so split_job_run gives these kernels tile
-     * rows even with given totals (split_lookback_ahead). */
+     * whose second pass looks back, 0.722 -> 0.884 ms): with given totals these kernels are compiled
+     * again (LOOK) to take their tiles as the others do. Nor a look-back that loads 8 status words
+     * at once (2^26 keys B = 2048 0.685 -> 0.689 ms, and keys B = 32, which never looks back, 0.329 ->
+     * 0.348: registers). */
     /* Bucket b's global start in tile t from the tile rows (thread b). */
     auto tile_row_start = [&](uint32_t t) -> uint32_t {
         return p.table_offsets[(size_t)tid * p.count_cols + t / p.count_col_tiles] + rows[(size_t)t * nb + tid];
@@ -285,14 +294,27 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 const uint32_t b = PACK ? bucket_at(r) : bw[r];
                 const bool valid = FULL || b != SPLIT_NO_BUCKET;
                 const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
-                const uint32_t lanes = split_match_lane<NBM>(KEY_BITS ? (uint32_t)key[r] : b, bit_tests, valid_mask, lane_masks);
-                const uint32_t src = valid ? b : 0u;
-                const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, src);
-                const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, src);
-                lane_count += __popc(lanes);
-                keep_rank(r, b, before + __popc(mine & lt));
+                const uint32_t x = KEY_BITS ? (uint32_t)key[r] : b;
+                const uint32_t lanes = split_match_lane<HI ? 5 : NBM>(x, bit_tests, valid_mask, lane_masks);
+                if constexpr (HI) {
+                    const bool up = (x & bit_tests[5]) != 0u;
+                    const uint32_t ups = __ballot_sync(SPLIT_FULL_MASK, up);
+                    const uint32_t src = valid ? b & 31u : 0u;
+                    const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, src);
+                    const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, src) & (up ? ups : ~ups);
+                    const uint32_t n_up = __popc(lanes & ups);
+                    lane_count += __popc(lanes) - n_up + (n_up << 16);
+                    keep_rank(r, b, (up ? before >> 16 : before & 0xFFFFu) + __popc(mine & lt));
+                } else {
+                    const uint32_t src = valid ? b : 0u;
+                    const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, src);
+                    const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, src);
+                    lane_count += __popc(lanes);
+                    keep_rank(r, b, before + __popc(mine & lt));
+                }
             }
-            if (NB > 0 && lane < nb) s_wc[warp * nb + lane] = lane_count;
+            if (NB > 0 && lane < nb) s_wc[warp * nb + lane] = HI ? lane_count & 0xFFFFu : lane_count;
+            if (HI && lane + 32u < nb) s_wc[warp * nb + lane + 32u] = lane_count >> 16;
 #pragma unroll
             for (int r = 0; r < ITEMS && NB == 0; ++r) {
                 const uint32_t b = PACK ? bucket_at(r) : bw[r];
@@ -432,10 +454,10 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     }
 }
 
-template <typename KeyT, int RULE, int OUT, int NB>
-static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStream_t stream)
+template <typename KeyT, int RULE, int OUT, int NB, bool LOOK>
+static sc_status split_launch_lookback_kernel(const split_kernel_params &p, cudaStream_t stream)
 {
-    const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT, NB > 0);
+    const uint32_t tile = split_lb_tile(sizeof(KeyT) == 8, OUT, NB > 0, LOOK);
     const uint32_t payloads = (p.gather_index ? 1u : 0u) + p.num_values;
     const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, payloads, tile);
     /* The largest layout it can use; keys out is the larger one (a key per staged record against a byte). */
@@ -444,10 +466,25 @@ static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStr
                                                              OUT == SPLIT_LB_OUT_ANY ? SPLIT_MAX_VALUE_STREAMS + 1u
                                                              : OUT == SPLIT_LB_OUT_PAYLOADS ? 1u : 0u,
                                                              tile);
-    SC_TRY(split_allow_smem(split_lookback_kernel<KeyT, RULE, OUT, NB>, L.total, M.total, opted_in));
-    SC_CUDA_CHECK(split_launch_dependent(split_lookback_kernel<KeyT, RULE, OUT, NB>, p.num_blocks, SPLIT_LB_THREADS, L.total,
-                                         stream, p));
+    SC_TRY(split_allow_smem(split_lookback_kernel<KeyT, RULE, OUT, NB, LOOK>, L.total, M.total, opted_in));
+    SC_CUDA_CHECK(split_launch_dependent(split_lookback_kernel<KeyT, RULE, OUT, NB, LOOK>, p.num_blocks, SPLIT_LB_THREADS,
+                                         L.total, stream, p));
     return SC_OK;
+}
+
+/* The kernels that take tiles one ahead need tile rows; with given totals (no tile rows) the same
+ * kernel looks back instead (LOOK), compiled for the BITS rule only: the second pass of a two-pass
+ * split is its one caller (split_job_run). */
+template <typename KeyT, int RULE, int OUT, int NB>
+static sc_status split_launch_lookback_out(const split_kernel_params &p, cudaStream_t stream)
+{
+    if constexpr (split_lb_ahead(sizeof(KeyT) == 8, OUT, NB > 0)) {
+        if (!p.tile_rows) {
+            if constexpr (RULE == SPLIT_BUCKETS_BITS) return split_launch_lookback_kernel<KeyT, RULE, OUT, NB, true>(p, stream);
+            else return SC_FAIL(SC_ERROR_UNSUPPORTED, "split: given bucket totals need the BITS rule here");
+        }
+    }
+    return split_launch_lookback_kernel<KeyT, RULE, OUT, NB, false>(p, stream);
 }
 
 template <typename KeyT, int RULE, int NB>
@@ -459,15 +496,16 @@ static sc_status split_launch_lookback_nb(const split_kernel_params &p, cudaStre
     return split_launch_lookback_out<KeyT, RULE, SPLIT_LB_OUT_KEYS, NB>(p, stream);
 }
 
-/* Ballots per round: B <= 2 one, B <= 8 three, B <= 32 five (one kernel per count; B = 4 pays one
- * ballot more than it needs); 0 above (the shared atomicOr match). */
+/* Ballots per round: B <= 2 one, B <= 8 three, B <= 32 five, B <= 64 six (one kernel per count; B = 4
+ * pays one ballot more than it needs); 0 above (the shared atomicOr match). */
 template <typename KeyT, int RULE>
 static sc_status split_launch_lookback_rule(const split_kernel_params &p, cudaStream_t stream)
 {
     const uint32_t nb = p.rule.num_buckets;
     if (nb <= 2) return split_launch_lookback_nb<KeyT, RULE, 1>(p, stream);
     if (nb <= 8) return split_launch_lookback_nb<KeyT, RULE, 3>(p, stream);
-    if (nb <= SPLIT_LB_BALLOT_MAX_BUCKETS) return split_launch_lookback_nb<KeyT, RULE, 5>(p, stream);
+    if (nb <= 32) return split_launch_lookback_nb<KeyT, RULE, 5>(p, stream);
+    if (nb <= SPLIT_LB_BALLOT_MAX_BUCKETS) return split_launch_lookback_nb<KeyT, RULE, 6>(p, stream);
     return split_launch_lookback_nb<KeyT, RULE, 0>(p, stream);
 }
 

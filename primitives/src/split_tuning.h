@@ -46,11 +46,12 @@ enum {
      * of the kernel's stall samples). */
     SPLIT_LOOKBACK_MAX_BUCKETS = 256,
     /* B <= this: a round's record finds the lanes of its bucket by ceil(log2 B) ballots, and lane L
-     * keeps bucket L's count in a register (no shared atomics); above, by a shared atomicOr of lane
-     * bits. Tile order with ballots against the column-order warp path it replaced (H100, 2^26,
-     * uniform): keys B = 2 0.313 -> 0.300 ms, B = 32 0.388 -> 0.369; pairs B = 2 0.516 -> 0.474,
-     * B = 32 0.638 -> 0.549 (split_bench --only, two runs on one machine). */
-    SPLIT_LB_BALLOT_MAX_BUCKETS = 32,
+     * keeps bucket L's count in a register (no shared atomics; B = 33 .. 64: buckets L and L + 32, two
+     * 16-bit counters, one ballot more); above, by a shared atomicOr of lane bits. Tile order with
+     * ballots against the column-order warp path it replaced (H100, 2^26, uniform): keys B = 2 0.313
+     * -> 0.300 ms, B = 32 0.388 -> 0.369; pairs B = 2 0.516 -> 0.474, B = 32 0.638 -> 0.549
+     * (split_bench --only, two runs on one machine). B = 64 by ballots: see SPLIT_TWO_PASS_HIGH_BITS. */
+    SPLIT_LB_BALLOT_MAX_BUCKETS = 64,
     SPLIT_LB_WARPS = 12,
     SPLIT_LB_THREADS = SPLIT_LB_WARPS * 32,
     /* Blocks per SM (grid and register bound): 2 (80 registers per thread); 32-bit key-only splits
@@ -95,12 +96,14 @@ enum {
     SPLIT_TEMP_ALIGN = 256,
     /* Dynamic shared memory above this needs cudaFuncAttributeMaxDynamicSharedMemorySize. */
     SPLIT_DEFAULT_SMEM_BYTES = 48 * 1024,
-    /* The exclusive scan of the (bucket x column) count table (table_scan.cu): up to
-     * SPLIT_SMALL_SCAN_MAX entries (8 rows of the block) one block of SPLIT_SMALL_SCAN_THREADS
-     * threads in one launch, above that CUB's DeviceScan (two launches). H100, uniform keys, against
-     * CUB for every table: 2^24 B = 2 (2K entries) 0.091 -> 0.087 ms, B = 2048 (two passes: 8K
-     * entries and 256 given totals) 0.234 -> 0.229; B = 32 (29K entries, 32 rows) 0.109 -> 0.115,
-     * so CUB above 8 rows. */
+    /* The exclusive scan of the (bucket x column) count table (table_scan.cu), one launch of blocks
+     * of SPLIT_SMALL_SCAN_THREADS threads: up to SPLIT_SMALL_SCAN_MAX entries (8 rows of the block)
+     * one block, above that a block per chunk of that many, each adding the totals the chunks before
+     * it publish. H100, uniform keys, one block against CUB's DeviceScan (two launches) for every
+     * table: 2^24 B = 2 (2K entries) 0.091 -> 0.087 ms, B = 2048 (two passes: 8K entries and 256
+     * given totals) 0.234 -> 0.229; B = 32 (29K entries, 32 rows) 0.109 -> 0.115; the chunks against
+     * CUB above 8K entries (two runs each): 2^24 keys B = 32 0.099 -> 0.096, B = 256 0.133 -> 0.130,
+     * 2^26 B = 32 0.328 -> 0.325, B = 256 0.434 -> 0.429. */
     SPLIT_SMALL_SCAN_THREADS = 1024,
     SPLIT_SMALL_SCAN_MAX = 8 * 1024,
     /* Threads per block of element-wise helper kernels (offsets, layout conversions). */
@@ -131,8 +134,12 @@ enum {
 /* Split of a BITS field of SPLIT_TWO_PASS_MIN_BITS .. 11 bits (B = 512 .. 2048) with keys out and no
  * index outputs: two stable LSD passes over the field (its low bits, then its top
  * SPLIT_TWO_PASS_HIGH_BITS bits), each on the fast small-B paths; bucket offsets by binary search of
- * the grouped keys. */
-enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 8 };
+ * the grouped keys. Both passes are ranked by ballots (B <= 64). H100, 2^26 / 2^24, uniform, two runs
+ * each, 3 + 8 bits (the second pass by the atomicOr match) against 5 + 6: keys B = 2048 0.715 ->
+ * 0.685 ms / 0.213 -> 0.205, pairs 1.119 -> 1.028 / 0.320 -> 0.295, hockey-stick keys 0.671 -> 0.668,
+ * pairs 1.007 -> 0.970; with the 6-bit key-only pass looking back over tiles of 12 records per thread
+ * (3 blocks per SM, as when it has tile rows) keys were 0.748 / 0.219 (split_lb_items). */
+enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 6 };
 
 /* Wide unstable multisplit (multisplit_wide.cu): B up to SPLIT_MAX_WIDE_BUCKETS (BITS: up to
  * SPLIT_WIDE_MAX_BITS bits), or any B with caller's bucket counts / a device record count. A warp

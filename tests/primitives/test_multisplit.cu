@@ -6,7 +6,8 @@
  * on it; outputs are poisoned before each run and guard words after each output must survive.
  * Size grid: the small sizes (0, 1, 31, 32, 33, 255..257, 2047..2049, 4097) on every B x rule x key
  * type, distributions and output sets cycling; tile order's tiles +-1 (4608, 6144, 9216) on B = 2, 32,
- * 33, 256 x rule x key type; two-level tiles +-1 (4608, 6144), two tiles + 1, 2.1M and 6.5M on
+ * 33, 64, 256 x rule x key type; key-only splits over several tiles per block (B = 2 .. 64, and the
+ * two-pass B = 1024, 2048); two-level tiles +-1 (4608, 6144), two tiles + 1, 2.1M and 6.5M on
  * B = 257 .. 2048 x rule; skewed BOUNDARIES tables (geometric, repeated, extremes, clusters) with keys on
  * and next to boundaries; 10^6+7 on every B x rule (u32 and
  * u64 alternating, distributions cycling), every distribution at B = 32 / 256 / 2048; 2^24 on a
@@ -209,7 +210,7 @@ static void run_data(const mst_case *c, mst_data *dp, uint64_t seed, int outs, i
     mst_free(&d);
 }
 
-static const uint32_t k_buckets[] = {1, 2, 3, 31, 32, 33, 255, 256, 257, 2048};
+static const uint32_t k_buckets[] = {1, 2, 3, 31, 32, 33, 64, 65, 255, 256, 257, 2048};
 enum { NUM_B = sizeof k_buckets / sizeof k_buckets[0] };
 static const int k_outs[] = {OUT_ALL, OUT_KEYS | OUT_OFFSETS, OUT_KEYS | OUT_VALUES, OUT_GATHER | OUT_SCATTER,
                              OUT_OFFSETS, OUT_KEYS | OUT_VALUES | OUT_SCATTER};
@@ -237,12 +238,13 @@ static void test_small_sizes_every_bucket_count_rule_and_key_type(void)
 }
 
 /* Tile order's tiles +-1 (multisplit_lookback.cu: 384 threads x 12 / 16 / 20 / 24 records for 32-bit
- * keys, 12 / 16 for 64-bit keys) and two tiles + 1, on the bucket counts around the ballot / atomicOr
- * split (B = 32 / 33) and B = 2, 256, every rule and key type, output sets and distributions cycling. */
+ * keys, 12 / 16 for 64-bit keys) and two tiles + 1, on the bucket counts of the ballots (B = 2, 32; 33
+ * and 64: two counters a lane) and of the atomicOr match (B = 256), every rule and key type, output
+ * sets and distributions cycling. */
 static void test_tile_order_tiles_plus_minus_one(void)
 {
     static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 7679, 7680, 7681, 15361, 9215, 9216, 9217, 18433};
-    static const uint32_t bs[] = {2, 32, 33, 256};
+    static const uint32_t bs[] = {2, 32, 33, 64, 256};
     run_size_grid(sizes, sizeof sizes / sizeof sizes[0], bs, sizeof bs / sizeof bs[0], sct_base_seed() * 13);
 }
 
@@ -422,16 +424,17 @@ static void test_split_index(void)
         }
 }
 
-/* Key-only splits of 32-bit keys ranked by ballots (B <= 32) take tiles one ahead, with no barrier
+/* Key-only splits of 32-bit keys ranked by ballots (B <= 64) take tiles one ahead, with no barrier
  * between a block's tiles (multisplit_lookback.cu); the other output sets of the grids above do not
  * reach them, nor sizes that give a block several tiles. Keys (and offsets) only, every rule, B = 4 and
- * 16 (ballots of bits outside the field), sizes of about 2.7 tiles per block on 132 SMs with a partial
- * last tile; B = 2048 (BITS: two passes, the first of 3 bits takes tiles ahead, the second looks back)
- * and values out at the same size. */
+ * 16 (ballots of bits outside the field), 64 (two counters a lane), sizes of about 2.7 tiles per block
+ * on 132 SMs with a partial last tile; B = 1024 and 2048 (BITS: two passes, the first of 4 or 5 bits
+ * takes tiles ahead, the second, of 6 bits, is the same kernel looking back) and values out at the
+ * same size. */
 static void test_key_only_tiles_ahead(void)
 {
     static const uint32_t sizes[] = {4609, 5000011};
-    static const uint32_t bs[] = {2, 4, 16, 32, 2048};
+    static const uint32_t bs[] = {2, 4, 16, 32, 64, 1024, 2048};
     uint64_t seed = sct_base_seed() * 31;
     unsigned k = 0;
     for (int rule = 0; rule < 4; ++rule)
@@ -439,7 +442,7 @@ static void test_key_only_tiles_ahead(void)
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si, ++k) {
                 mst_case c = {SPLIT_KEY_U32, sizes[si], bs[bi], (split_bucket_rule)rule, (mst_dist)(k % MST_DIST_COUNT), 0, 0};
                 run_case(&c, ++seed, OUT_KEYS | OUT_OFFSETS, 0, 0);
-                if (bs[bi] == 2048 && rule == SPLIT_BUCKETS_BITS) {
+                if (bs[bi] >= 1024 && rule == SPLIT_BUCKETS_BITS) {
                     c.with_values = 1;
                     run_case(&c, ++seed, OUT_KEYS | OUT_VALUES | OUT_OFFSETS, 0, 0);
                 }
@@ -459,6 +462,9 @@ static void test_sanitize_mid(void)
     /* A key-only split ranked by ballots with several tiles per block (tiles taken one ahead, no
      * barrier between them): 2M keys are 435 tiles on 396 blocks of an H100. */
     mst_case c = {SPLIT_KEY_U32, 2000003, 32, SPLIT_BUCKETS_BITS, MST_HOCKEY, 0, 0};
+    run_case(&c, ++seed, OUT_KEYS | OUT_OFFSETS, 0, 0);
+    /* The two-pass split (B = 2048): its second pass is that kernel looking back over given totals. */
+    c.num_buckets = 2048;
     run_case(&c, ++seed, OUT_KEYS | OUT_OFFSETS, 0, 0);
 }
 
