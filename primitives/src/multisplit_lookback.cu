@@ -100,8 +100,8 @@ __host__ __device__ constexpr uint32_t split_lb_items(bool key64, int out, bool 
                                                   : SPLIT_LB_ITEMS_KEYS64)
            : out == SPLIT_LB_OUT_ANY ? SPLIT_LB_ITEMS_ANY
            : out == SPLIT_LB_OUT_PAYLOADS ? (ballots ? SPLIT_LB_ITEMS_PAIRS_BALLOTS : SPLIT_LB_ITEMS_PAIRS)
-           : ballots && !look ? SPLIT_LB_ITEMS_BALLOTS
-                              : SPLIT_LB_ITEMS;
+           : ballots ? (look ? SPLIT_LB_ITEMS_LOOK : SPLIT_LB_ITEMS_BALLOTS)
+                     : SPLIT_LB_ITEMS;
 }
 __host__ __device__ constexpr uint32_t split_lb_tile(bool key64, int out, bool ballots, bool look)
 {
@@ -285,7 +285,26 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             };
             constexpr bool LATE = OUT == SPLIT_LB_OUT_PAYLOADS;
             if (has_pay && !LATE) load_pay0();
+            /* EARLY (LOOK: the key-only kernel ranked by ballots, looking back): the tile's bucket counts
+             * first, a shared atomic a record into s_goff, published at once, so the tiles after it
+             * wait less for them (the ranking gives them at its end). H100, 2^26 / 2^24 keys, B =
+             * 2048 (its second pass): 0.681 -> 0.670 ms / 0.206 -> 0.202, hockey-stick 0.670 -> 0.658.
+             * In every kernel that can look back keys B = 256 (tile rows: the code is never run) went
+             * 0.434 -> 0.458; pairs were unchanged. Not kept either: groups of 8, 4 or 2 lanes a
+             * bucket each walking back over every 8th, 4th or 2nd tile (keys B = 2048 0.670 -> 0.813).
+             * (SPLIT_LB_ITEMS_LOOK has this kernel's time under Nsight Compute.) */
+            constexpr bool EARLY = LOOK;
+            if (EARLY && tid < nb) s_goff[tid] = 0u;
             __syncthreads(); /* counters cleared (and the boundaries loaded) */
+            if (EARLY) {
+#pragma unroll
+                for (int r = 0; r < ITEMS; ++r) {
+                    const uint32_t b = PACK ? bucket_at(r) : bw[r];
+                    if (FULL || b != SPLIT_NO_BUCKET) atomicAdd(&s_goff[b], 1u);
+                }
+                __syncthreads();
+                if (tid < nb) split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | s_goff[tid]);
+            }
 
             /* 2. Rank inside the warp. */
             uint32_t lane_count = 0;
@@ -332,7 +351,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
 #pragma unroll
                 for (uint32_t w = 0; w < SPLIT_LB_WARPS; ++w) count += s_wc[w * nb + tid];
                 /* Published before the scan and the look-back, so later tiles find it early. */
-                if (!rows) split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | count);
+                if (!EARLY && !rows) split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | count);
             }
             const uint32_t local = split_block_exclusive_sum(count, s_scratch, lane, warp);
             if (owner) {

@@ -81,6 +81,13 @@ enum {
      * B = 32 0.545 / 0.532 / 0.548 ms, B = 2 0.469 / 0.467 / 0.474. */
     SPLIT_LB_ITEMS_PAIRS = 20,        /* one payload stream, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
     SPLIT_LB_ITEMS_PAIRS_BALLOTS = 20,/* one payload stream, B <= SPLIT_LB_BALLOT_MAX_BUCKETS */
+    /* Keys only, B <= SPLIT_LB_BALLOT_MAX_BUCKETS, looking back over given totals (2 blocks per SM;
+     * the second pass of a two-pass split, see SPLIT_TWO_PASS_HIGH_BITS). H100, 2^26 keys, B = 2048,
+     * two runs each: 24 items 0.686 ms, 20 0.694, 16 0.735 (12 at 3 blocks per SM: 0.748). Nsight
+     * Compute: the pass's kernel takes 391 us at 24 items with 80 registers and 3.3M local-memory
+     * spill requests, 406 us at 20, against 248 us for the first pass's (B = 32, tile rows, one
+     * ahead, 3 blocks per SM), which moves the same 8 bytes a key. */
+    SPLIT_LB_ITEMS_LOOK = 24,
     SPLIT_LB_ITEMS_ANY = 16,          /* several payload streams or the scatter index too */
     SPLIT_LB_ITEMS_KEYS64 = 16,
     SPLIT_LB_ITEMS_PAIRS64 = 16,      /* one payload stream (more outputs: 12) */
