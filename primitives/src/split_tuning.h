@@ -113,6 +113,12 @@ enum {
      * 2^26 B = 32 0.328 -> 0.325, B = 256 0.434 -> 0.429. */
     SPLIT_SMALL_SCAN_THREADS = 1024,
     SPLIT_SMALL_SCAN_MAX = 8 * 1024,
+    /* Chunks of the table scan launched as a programmatic dependent launch (scheduled while the count
+     * kernel runs); more chunks (B = 2048: up to 256 blocks of 1024 threads) launch plainly. H100,
+     * 2^26, B = 2048, BOUNDARIES rule (two-level kernel), two runs: all dependent keys 1.682 ms, pairs
+     * 2.455; plain above 32 chunks 1.415 / 2.272 (CUB's scan had 1.415 / 2.27); B = 32 and 256 (4 and
+     * 29 chunks) unchanged. */
+    SPLIT_SCAN_DEPENDENT_MAX_CHUNKS = 32,
     /* Threads per block of element-wise helper kernels (offsets, layout conversions). */
     SPLIT_ELEMENTWISE_THREADS = 256
 };

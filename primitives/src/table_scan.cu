@@ -100,8 +100,13 @@ sc_status split_table_scan(const uint32_t *counts, uint32_t *offsets, size_t ent
     }
     if (status && entries <= UINT32_MAX) {
         const uint32_t n = (uint32_t)entries, chunks = split_table_scan_chunks(entries);
-        SC_CUDA_CHECK(split_launch_dependent(split_small_scan_kernel<8>, chunks, SPLIT_SMALL_SCAN_THREADS, 0, stream, counts,
-                                             offsets, n, status));
+        if (chunks <= SPLIT_SCAN_DEPENDENT_MAX_CHUNKS) {
+            SC_CUDA_CHECK(split_launch_dependent(split_small_scan_kernel<8>, chunks, SPLIT_SMALL_SCAN_THREADS, 0, stream,
+                                                 counts, offsets, n, status));
+        } else {
+            split_small_scan_kernel<8><<<chunks, SPLIT_SMALL_SCAN_THREADS, 0, stream>>>(counts, offsets, n, status);
+            SC_CUDA_CHECK_LAUNCH("split_small_scan_kernel");
+        }
         return SC_OK;
     }
     return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "split: a count table of %zu entries needs its scan status words", entries);
