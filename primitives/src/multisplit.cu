@@ -175,7 +175,6 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     uint32_t *offsets = (uint32_t *)(t + J.table);
     p.table_offsets = offsets;
     uint32_t *tile_area = (uint32_t *)(t + 2 * J.table);
-    unsigned long long *scan_status = (unsigned long long *)(t + 2 * J.table + J.tile_area);
     uint32_t sms = 1;
     if (path != PATH_COUNT_ONLY) SC_TRY(sc_cuda_device_sms(&sms));
     /* Every path that moves records takes its tiles in input order from a counter, with SMs x (the
@@ -217,10 +216,13 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         p.tile_counter = tile_area;
         if (!given) p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
     }
-    p.scan_chunks = given ? 0u : split_table_scan_chunks((size_t)p.count_cols * nb);
-    p.scan_status = p.scan_chunks ? (unsigned long long *)((char *)temp + 2 * J.table + J.tile_area) : NULL;
+    /* The table scan's status words, zeroed by the count kernel. With given totals the table is the B
+     * totals, one block's scan (no status words, and no count kernel to zero them). */
+    static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_SMALL_SCAN_MAX, "given totals take the one-block scan");
+    const size_t entries = (size_t)p.count_cols * nb;
+    p.scan_chunks = split_table_scan_chunks(entries);
+    p.scan_status = p.scan_chunks ? (unsigned long long *)(t + 2 * J.table + J.tile_area) : NULL;
     p.bucket_offsets = job->bucket_offsets; /* written by block 0 of the scatter kernel (count only: its own launch) */
-    const uint32_t table_cols = p.count_cols;
     p.count_copies = split_count_copies(nb);
     if (job->extra_totals && job->rule == SPLIT_BUCKETS_BITS && !job->key64) {
         p.extra_totals = job->extra_totals;
@@ -241,11 +243,7 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_count<uint32_t>(p, job->rule, stream));
     }
-    const size_t entries = (size_t)table_cols * nb;
-    if (split_table_scan_chunks(entries) && given) /* no count kernel to zero the scan's status (B given totals: none) */
-        SC_CUDA_CHECK(cudaMemsetAsync(scan_status, 0, split_table_scan_chunks(entries) * sizeof(unsigned long long), stream));
-    SC_TRY(split_table_scan(given ? job->given_totals : p.table_counts, offsets, entries, split_table_scan_chunks(entries) ? scan_status : NULL,
-                            stream));
+    SC_TRY(split_table_scan(given ? job->given_totals : p.table_counts, offsets, entries, p.scan_status, stream));
     switch (path) {
     case PATH_COUNT_ONLY:
         if (job->bucket_offsets) SC_TRY(split_launch_bucket_offsets(p, stream));
