@@ -232,6 +232,36 @@ __device__ __forceinline__ uint32_t split_take_tile(uint32_t *counter, uint32_t 
     return *s_slot;
 }
 
+/* Records of tile t (of TILE records) in a split of n: TILE but for the last tile. */
+template <uint32_t TILE>
+__device__ __forceinline__ uint32_t split_tile_extent(uint32_t t, uint32_t n)
+{
+    return (uint32_t)min((uint64_t)TILE, (uint64_t)n - (uint64_t)t * TILE);
+}
+
+/* Relaxed device-scope loads and stores of the words blocks publish to each other (look-back status
+ * words, the table scan's chunk totals): a count and its flag travel in one word. */
+__device__ __forceinline__ void split_store_relaxed(uint32_t *p, uint32_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ void split_store_relaxed(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ uint32_t split_load_relaxed(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ unsigned long long split_load_relaxed(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
 /* Tile order: the block takes tiles of TILE records from the counter until none is left and runs
  * body(full, tile, tile_base, tile_n) on each, full a std::integral_constant<bool, tile_n == TILE> when
  * DISPATCH_FULL (two copies of the body: whole tiles without per-record tests), else always false. */
@@ -242,7 +272,7 @@ __device__ __forceinline__ void split_for_each_tile(const split_kernel_params &p
         const uint32_t tile = split_take_tile(p.tile_counter, s_slot);
         if (tile >= p.num_tiles) return;
         const uint64_t tile_base = (uint64_t)tile * TILE;
-        const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+        const uint32_t tile_n = split_tile_extent<TILE>(tile, p.n);
         if constexpr (DISPATCH_FULL) {
             if (tile_n == TILE) body(std::true_type(), tile, tile_base, tile_n);
             else body(std::false_type(), tile, tile_base, tile_n);

@@ -38,27 +38,17 @@
 #define SPLIT_LB_INCLUSIVE 0x80000000u /* the sum over this tile and all before it */
 #define SPLIT_LB_VALUE 0x3FFFFFFFu
 
-__device__ __forceinline__ void split_lb_store(uint32_t *p, uint32_t v)
-{
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-__device__ __forceinline__ uint32_t split_lb_load(const uint32_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
 /* Sum of bucket j's counts over the tiles before `tile` (spins until each tile it needs has
- * published; a tile publishes its aggregate before it looks back, so no wait is circular). */
+ * published; a tile publishes its aggregate before it looks back, so no wait is circular). A word at
+ * a time: loading 8 status words at once was slower (H100, 2^26 keys B = 2048 0.685 -> 0.689 ms, and
+ * keys B = 32, which never looks back, 0.329 -> 0.348: registers in every kernel). */
 __device__ inline uint32_t split_lb_exclusive(const uint32_t *status, uint32_t tile, uint32_t nb, uint32_t j)
 {
     uint32_t excl = 0;
     for (uint32_t t = tile; t-- > 0;) {
         const uint32_t *w = status + (size_t)t * nb + j;
-        uint32_t s = split_lb_load(w);
-        while (s == 0) s = split_lb_load(w);
+        uint32_t s = split_load_relaxed(w);
+        while (s == 0) s = split_load_relaxed(w);
         excl += s & SPLIT_LB_VALUE;
         if (s & SPLIT_LB_INCLUSIVE) break;
     }
@@ -233,9 +223,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
      * by cp.async, no register held), keys B = 256 (+1 %), nor looking back (given totals: a tile
      * claimed ahead publishes its counts a tile late, and the tiles after it wait; keys B = 2048,
      * whose second pass looks back, 0.722 -> 0.884 ms): with given totals these kernels are compiled
-     * again (LOOK) to take their tiles as the others do. Nor a look-back that loads 8 status words
-     * at once (2^26 keys B = 2048 0.685 -> 0.689 ms, and keys B = 32, which never looks back, 0.329 ->
-     * 0.348: registers). */
+     * again (LOOK) to take their tiles as the others do. */
     /* Bucket b's global start in tile t from the tile rows (thread b). */
     auto tile_row_start = [&](uint32_t t) -> uint32_t {
         return p.table_offsets[(size_t)tid * p.count_cols + t / p.count_col_tiles] + rows[(size_t)t * nb + tid];
@@ -247,7 +235,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     /* AHEAD: tile t's keys, and bucket tid's global start in it. */
     auto load_tile = [&](uint32_t t) {
         const uint64_t base = (uint64_t)t * TILE;
-        const uint32_t n_t = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - base);
+        const uint32_t n_t = split_tile_extent<TILE>(t, p.n);
         if (n_t == TILE) split_load_slice<KeyT, ITEMS, true>(keys_in, base, wbase, lane, n_t, key);
         else split_load_slice<KeyT, ITEMS, false>(keys_in, base, wbase, lane, n_t, key);
         if (tid < nb) goff_in = tile_row_start(t);
@@ -285,7 +273,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             };
             constexpr bool LATE = OUT == SPLIT_LB_OUT_PAYLOADS;
             if (has_pay && !LATE) load_pay0();
-            /* EARLY (LOOK: the key-only kernel ranked by ballots, looking back): the tile's bucket counts
+            /* LOOK (the key-only kernel ranked by ballots, looking back): the tile's bucket counts
              * first, a shared atomic a record into s_goff, published at once, so the tiles after it
              * wait less for them (the ranking gives them at its end). H100, 2^26 / 2^24 keys, B =
              * 2048 (its second pass): 0.681 -> 0.670 ms / 0.206 -> 0.202, hockey-stick 0.670 -> 0.658.
@@ -293,17 +281,16 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
              * 0.434 -> 0.458; pairs were unchanged. Not kept either: groups of 8, 4 or 2 lanes a
              * bucket each walking back over every 8th, 4th or 2nd tile (keys B = 2048 0.670 -> 0.813).
              * (SPLIT_LB_ITEMS_LOOK has this kernel's time under Nsight Compute.) */
-            constexpr bool EARLY = LOOK;
-            if (EARLY && tid < nb) s_goff[tid] = 0u;
+            if (LOOK && tid < nb) s_goff[tid] = 0u;
             __syncthreads(); /* counters cleared (and the boundaries loaded) */
-            if (EARLY) {
+            if (LOOK) {
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r) {
                     const uint32_t b = PACK ? bucket_at(r) : bw[r];
                     if (FULL || b != SPLIT_NO_BUCKET) atomicAdd(&s_goff[b], 1u);
                 }
                 __syncthreads();
-                if (tid < nb) split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | s_goff[tid]);
+                if (tid < nb) split_store_relaxed(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | s_goff[tid]);
             }
 
             /* 2. Rank inside the warp. */
@@ -351,7 +338,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
 #pragma unroll
                 for (uint32_t w = 0; w < SPLIT_LB_WARPS; ++w) count += s_wc[w * nb + tid];
                 /* Published before the scan and the look-back, so later tiles find it early. */
-                if (!EARLY && !rows) split_lb_store(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | count);
+                if (!LOOK && !rows) split_store_relaxed(status + (size_t)tile * nb + tid, (tile ? SPLIT_LB_AGGREGATE : SPLIT_LB_INCLUSIVE) | count);
             }
             const uint32_t local = split_block_exclusive_sum(count, s_scratch, lane, warp);
             if (owner) {
@@ -360,7 +347,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                     s_goff[tid] = (AH ? goff_in : s_goff[tid]) - local;
                 } else {
                     const uint32_t excl = split_lb_exclusive(status, tile, nb, tid);
-                    if (tile) split_lb_store(status + (size_t)tile * nb + tid, SPLIT_LB_INCLUSIVE | (excl + count));
+                    if (tile) split_store_relaxed(status + (size_t)tile * nb + tid, SPLIT_LB_INCLUSIVE | (excl + count));
                     s_goff[tid] = p.table_offsets[(size_t)tid * p.count_cols] + excl - local;
                 }
             }
@@ -455,7 +442,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
         while (tile < p.num_tiles) {
             const uint32_t claim = tid == 0 ? atomicAdd(p.tile_counter, 1u) : 0u;
             const uint64_t tile_base = (uint64_t)tile * TILE;
-            const uint32_t tile_n = (uint32_t)min((uint64_t)TILE, (uint64_t)p.n - tile_base);
+            const uint32_t tile_n = split_tile_extent<TILE>(tile, p.n);
             if (tile_n == TILE) body(T(), T(), tile, tile_base, tile_n, claim);
             else body(F(), T(), tile, tile_base, tile_n, claim);
             tile = next;

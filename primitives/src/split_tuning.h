@@ -151,7 +151,12 @@ enum {
  * each, 3 + 8 bits (the second pass by the atomicOr match) against 5 + 6: keys B = 2048 0.715 ->
  * 0.685 ms / 0.213 -> 0.205, pairs 1.119 -> 1.028 / 0.320 -> 0.295, hockey-stick keys 0.671 -> 0.668,
  * pairs 1.007 -> 0.970; with the 6-bit key-only pass looking back over tiles of 12 records per thread
- * (3 blocks per SM, as when it has tile rows) keys were 0.748 / 0.219 (split_lb_items). */
+ * (3 blocks per SM, as when it has tile rows) keys were 0.748 / 0.219 (split_lb_items). Not kept
+ * (2026-11-25, against f8903a1 on one machine): 6 + 5 bits (the first pass of 6 bits with tile rows,
+ * the second of 5 looking back), keys 0.681 -> 0.712 ms, pairs 1.010 -> 1.039-1.050; and the second
+ * pass with tile rows instead of looking back (docs/PERFORMANCE.md: its kernel 390 -> 300 us under
+ * Nsight Compute, but the first pass counting the second field for the second pass's tiles that start
+ * inside a (bucket, column) piece cost it 109 to 274 us: keys 0.682 -> 0.716-0.760 ms). */
 enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 6 };
 
 /* Wide unstable multisplit (multisplit_wide.cu): B up to SPLIT_MAX_WIDE_BUCKETS (BITS: up to

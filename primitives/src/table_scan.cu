@@ -53,19 +53,15 @@ __global__ void __launch_bounds__(SPLIT_SMALL_SCAN_THREADS)
         }
         uint32_t before = 0;
         if (status) {
-            if (lane == 31 && chunk + 1 < gridDim.x) {
-                const unsigned long long word = SPLIT_SCAN_PUBLISHED | incl;
-                asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(status + chunk), "l"(word) : "memory");
-            }
+            if (lane == 31 && chunk + 1 < gridDim.x) split_store_relaxed(status + chunk, SPLIT_SCAN_PUBLISHED | incl);
             for (uint32_t j = lane; j < chunk; j += 32u) {
                 unsigned long long w;
                 do {
-                    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(status + j) : "memory");
+                    w = split_load_relaxed(status + j);
                 } while (!(w & SPLIT_SCAN_PUBLISHED));
                 before += (uint32_t)w;
             }
-#pragma unroll
-            for (uint32_t off = 16; off > 0; off >>= 1) before += __shfl_xor_sync(SPLIT_FULL_MASK, before, off);
+            before = __shfl_sync(SPLIT_FULL_MASK, split_warp_inclusive_sum(before, lane), 31);
         }
         if (lane == 0) s_before = before;
     }
