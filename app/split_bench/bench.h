@@ -25,6 +25,7 @@ typedef struct bench_env {
     int n_log2;               /* --n-log2 K: only 2^K (0: the default list) */
     int wide_only;            /* --wide-only: only the "wide" section */
     int segmented_only;       /* --segmented-only: only the "segmented" section */
+    int sort_only;            /* --sort-only: only the split_sort section */
     int rules_only;           /* --rules-only: only the multisplit RANGE / BOUNDARIES section */
     int num_only;             /* --only rows (0: every row); then only the "split" section runs */
     struct bench_only {

@@ -1,7 +1,7 @@
 /* split_bench.cu - the benchmark of the split library (driver).
  *
  *   split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only] [--rules-only]
- *               [--only PAYLOAD,B,DIST]... [--json PATH]
+ *               [--sort-only] [--only PAYLOAD,B,DIST]... [--json PATH]
  *
  * Sections: split (BITS rule, stable / unstable, keys / pairs, B in {2, 32, 256, 2048}, six
  * distributions, beside CUB), multisplit RANGE / BOUNDARIES rules, the wide unstable multisplit
@@ -122,13 +122,14 @@ static int parse_only(const char *arg, bench_env *env)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only]\n"
-               "                   [--rules-only] [--only PAYLOAD,B,DIST]... [--json PATH]\n"
+               "                   [--rules-only] [--sort-only] [--only PAYLOAD,B,DIST]... [--json PATH]\n"
                "  --quick      2^24 only, fewer repetitions (a smoke run)\n"
                "  --n-log2 K   split and sort sections at 2^K keys only (10 <= K <= 30)\n"
                "  --large      adds 2^28\n"
                "  --wide-only  only the wide multisplit section (B = 16384 and 2^20 at n = 2^20 and 2^24)\n"
                "  --segmented-only  only the segmented split section\n"
                "  --rules-only only the multisplit RANGE / BOUNDARIES section\n"
+               "  --sort-only  only the split_sort section (with --n-log2: at that size)\n"
                "  --only PAYLOAD,B,DIST  only this row of the split section (repeatable; PAYLOAD keys or\n"
                "               pairs, B 2, 32, 256 or 2048, DIST uniform, one-bucket, hockey-75%%, binomial,\n"
                "               ascending or descending), e.g. --only keys,256,uniform (few launches: profiling)\n"
@@ -150,6 +151,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--large")) env.large = 1;
         else if (!strcmp(argv[i], "--wide-only")) env.wide_only = 1;
         else if (!strcmp(argv[i], "--segmented-only")) env.segmented_only = 1;
+        else if (!strcmp(argv[i], "--sort-only")) env.sort_only = 1;
         else if (!strcmp(argv[i], "--rules-only")) env.rules_only = 1;
         else if (!strcmp(argv[i], "--n-log2") && i + 1 < argc) {
             env.n_log2 = atoi(argv[++i]);
@@ -220,11 +222,13 @@ int main(int argc, char **argv)
     const int nsizes = bench_sizes(&env, sizes);
     if (env.num_only) {
         for (int i = 0; i < nsizes; ++i) bench_section_split(&env, sizes[i]);
-    } else if (env.wide_only || env.segmented_only || env.rules_only) {
+    } else if (env.wide_only || env.segmented_only || env.rules_only || env.sort_only) {
         if (env.rules_only)
             for (int i = 0; i < nsizes; ++i) bench_section_rules(&env, sizes[i]);
         if (env.wide_only) bench_section_wide(&env);
         if (env.segmented_only) bench_section_segmented(&env);
+        if (env.sort_only)
+            for (int i = 0; i < nsizes; ++i) bench_section_sort(&env, sizes[i]);
     } else {
         for (int i = 0; i < nsizes; ++i) bench_section_split(&env, sizes[i]);
         for (int i = 0; i < nsizes; ++i) bench_section_rules(&env, sizes[i]);

@@ -395,8 +395,8 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 constexpr bool P = decltype(pay_tag)::value, FROM_TILE = decltype(from_tile_tag)::value;
                 /* DST (the payload of LATE with the bucket recomputed from the key): staged slot j holds
                  * no key any more but its destination, stored there by the keys' pass (SAVE_DST). */
-                constexpr bool DST = LATE && K && !WK && P && !FROM_TILE;
-                const bool save_dst = LATE && WK && !P && has_pay && recompute;
+                constexpr bool DST = LATE && K && !WK && P && !FROM_TILE && sizeof(KeyT) == 4;
+                const bool save_dst = LATE && WK && !P && has_pay && recompute && sizeof(KeyT) == 4;
 #pragma unroll(PAY || sizeof(KeyT) == 8 ? ITEMS : SPLIT_LB_KEYS_WRITE_UNROLL)
                 for (int k = 0; k < ITEMS; ++k) {
                     const uint32_t j = tid + (uint32_t)k * SPLIT_LB_THREADS;
@@ -420,9 +420,11 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             using F = std::false_type;
             if (LATE && has_pay) {
                 /* The keys, then the payload staged over its local positions and written where its
-                 * key went (BITS rule: the destination the keys' pass left in the key's slot, which
-                 * saves the bucket and its offset's shared-memory read: H100, 2^26 pairs, uniform,
-                 * B = 256 0.741 -> 0.724 ms, B = 2, 32 and 2048 unchanged; else from the staged byte). */
+                 * key went (32-bit keys, BITS rule: the destination the keys' pass left in the key's
+                 * slot, which saves the bucket and its offset's shared-memory read: H100, 2^26 pairs,
+                 * uniform, B = 256 0.741 -> 0.724 ms, B = 2, 32 and 2048 unchanged, split_sort u32
+                 * pairs 2.926 -> 2.855; not for 64-bit keys, split_sort u64 pairs 8.30 -> 8.68;
+                 * else the bucket again from the staged key or byte). */
                 if (keys_out) write(T(), T(), F(), F(), (uint32_t *)NULL, (const uint32_t *)NULL);
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r) {
