@@ -220,10 +220,12 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
      * 0.099, B = 2 0.291 -> 0.286 / 0.085 -> 0.084. Not kept for pairs (B = 2, 32, 256: +7 %, +7 %,
      * +16 % with the keys loaded once the payload is staged; +26 %, +26 %, +32 % loaded with the
      * staging, spilling; B = 2 and 32 +22 % and +19 % with the keys copied into a third shared buffer
-     * by cp.async, no register held), keys B = 256 (+1 %), nor looking back (given totals: a tile
-     * claimed ahead publishes its counts a tile late, and the tiles after it wait; keys B = 2048,
-     * whose second pass looks back, 0.722 -> 0.884 ms): with given totals these kernels are compiled
-     * again (LOOK) to take their tiles as the others do. */
+     * by cp.async, no register held; with the keys of a whole tile by one bulk copy (TMA) issued by
+     * thread 0 once this tile's are read from its buffer, 2026-11-25: pairs B = 2 +4 %, B = 32 -1 %,
+     * B = 2048 +3 %, keys B = 256 +10 %, docs/PERFORMANCE.md), keys B = 256 (+1 %), nor looking
+     * back (given totals: a tile claimed ahead publishes its counts a tile late, and the tiles after
+     * it wait; keys B = 2048, whose second pass looks back, 0.722 -> 0.884 ms): with given totals
+     * these kernels are compiled again (LOOK) to take their tiles as the others do. */
     /* Bucket b's global start in tile t from the tile rows (thread b). */
     auto tile_row_start = [&](uint32_t t) -> uint32_t {
         return p.table_offsets[(size_t)tid * p.count_cols + t / p.count_col_tiles] + rows[(size_t)t * nb + tid];
