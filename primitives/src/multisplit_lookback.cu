@@ -396,7 +396,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 constexpr bool K = decltype(keys_tag)::value, WK = decltype(write_keys_tag)::value;
                 constexpr bool P = decltype(pay_tag)::value, FROM_TILE = decltype(from_tile_tag)::value;
                 /* DST (the payload of LATE with the bucket recomputed from the key): staged slot j holds
-                 * no key any more but its destination, stored there by the keys' pass (SAVE_DST). */
+                 * no key any more but its destination, stored there by the keys' pass (save_dst). */
                 constexpr bool DST = LATE && K && !WK && P && !FROM_TILE && sizeof(KeyT) == 4;
                 const bool save_dst = LATE && WK && !P && has_pay && recompute && sizeof(KeyT) == 4;
 #pragma unroll(PAY || sizeof(KeyT) == 8 ? ITEMS : SPLIT_LB_KEYS_WRITE_UNROLL)

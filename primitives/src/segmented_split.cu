@@ -370,7 +370,8 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_large_kernel(seg_params
     __shared__ block_smem sm;
     __shared__ uint32_t last_tile;
     const uint32_t tid = threadIdx.x;
-    /* Written by the classifying kernel, which has completed (plain launches in stream order). */
+    /* Final: written by seg_warp_kernel's classification, which has completed (plain launches in one
+     * stream), so plain loads. */
     const uint32_t medium = p.counters[0], tiles = p.counters[2];
     const uint32_t records = seg_count(p);
     for (uint32_t w = blockIdx.x; w < medium + tiles; w += gridDim.x) {
@@ -397,7 +398,7 @@ __global__ void __launch_bounds__(SEG_BLOCK_THREADS) seg_huge_scatter_kernel(seg
 {
     __shared__ block_smem sm;
     const uint32_t tid = threadIdx.x, nb = p.r.num_buckets;
-    const uint32_t tiles = p.counters[2], records = seg_count(p); /* final: written two kernels ago */
+    const uint32_t tiles = p.counters[2], records = seg_count(p); /* final: seg_warp_kernel's */
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         uint32_t lo, hi;
         huge_tile_range(p, records, t, lo, hi);
