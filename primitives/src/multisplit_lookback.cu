@@ -395,10 +395,11 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                              const uint32_t *pin) {
                 constexpr bool K = decltype(keys_tag)::value, WK = decltype(write_keys_tag)::value;
                 constexpr bool P = decltype(pay_tag)::value, FROM_TILE = decltype(from_tile_tag)::value;
-                /* DST (the payload of LATE with the bucket recomputed from the key): staged slot j holds
-                 * no key any more but its destination, stored there by the keys' pass (save_dst). */
-                constexpr bool DST = LATE && K && !WK && P && !FROM_TILE && sizeof(KeyT) == 4;
-                const bool save_dst = LATE && WK && !P && has_pay && recompute && sizeof(KeyT) == 4;
+                /* LATE, BITS rule, 32-bit keys (SLOT): the keys' pass (SAVE) leaves each staged record's
+                 * destination in its key's slot and the payload pass (DST: it recomputes buckets only
+                 * when keys were written) reads it there. */
+                constexpr bool SLOT = LATE && RULE == SPLIT_BUCKETS_BITS && sizeof(KeyT) == 4;
+                constexpr bool SAVE = SLOT && WK && !P, DST = SLOT && K && !WK && P && !FROM_TILE;
 #pragma unroll(PAY || sizeof(KeyT) == 8 ? ITEMS : SPLIT_LB_KEYS_WRITE_UNROLL)
                 for (int k = 0; k < ITEMS; ++k) {
                     const uint32_t j = tid + (uint32_t)k * SPLIT_LB_THREADS;
@@ -414,7 +415,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                         d = s_goff[b] + j;
                     }
                     if (WK) keys_out[d] = kv;
-                    if (save_dst) s_key[j] = (KeyT)d; /* read again by this thread only (DST) */
+                    if (SAVE) s_key[j] = (KeyT)d; /* read again by this thread only (DST) */
                     if (P) pout[d] = FROM_TILE ? pin[s_orig[j]] : s_pay[j];
                 }
             };
