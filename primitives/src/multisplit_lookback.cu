@@ -395,27 +395,29 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                              const uint32_t *pin) {
                 constexpr bool K = decltype(keys_tag)::value, WK = decltype(write_keys_tag)::value;
                 constexpr bool P = decltype(pay_tag)::value, FROM_TILE = decltype(from_tile_tag)::value;
-                /* LATE, BITS rule, 32-bit keys (SLOT): the keys' pass (SAVE) leaves each staged record's
-                 * destination in its key's slot and the payload pass (DST: it recomputes buckets only
-                 * when keys were written) reads it there. */
-                constexpr bool SLOT = LATE && RULE == SPLIT_BUCKETS_BITS && sizeof(KeyT) == 4;
+                /* LATE, BITS rule (SLOT): the keys' pass (SAVE) leaves each staged record's destination
+                 * in the first 32-bit word of its key's slot and the payload pass (DST: it recomputes
+                 * buckets only when keys were written) reads that word (a 32-bit access for 64-bit keys
+                 * too). */
+                constexpr bool SLOT = LATE && RULE == SPLIT_BUCKETS_BITS;
                 constexpr bool SAVE = SLOT && WK && !P, DST = SLOT && K && !WK && P && !FROM_TILE;
+                constexpr uint32_t SLOT_WORDS = sizeof(KeyT) / 4;
 #pragma unroll(PAY || sizeof(KeyT) == 8 ? ITEMS : SPLIT_LB_KEYS_WRITE_UNROLL)
                 for (int k = 0; k < ITEMS; ++k) {
                     const uint32_t j = tid + (uint32_t)k * SPLIT_LB_THREADS;
                     if (!FULL && j >= tile_n) break;
                     KeyT kv = (KeyT)0;
-                    if (K) kv = s_key[j];
+                    if (K && !DST) kv = s_key[j];
                     uint32_t d;
                     if (DST) {
-                        d = (uint32_t)kv;
+                        d = ((const uint32_t *)s_key)[j * SLOT_WORDS];
                     } else {
                         const uint32_t b = RULE == SPLIT_BUCKETS_BITS && K ? split_bucket_fast<KeyT, RULE>(p.rule, sb, mask, kv, 0, s_bounds)
                                                                            : (uint32_t)s_bkt[j];
                         d = s_goff[b] + j;
                     }
                     if (WK) keys_out[d] = kv;
-                    if (SAVE) s_key[j] = (KeyT)d; /* read again by this thread only (DST) */
+                    if (SAVE) ((uint32_t *)s_key)[j * SLOT_WORDS] = d; /* read again by this thread only (DST) */
                     if (P) pout[d] = FROM_TILE ? pin[s_orig[j]] : s_pay[j];
                 }
             };
