@@ -29,7 +29,7 @@ for i in "${!bins[@]}"; do
   b=${bins[$i]}
   [ -f "$b" ] || { echo "split-ab: no file $b" >&2; exit 2; }
   if [[ "$b" == *.xz ]]; then xz -dc "$b" > "$tmp/bin$i"; chmod +x "$tmp/bin$i"; exe+=("$tmp/bin$i")
-  else exe+=("$b"); fi
+  else exe+=("$(realpath "$b")"); fi
 done
 for ((round = 1; round <= runs; ++round)); do
   for i in "${!exe[@]}"; do

@@ -425,11 +425,12 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
             using F = std::false_type;
             if (LATE && has_pay) {
                 /* The keys, then the payload staged over its local positions and written where its
-                 * key went (32-bit keys, BITS rule: the destination the keys' pass left in the key's
-                 * slot, which saves the bucket and its offset's shared-memory read: H100, 2^26 pairs,
-                 * uniform, B = 256 0.741 -> 0.724 ms, B = 2, 32 and 2048 unchanged, split_sort u32
-                 * pairs 2.926 -> 2.855; not for 64-bit keys, split_sort u64 pairs 8.30 -> 8.68;
-                 * else the bucket again from the staged key or byte). */
+                 * key went (BITS rule: the destination the keys' pass left in the key's slot, which
+                 * saves the bucket and its offset's shared-memory read: H100, 2^26 pairs, uniform, B =
+                 * 256 0.741 -> 0.724 ms, B = 2, 32 and 2048 unchanged, split_sort u32 pairs 2.926 ->
+                 * 2.855; 64-bit keys: stored as a whole slot split_sort u64 pairs 8.30 -> 8.68, as a
+                 * 32-bit word 8.36 / 8.32 -> 8.06 / 8.07, two runs each in one call; else the bucket
+                 * again from the staged key or byte). */
                 if (keys_out) write(T(), T(), F(), F(), (uint32_t *)NULL, (const uint32_t *)NULL);
 #pragma unroll
                 for (int r = 0; r < ITEMS; ++r) {
