@@ -66,7 +66,9 @@ enum {
      * fully unrolled -> unrolled 4 times): keys B = 256 0.501 / 0.475 / 0.458 -> 0.483 / 0.456 /
      * 0.443 ms; keys B = 32 0.399 / 0.382 / 0.382 -> 0.383 / 0.374 / 0.411; pairs B = 256 0.811 /
      * 0.860 / 0.919 (20 and 24 spill); pairs B = 2 0.474 / 0.503 / 0.539, B = 32 0.549 / 0.575 /
-     * 0.616. 64-bit keys: registers (16 keys, 12 with payloads). */
+     * 0.616. 64-bit keys: registers (16 keys, 12 with payloads). At 2^24 too (2026-11-25, one call):
+     * keys B = 256 0.131 ms at 24 items, 0.133 at 20 (with 8-item ballot kernels at 4 blocks per SM:
+     * keys B = 32 0.097 -> 0.100), 0.136 at 16. */
     SPLIT_LB_ITEMS = 24,              /* keys only, B > SPLIT_LB_BALLOT_MAX_BUCKETS */
     SPLIT_LB_ITEMS_BALLOTS = 12,      /* keys only, B <= SPLIT_LB_BALLOT_MAX_BUCKETS (3 blocks per SM) */
     /* One payload stream (the values or the gather index), loaded once the tile is ranked and staged,
@@ -95,7 +97,10 @@ enum {
     /* The key-only 32-bit write loop (staged keys to memory) unrolled this many times, not fully. */
     SPLIT_LB_KEYS_WRITE_UNROLL = 4,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the
-     * temporary storage has at most SPLIT_MAX_GRID_BLOCKS * B entries. */
+     * temporary storage has at most SPLIT_MAX_GRID_BLOCKS * B entries. Tile order, count columns
+     * (H100, 2026-11-25, one call each): at most 2048 / 4096 columns 2^24 keys B = 256 0.130 -> 0.133 /
+     * 0.133 ms, pairs 0.191 -> 0.195 / 0.199; columns of at least 16K / 32K / 64K records 2^22 keys B = 2
+     * 0.027 -> 0.030 / 0.036 / 0.048, 2^24 keys B = 256 0.130 -> 0.130 / 0.131 / 0.137. */
     SPLIT_MAX_GRID_BLOCKS = 1024,
     /* Value streams moved with the keys by the internal split (public API: at most one). */
     SPLIT_MAX_VALUE_STREAMS = 4,
