@@ -398,9 +398,9 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 constexpr bool K = decltype(keys_tag)::value, WK = decltype(write_keys_tag)::value;
                 constexpr bool P = decltype(pay_tag)::value, FROM_TILE = decltype(from_tile_tag)::value;
                 /* LATE, BITS rule (SLOT): the keys' pass (SAVE) leaves each staged record's destination
-                 * in the first 32-bit word of its key's slot and the payload pass (DST: it recomputes
-                 * buckets only when keys were written) reads that word (a 32-bit access for 64-bit keys
-                 * too). */
+                 * in the first 32-bit word of its key's slot, and the payload pass that would recompute
+                 * the bucket from the staged key (DST) reads that word instead (a 32-bit access for
+                 * 64-bit keys too). */
                 constexpr bool SLOT = LATE && RULE == SPLIT_BUCKETS_BITS;
                 constexpr bool SAVE = SLOT && WK && !P, DST = SLOT && K && !WK && P && !FROM_TILE;
                 constexpr uint32_t SLOT_WORDS = sizeof(KeyT) / 4;
