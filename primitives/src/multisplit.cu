@@ -66,8 +66,16 @@ static tile_plan twolevel_plan_of(uint32_t n, int pay, int rule, int keys_out)
     return tile_plan_of(n, split_twolevel_tile_items(pay, rule, keys_out));
 }
 
-/* Words ahead of the look-back status (given bucket totals): the tile counter, padded. */
-enum { LOOKBACK_HEAD_WORDS = 64 };
+/* Words ahead of the look-back status or the tile rows: the tile counter, and (the look-back kernel)
+ * the table scan's chunk counter and done counter, each in a 128-byte line of its own. */
+enum { LOOKBACK_HEAD_WORDS = 96, HEAD_SCAN_CLAIM = 32, HEAD_SCAN_DONE = 64 };
+
+/* Chunks of the table scan the look-back kernel runs itself, over `entries` entries. */
+static uint32_t lookback_scan_chunks(size_t entries)
+{
+    const size_t chunk = (size_t)SPLIT_LB_SCAN_ROWS * SPLIT_LB_THREADS;
+    return (uint32_t)((entries + chunk - 1) / chunk);
+}
 
 /* Scatter path of a job (the count kernel alone when nothing moves). */
 typedef enum { PATH_COUNT_ONLY, PATH_LOOKBACK, PATH_TWOLEVEL, PATH_COLUMN } job_path;
@@ -87,6 +95,16 @@ static int job_looks_back(const split_job *job)
            (job->rule == SPLIT_BUCKETS_BITS ||
             !split_lookback_ahead(job->key64, split_lookback_out_of(job_payloads(job), job->scatter_index != NULL),
                                   job->rp.num_buckets));
+}
+
+/* Nonzero when the look-back kernel scans the count table itself (split_kernel_params.scan_claim)
+ * instead of a table scan launch: its kernels that move more than the keys (PAY, multisplit_lookback.cu:
+ * a payload stream or the scatter index). H100, 2^26 / 2^24 uniform, against the scan launch (3
+ * interleaved rounds, one machine): pairs B = 32 0.536 -> 0.525 ms / 0.146 -> 0.143, B = 256 0.720 ->
+ * 0.711 / 0.192 -> 0.193, hockey-stick B = 32 0.503 -> 0.498, B = 2 and 2048 unchanged. */
+static int lookback_scans_table(const split_job *job)
+{
+    return job_path_of(job) == PATH_LOOKBACK && (job_payloads(job) != 0 || job->scatter_index != NULL);
 }
 
 static job_path job_path_of(const split_job *job)
@@ -133,7 +151,9 @@ static sc_status job_layout(const split_job *job, job_layout_t *J)
     }
     J->table = align_up(entries * sizeof(uint32_t));
     J->tile_area = align_up(tile_words * sizeof(uint32_t));
-    J->scan = align_up((size_t)split_table_scan_chunks(entries) * sizeof(unsigned long long));
+    const uint32_t chunks = n && lookback_scans_table(job) ? lookback_scan_chunks(job_looks_back(job) ? nb : entries)
+                                                           : split_table_scan_chunks(entries);
+    J->scan = align_up((size_t)chunks * sizeof(unsigned long long));
     return SC_OK;
 }
 
@@ -220,8 +240,16 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
      * totals, one block's scan (no status words, and no count kernel to zero them). */
     static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_SMALL_SCAN_MAX, "given totals take the one-block scan");
     const size_t entries = (size_t)p.count_cols * nb;
-    p.scan_chunks = split_table_scan_chunks(entries);
+    const int fused_scan = lookback_scans_table(job); /* the look-back kernel scans the table itself */
+    p.scan_chunks = fused_scan ? lookback_scan_chunks(given ? nb : entries) : split_table_scan_chunks(entries);
     p.scan_status = p.scan_chunks ? (unsigned long long *)(t + 2 * J.table + J.tile_area) : NULL;
+    if (fused_scan) {
+        p.scan_in = given ? job->given_totals : p.table_counts;
+        p.scan_out = offsets;
+        p.scan_entries = given ? nb : (uint32_t)entries;
+        p.scan_claim = tile_area + HEAD_SCAN_CLAIM;
+        p.scan_done = tile_area + HEAD_SCAN_DONE;
+    }
     p.bucket_offsets = job->bucket_offsets; /* written by block 0 of the scatter kernel (count only: its own launch) */
     p.count_copies = split_count_copies(nb);
     if (job->extra_totals && job->rule == SPLIT_BUCKETS_BITS && !job->key64) {
@@ -243,7 +271,7 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_count<uint32_t>(p, job->rule, stream));
     }
-    SC_TRY(split_table_scan(given ? job->given_totals : p.table_counts, offsets, entries, p.scan_status, stream));
+    if (!fused_scan) SC_TRY(split_table_scan(given ? job->given_totals : p.table_counts, offsets, entries, p.scan_status, stream));
     switch (path) {
     case PATH_COUNT_ONLY:
         if (job->bucket_offsets) SC_TRY(split_launch_bucket_offsets(p, stream));

@@ -262,6 +262,19 @@ __device__ __forceinline__ unsigned long long split_load_relaxed(const unsigned 
     return v;
 }
 
+/* The table scanned by the look-back kernel's blocks (split_kernel_params.scan_claim): the block waits
+ * until every chunk is done (thread 0 polls, so the blocks' polls do not crowd the chunks' own
+ * accesses; every thread of the block calls it); table_offsets is then read with __ldcg (never from a
+ * line cached before). */
+__device__ __forceinline__ void split_wait_table(const split_kernel_params &p)
+{
+    if (threadIdx.x == 0) {
+        while (split_load_relaxed(p.scan_done) < p.scan_chunks) __nanosleep(64);
+        __threadfence();
+    }
+    __syncthreads();
+}
+
 /* Tile order: the block takes tiles of TILE records from the counter until none is left and runs
  * body(full, tile, tile_base, tile_n) on each, full a std::integral_constant<bool, tile_n == TILE> when
  * DISPATCH_FULL (two copies of the body: whole tiles without per-record tests), else always false. */
@@ -315,8 +328,9 @@ __device__ __forceinline__ void split_write_bucket_offsets(const split_kernel_pa
 {
     if (!p.bucket_offsets || blockIdx.x != 0) return;
     const uint32_t nb = p.rule.num_buckets;
+    if (p.scan_claim) split_wait_table(p);
     for (uint32_t b = threadIdx.x; b <= nb; b += blockDim.x)
-        p.bucket_offsets[b] = b < nb ? p.table_offsets[(size_t)b * p.count_cols] : p.n;
+        p.bucket_offsets[b] = b < nb ? __ldcg(p.table_offsets + (size_t)b * p.count_cols) : p.n;
 }
 
 /* One bucket's per-warp counts (c[w * stride], W warps) become the warps' starts from `start`; returns
@@ -568,7 +582,10 @@ __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RAN
     /* Tile rows (split_kernel_params.tile_rows): the histogram is cleared only at a column's end, so
      * after tile t it holds the column's counts through t: tile t + 1's row. */
     uint32_t *const rows = p.tile_rows;
-    if (rows && blockIdx.x == 0 && tid == 0) *p.tile_counter = 0; /* the scatter kernel's, before it runs */
+    if (rows && blockIdx.x == 0 && tid == 0) { /* the scatter kernel's, before it runs */
+        *p.tile_counter = 0;
+        if (p.scan_claim) *p.scan_claim = *p.scan_done = 0;
+    }
     if (blockIdx.x == 0)
         for (uint32_t k = tid; k < p.scan_chunks; k += SPLIT_BLOCK_THREADS) p.scan_status[k] = 0ull; /* the scan's, likewise */
     for (uint32_t b = tid; b < nb * copies; b += SPLIT_BLOCK_THREADS) s_hist[b] = 0;

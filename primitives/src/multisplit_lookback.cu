@@ -30,7 +30,7 @@
  * Compared with the general kernel (multisplit_kernels.cuh, B > SPLIT_LOOKBACK_MAX_BUCKETS) the tiles
  * are two to three times as large, whole tiles run without per-record tests, and the bucket of a
  * staged key is not stored twice. */
-#include "multisplit_kernels.cuh"
+#include "table_scan_block.cuh"
 
 /* Look-back status words (split_kernel_params.tile_status): a 30-bit count and a flag; 0 = not yet
  * published. Relaxed device-scope accesses: the count and its flag travel in one word. */
@@ -55,9 +55,33 @@ __device__ inline uint32_t split_lb_exclusive(const uint32_t *status, uint32_t t
     return excl;
 }
 
+typedef split_scan_chunk_smem<SPLIT_LB_THREADS, SPLIT_LB_SCAN_ROWS> split_lb_scan_smem;
+
+/* The table scan (split_kernel_params.scan_claim): the block takes chunks from *scan_claim and scans
+ * them until none is left, so every chunk a tile waits for belongs to a running block; each chunk's
+ * offsets are written before it counts itself done. */
+__device__ __forceinline__ void split_lb_scan_table(const split_kernel_params &p, split_lb_scan_smem &s, uint32_t *s_slot)
+{
+    for (;;) {
+        if (threadIdx.x == 0) *s_slot = atomicAdd(p.scan_claim, 1u);
+        __syncthreads();
+        const uint32_t chunk = *s_slot;
+        if (chunk >= p.scan_chunks) {
+            __syncthreads(); /* read by every thread before thread 0 writes *s_slot again (a tile) */
+            return;
+        }
+        split_scan_chunk<SPLIT_LB_THREADS, SPLIT_LB_SCAN_ROWS>(p.scan_in, p.scan_out, p.scan_entries, p.scan_status, chunk,
+                                                               p.scan_chunks, s);
+        __threadfence();
+        __syncthreads();
+        if (threadIdx.x == 0) atomicAdd(p.scan_done, 1u);
+    }
+}
+
 /* Dynamic shared memory of the tile-order kernel (byte offsets; same code on host and device). */
 typedef struct split_lb_layout {
     uint32_t bounds, goff, scratch, match, wc; /* rule table, per-bucket offsets, scan, per-warp words */
+    uint32_t table_scan;                       /* split_scan_chunk's (the table scanned here) */
     uint32_t key, pay, orig, bkt;              /* staged tile */
     uint32_t total;
 } split_lb_layout;
@@ -130,6 +154,7 @@ __host__ __device__ inline split_lb_layout split_lb_layout_of(uint32_t nb, int k
     L.scratch = split_carve(o, SPLIT_WARP_LANES * 4);
     L.match = split_carve(o, SPLIT_LB_WARPS * nb * 4);
     L.wc = split_carve(o, SPLIT_LB_WARPS * nb * 4);
+    L.table_scan = split_carve(o, (uint32_t)sizeof(split_lb_scan_smem));
     L.key = split_carve(o, keys_out ? tile * (uint32_t)sizeof(KeyT) : 0);
     L.pay = split_carve(o, payloads ? tile * 4 : 0);
     L.orig = split_carve(o, payloads > 1 ? tile * 2 : 0);
@@ -164,6 +189,14 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     const uint32_t num_payloads = SIDX ? (gather_index ? 1u : 0u) + p.num_values : PAY ? 1u : 0u;
     const bool has_pay = PAY && num_payloads != 0;
     const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(nb, keys_out != NULL, num_payloads, TILE);
+    /* PAY kernels: the table scanned here first (scan_claim), before anything else holds registers;
+     * its entries are read once every chunk is done. Key-only splits keep the table scan launch (the
+     * code alone, never run, made them slower: H100, 2^26 keys B = 256 0.434 -> 0.441 ms, B = 2048
+     * 0.682 -> 0.690). */
+    if (PAY && p.scan_claim) {
+        split_lb_scan_table(p, *(split_lb_scan_smem *)(smem + L.table_scan), (uint32_t *)(smem + L.scratch) + 31);
+        split_wait_table(p);
+    }
     KeyT *s_bounds = (KeyT *)(smem + L.bounds);
     uint32_t *s_goff = (uint32_t *)(smem + L.goff);
     uint32_t *s_scratch = (uint32_t *)(smem + L.scratch);
@@ -194,6 +227,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
     split_load_boundaries<KeyT, RULE>(p.rule, s_bounds);
     if (NB == 0)
         for (uint32_t j = tid; j < SPLIT_LB_WARPS * nb; j += SPLIT_LB_THREADS) s_match[j] = 0u;
+    auto table_offset = [&](size_t i) -> uint32_t { return PAY ? __ldcg(p.table_offsets + i) : p.table_offsets[i]; };
     split_write_bucket_offsets(p);
 
     /* Payload stream q of record i of the tile (q = 0 is the gather index when it is asked for). */
@@ -230,7 +264,8 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
      * these kernels are compiled again (LOOK) to take their tiles as the others do. */
     /* Bucket b's global start in tile t from the tile rows (thread b). */
     auto tile_row_start = [&](uint32_t t) -> uint32_t {
-        return p.table_offsets[(size_t)tid * p.count_cols + t / p.count_col_tiles] + rows[(size_t)t * nb + tid];
+        const uint32_t row = rows[(size_t)t * nb + tid]; /* in flight through the wait */
+        return table_offset((size_t)tid * p.count_cols + t / p.count_col_tiles) + row;
     };
     /* The tile's keys (registers; AHEAD: and bucket tid's global start in it, goff_in) and the next
      * tile (AHEAD, passed on by thread 0). */
@@ -352,7 +387,7 @@ __global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeo
                 } else {
                     const uint32_t excl = split_lb_exclusive(status, tile, nb, tid);
                     if (tile) split_store_relaxed(status + (size_t)tile * nb + tid, SPLIT_LB_INCLUSIVE | (excl + count));
-                    s_goff[tid] = p.table_offsets[(size_t)tid * p.count_cols] + excl - local;
+                    s_goff[tid] = table_offset((size_t)tid * p.count_cols) + excl - local;
                 }
             }
             __syncthreads();

@@ -94,6 +94,12 @@ enum {
     SPLIT_LB_ITEMS_KEYS64 = 16,
     SPLIT_LB_ITEMS_PAIRS64 = 16,      /* one payload stream (more outputs: 12) */
     SPLIT_LB_ITEMS_ANY64 = 12,
+    /* The look-back kernel scans the count table itself before its tiles, chunks of this many rows of
+     * its block's width (3072 entries) taken by its blocks; a tile's first read of the scanned table
+     * waits for every chunk. H100, against the table scan kernel launched between the count and the
+     * scatter kernel: a second launch of that scan cost 2^24 keys B = 2 / 32 / 256 / 2048 2 / 4 / 4.5 /
+     * 6 us, pairs B = 32 / 256 3 / 5, 2^26 keys and pairs B = 32 5 / 4. */
+    SPLIT_LB_SCAN_ROWS = 8,
     /* The key-only 32-bit write loop (staged keys to memory) unrolled this many times, not fully. */
     SPLIT_LB_KEYS_WRITE_UNROLL = 4,
     /* Upper bound of the grid of the count and scatter kernels; the (bucket x block) table in the

@@ -4,74 +4,17 @@
  * block; larger ones a block per chunk of SPLIT_SMALL_SCAN_MAX entries, each adding the totals the
  * chunks before it publish (it replaced CUB's DeviceScan, two launches without programmatic dependent
  * launch: H100, 2^24 keys, B = 32 0.102 -> 0.099 ms, B = 256 0.135 -> 0.131). */
-#include "multisplit_kernels.cuh"
+#include "table_scan_block.cuh"
 
-/* Chunk k = blockIdx.x: entries [k * ROWS * THREADS, (k + 1) * ROWS * THREADS), entry row * THREADS +
- * thread within it (rows of the block's width, loaded coalesced): each warp scans its part of every
- * row, warp 0 scans the ROWS x warps warp totals in entry order, every thread adds its warp's prefix.
- * Several chunks (status not NULL, zeroed before the launch): chunk k publishes its total into
- * status[k] (SPLIT_SCAN_PUBLISHED | total) and adds the totals of the chunks before it, which warp 0
- * reads in parallel. Every chunk publishes before it waits and waits only for chunks of lower index
- * (launched before it), so no wait is circular. */
-#define SPLIT_SCAN_PUBLISHED (1ull << 63)
-
+/* A chunk per block (split_scan_chunk): blockIdx.x of gridDim.x; status NULL when there is one. */
 template <int ROWS>
 __global__ void __launch_bounds__(SPLIT_SMALL_SCAN_THREADS)
     split_small_scan_kernel(const uint32_t *in, uint32_t *out, uint32_t n, unsigned long long *status)
 {
-    constexpr uint32_t T = SPLIT_SMALL_SCAN_THREADS, WARPS = T / 32, TOTALS = ROWS * WARPS;
-    static_assert(TOTALS % 32 == 0, "warp 0 scans whole chunks of warp totals");
-    __shared__ uint32_t s_prefix[TOTALS]; /* [row][warp]: the warp's total, then its exclusive prefix */
-    __shared__ uint32_t s_before;         /* the totals of the chunks before this one */
+    __shared__ split_scan_chunk_smem<SPLIT_SMALL_SCAN_THREADS, ROWS> s;
     split_wait_prior_grids();   /* the count kernel's table (and the zeroed status) */
     split_release_dependents(); /* the scatter kernel may be scheduled; it waits for this one */
-    const uint32_t t = threadIdx.x, lane = t & 31u, warp = t >> 5, chunk = blockIdx.x;
-    const uint32_t base = chunk * (uint32_t)ROWS * T;
-    uint32_t v[ROWS];
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        const uint32_t i = base + (uint32_t)r * T + t;
-        v[r] = i < n ? in[i] : 0u;
-    }
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        const uint32_t incl = split_warp_inclusive_sum(v[r], lane);
-        if (lane == 31) s_prefix[r * WARPS + warp] = incl;
-        v[r] = incl - v[r];
-    }
-    __syncthreads();
-    if (warp == 0) {
-        constexpr uint32_t PER_LANE = TOTALS / 32; /* lane l: totals [l * PER_LANE, (l + 1) * PER_LANE) */
-        uint32_t sum = 0;
-        for (uint32_t k = 0; k < PER_LANE; ++k) sum += s_prefix[lane * PER_LANE + k];
-        const uint32_t incl = split_warp_inclusive_sum(sum, lane);
-        uint32_t run = incl - sum;
-        for (uint32_t k = 0; k < PER_LANE; ++k) {
-            const uint32_t x = s_prefix[lane * PER_LANE + k];
-            s_prefix[lane * PER_LANE + k] = run;
-            run += x;
-        }
-        uint32_t before = 0;
-        if (status) {
-            if (lane == 31 && chunk + 1 < gridDim.x) split_store_relaxed(status + chunk, SPLIT_SCAN_PUBLISHED | incl);
-            for (uint32_t j = lane; j < chunk; j += 32u) {
-                unsigned long long w;
-                do {
-                    w = split_load_relaxed(status + j);
-                } while (!(w & SPLIT_SCAN_PUBLISHED));
-                before += (uint32_t)w;
-            }
-            before = __shfl_sync(SPLIT_FULL_MASK, split_warp_inclusive_sum(before, lane), 31);
-        }
-        if (lane == 0) s_before = before;
-    }
-    __syncthreads();
-    const uint32_t before = s_before;
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-        const uint32_t i = base + (uint32_t)r * T + t;
-        if (i < n) out[i] = v[r] + s_prefix[r * WARPS + warp] + before;
-    }
+    split_scan_chunk<SPLIT_SMALL_SCAN_THREADS, ROWS>(in, out, n, status, blockIdx.x, gridDim.x, s);
 }
 
 template <int ROWS>
