@@ -1,6 +1,7 @@
 /* multisplit.cu - split_multisplit / split_index (public entry points) and the split engine that
- * runs a job: count kernel -> exclusive scan of the (bucket x block) table (table_scan.cu) -> bucket
- * offsets -> scatter kernel, all in the caller's temporary storage. */
+ * runs a job: count kernel -> exclusive scan of the (bucket x block) table (table_scan.cu; the
+ * look-back kernels that move a payload scan it themselves, lookback_scans_table) -> bucket offsets ->
+ * scatter kernel, all in the caller's temporary storage. */
 #include "multisplit_kernels.cuh"
 #include "sc_report.h"
 #include "split.h"

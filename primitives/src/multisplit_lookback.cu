@@ -2,7 +2,9 @@
  * records into B <= SPLIT_LOOKBACK_MAX_BUCKETS buckets, every rule, 32- and 64-bit keys, any outputs.
  *
  * Blocks of SPLIT_LB_THREADS threads take tiles (split_lb_tile records) in input order from a counter
- * (split_kernel_params.tile_counter), so each bucket's output grows at one front. Per tile:
+ * (split_kernel_params.tile_counter), so each bucket's output grows at one front. The kernels that move
+ * a payload first scan the count table themselves (split_lb_scan_table), instead of a table scan
+ * launch before them. Per tile:
  *  1. load: warp w takes the w-th slice of the tile in ITEMS rounds of 32 consecutive records
  *     (coalesced; the (warp, round, lane) order is the input order, which makes the ranking stable);
  *     with tile rows, thread b loads bucket b's global start in the tile; loaded once the previous
