@@ -98,7 +98,10 @@ enum {
      * its block's width (3072 entries) taken by its blocks; a tile's first read of the scanned table
      * waits for every chunk. H100, against the table scan kernel launched between the count and the
      * scatter kernel: a second launch of that scan cost 2^24 keys B = 2 / 32 / 256 / 2048 2 / 4 / 4.5 /
-     * 6 us, pairs B = 32 / 256 3 / 5, 2^26 keys and pairs B = 32 5 / 4. */
+     * 6 us, pairs B = 32 / 256 3 / 5, 2^26 keys and pairs B = 32 5 / 4. Chunks of 16 / 32 rows (one
+     * call, 3 rounds, 2^26 pairs): B = 256 0.710 -> 0.707 / 0.730 ms, B = 2048 1.020 -> 1.010 / 1.030,
+     * B = 2 and 32 unchanged / +1 %; 8 stays (16 is within the spread). Rows x 12 warps must be a
+     * multiple of 32 (split_scan_chunk). */
     SPLIT_LB_SCAN_ROWS = 8,
     /* The key-only 32-bit write loop (staged keys to memory) unrolled this many times, not fully. */
     SPLIT_LB_KEYS_WRITE_UNROLL = 4,
