@@ -238,16 +238,18 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         if (!given) p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
     }
     /* The table scan's status words, zeroed by the count kernel. With given totals the table is the B
-     * totals, one block's scan (no status words, and no count kernel to zero them). */
+     * totals (count_cols 1), one chunk of either scan: no status word is read, and no count kernel zeroes
+     * them (the look-back kernel's chunk counters are zeroed with its status above). */
     static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_SMALL_SCAN_MAX, "given totals take the one-block scan");
+    static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_SCAN_ROWS * SPLIT_LB_THREADS,
+                  "given totals take one chunk of the look-back kernel's scan");
     const size_t entries = (size_t)p.count_cols * nb;
     const int fused_scan = lookback_scans_table(job); /* the look-back kernel scans the table itself */
-    p.scan_chunks = fused_scan ? lookback_scan_chunks(given ? nb : entries) : split_table_scan_chunks(entries);
+    p.scan_chunks = fused_scan ? lookback_scan_chunks(entries) : split_table_scan_chunks(entries);
     p.scan_status = p.scan_chunks ? (unsigned long long *)(t + 2 * J.table + J.tile_area) : NULL;
     if (fused_scan) {
         p.scan_in = given ? job->given_totals : p.table_counts;
         p.scan_out = offsets;
-        p.scan_entries = given ? nb : (uint32_t)entries;
         p.scan_claim = tile_area + HEAD_SCAN_CLAIM;
         p.scan_done = tile_area + HEAD_SCAN_DONE;
     }

@@ -89,14 +89,13 @@ typedef struct split_kernel_params {
     unsigned long long *scan_status;
     uint32_t scan_chunks;
     /* The look-back kernel scans the table itself (scan_claim not NULL; no table scan launch): its
-     * blocks first take chunks of SPLIT_LB_SCAN_ROWS x SPLIT_LB_THREADS entries of scan_in (scan_entries
-     * of them: the count table, or the given totals) from *scan_claim and scan them into scan_out (=
-     * table_offsets), counting each chunk done into *scan_done; table_offsets is read once *scan_done
-     * is scan_chunks. Both words are zeroed before the kernel (by the count kernel, or with the
-     * look-back status). */
+     * blocks first take chunks of SPLIT_LB_SCAN_ROWS x SPLIT_LB_THREADS entries of scan_in (count_cols x
+     * B of them: the count table, or the given totals) from *scan_claim and scan them into scan_out (the
+     * memory of table_offsets, which the kernel reads), counting each chunk done into *scan_done;
+     * table_offsets is read once *scan_done is scan_chunks. Both words are zeroed before the kernel
+     * (by the count kernel, or with the look-back status). */
     const uint32_t *scan_in;
     uint32_t *scan_out;
-    uint32_t scan_entries;
     uint32_t *scan_claim, *scan_done;
 } split_kernel_params;
 

@@ -72,8 +72,8 @@ __device__ __forceinline__ void split_lb_scan_table(const split_kernel_params &p
             __syncthreads(); /* read by every thread before thread 0 writes *s_slot again (a tile) */
             return;
         }
-        split_scan_chunk<SPLIT_LB_THREADS, SPLIT_LB_SCAN_ROWS>(p.scan_in, p.scan_out, p.scan_entries, p.scan_status, chunk,
-                                                               p.scan_chunks, s);
+        split_scan_chunk<SPLIT_LB_THREADS, SPLIT_LB_SCAN_ROWS>(p.scan_in, p.scan_out, p.count_cols * p.rule.num_buckets,
+                                                               p.scan_status, chunk, p.scan_chunks, s);
         __threadfence();
         __syncthreads();
         if (threadIdx.x == 0) atomicAdd(p.scan_done, 1u);
