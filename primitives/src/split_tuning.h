@@ -170,7 +170,11 @@ enum {
  * the second of 5 looking back), keys 0.681 -> 0.712 ms, pairs 1.010 -> 1.039-1.050; and the second
  * pass with tile rows instead of looking back (docs/PERFORMANCE.md: its kernel 390 -> 300 us under
  * Nsight Compute, but the first pass counting the second field for the second pass's tiles that start
- * inside a (bucket, column) piece cost it 109 to 274 us: keys 0.682 -> 0.716-0.760 ms). */
+ * inside a (bucket, column) piece cost it 109 to 274 us: keys 0.682 -> 0.716-0.760 ms). Not kept either
+ * (2026-11-25, branch exp/msd): MSD order, the top 6 bits first (its count kernel counting the whole
+ * field per column), then the low bits in tiles that begin at (group, column) pieces with no look-back:
+ * keys 0.679 -> 0.798 ms, pairs 1.015 -> 1.084 (count 114 -> 175 us, first pass at B = 64 223 -> 264,
+ * second pass 333 -> 345: its tiles are partial chunks; docs/PERFORMANCE.md). */
 enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 6 };
 
 /* Wide unstable multisplit (multisplit_wide.cu): B up to SPLIT_MAX_WIDE_BUCKETS (BITS: up to
