@@ -108,6 +108,13 @@ static int lookback_scans_table(const split_job *job)
     return job_path_of(job) == PATH_LOOKBACK && (job_payloads(job) != 0 || job->scatter_index != NULL);
 }
 
+/* Status words of the job's table scan over `entries` scanned entries: the look-back kernel's chunks or
+ * the table scan kernel's. */
+static uint32_t job_scan_chunks(const split_job *job, size_t entries)
+{
+    return lookback_scans_table(job) ? lookback_scan_chunks(entries) : split_table_scan_chunks(entries);
+}
+
 static job_path job_path_of(const split_job *job)
 {
     const uint32_t nb = job->rp.num_buckets;
@@ -152,8 +159,8 @@ static sc_status job_layout(const split_job *job, job_layout_t *J)
     }
     J->table = align_up(entries * sizeof(uint32_t));
     J->tile_area = align_up(tile_words * sizeof(uint32_t));
-    const uint32_t chunks = n && lookback_scans_table(job) ? lookback_scan_chunks(job_looks_back(job) ? nb : entries)
-                                                           : split_table_scan_chunks(entries);
+    /* With given totals the scan covers the B totals alone (split_job_run: count_cols 1). */
+    const uint32_t chunks = n ? job_scan_chunks(job, job_looks_back(job) ? nb : entries) : 0u;
     J->scan = align_up((size_t)chunks * sizeof(unsigned long long));
     return SC_OK;
 }
@@ -245,7 +252,7 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
                   "given totals take one chunk of the look-back kernel's scan");
     const size_t entries = (size_t)p.count_cols * nb;
     const int fused_scan = lookback_scans_table(job); /* the look-back kernel scans the table itself */
-    p.scan_chunks = fused_scan ? lookback_scan_chunks(entries) : split_table_scan_chunks(entries);
+    p.scan_chunks = job_scan_chunks(job, entries);
     p.scan_status = p.scan_chunks ? (unsigned long long *)(t + 2 * J.table + J.tile_area) : NULL;
     if (fused_scan) {
         p.scan_in = given ? job->given_totals : p.table_counts;

@@ -323,12 +323,12 @@ __device__ __forceinline__ void split_load_payload_slice(const uint32_t *values_
 }
 
 /* Block 0 of a scatter kernel writes the B + 1 bucket offsets (table_offsets[b * count_cols], n) when
- * asked for (no launch of their own). */
+ * asked for (no launch of their own). A kernel that scans the table itself (scan_claim) calls it after
+ * split_wait_table; the offsets are read with __ldcg for it. */
 __device__ __forceinline__ void split_write_bucket_offsets(const split_kernel_params &p)
 {
     if (!p.bucket_offsets || blockIdx.x != 0) return;
     const uint32_t nb = p.rule.num_buckets;
-    if (p.scan_claim) split_wait_table(p);
     for (uint32_t b = threadIdx.x; b <= nb; b += blockDim.x)
         p.bucket_offsets[b] = b < nb ? __ldcg(p.table_offsets + (size_t)b * p.count_cols) : p.n;
 }
