@@ -6,9 +6,36 @@
  *    asynchronous on that stream: no allocation, no synchronisation, safe inside CUDA graph capture.
  *  - Two-phase temporary storage: call once with temp == NULL to get *temp_bytes, allocate, call
  *    again with the same descriptor. Calls that need no temporary storage take none.
+ *    - The size depends on n, B, the key type and WHICH outputs and payloads are requested (the data
+ *      pointers' NULL-ness, not their values), and for split_segmented on the current device's SM
+ *      count: query with the descriptor you will run (pointers set as they will be). A buffer sized
+ *      for a larger n with the same settings is large enough; too small a buffer is rejected with
+ *      SC_ERROR_TEMP_STORAGE before anything is launched.
+ *    - temp must be aligned to SPLIT_TEMP_ALIGNMENT bytes (cudaMalloc / cudaMallocAsync are).
+ *    - temp is the call's until its work on the stream is done: two calls in flight at once (on
+ *      different streams, or overlapping through graph branches) need two buffers.
+ *  - Alignment: keys to their size (4 bytes, 8 for SPLIT_KEY_U64 and split_sort's 64-bit keys);
+ *    values, ids, indices, offsets and records to 4 bytes; BOUNDARIES tables to the key size.
+ *    A misaligned pointer is SC_ERROR_INVALID_ARGUMENT.
+ *  - Aliasing: no output may overlap an input, another output or temp (in-place operation is not
+ *    supported). Exactly equal pointers are rejected; partial overlap is not detected and gives
+ *    undefined results.
  *  - Descriptors are plain structs whose zero fields mean "default" (initialise with {0}).
  *  - Errors: an sc_status return; details in sc_last_error() (sc_status.h). Bad arguments are found
- *    before anything is launched, so on failure nothing is written.
+ *    before anything is launched, so on failure nothing is written. SC_OK means the work was
+ *    enqueued: a fault while it runs (e.g. a device pointer to too little memory) surfaces as a CUDA
+ *    error of the stream, as with any kernel, and the outputs are then unspecified.
+ *  - Device data the host cannot see is not validated: bucket ids >= B (clamped, see
+ *    SPLIT_BUCKETS_IDS), a gather / scatter index >= n (skipped); unsorted BOUNDARIES tables and segment
+ *    offsets that decrease or exceed n give unspecified results. The *_ref functions check these and
+ *    return SC_ERROR_INVALID_ARGUMENT.
+ *  - Device: the calls run on the calling thread's current device (cudaSetDevice), which must be the
+ *    stream's. Calls from several threads at once are safe (on different temp buffers; set the log
+ *    callback of sc_status.h before they start).
+ *  - Launches: split_segmented with B <= 32 is one cooperative kernel sized to be fully resident
+ *    (with MPS or a partitioned GPU it can fail to launch: a CUDA error naming the kernel); the
+ *    multisplit's kernels use programmatic dependent launch (sm_90) where the device supports it.
+ *  - The unstable variants (desc->unstable) may order a bucket's records differently from run to run.
  *  - The *_ref functions take the same descriptors with HOST pointers, run on the calling thread,
  *    and produce bit-identical results (same permutation, same offsets) for the stable variants.
  *
@@ -28,6 +55,8 @@ extern "C" {
 typedef struct CUstream_st *cudaStream_t;
 
 enum { SPLIT_MAX_BUCKETS = 2048 }; /* buckets in one pass */
+enum { SPLIT_MAX_BITS = 11 };      /* log2 SPLIT_MAX_BUCKETS: widest BITS field of a stable split */
+enum { SPLIT_TEMP_ALIGNMENT = 256 }; /* required alignment of the temporary storage */
 /* Buckets of an unstable split_multisplit / split_index (desc->unstable nonzero): B in
  * (SPLIT_MAX_BUCKETS, SPLIT_MAX_WIDE_BUCKETS] takes the "wide" path (one count pass, a scan of the
  * B counts, one placement pass with atomic cursors). Stable calls and the segmented split stay at
@@ -59,8 +88,8 @@ typedef struct split_buckets {
     uint32_t num_buckets;       /* B, 1 .. SPLIT_MAX_BUCKETS (unstable multisplit / split index:
                                    1 .. SPLIT_MAX_WIDE_BUCKETS); 0 with BITS means 2^bit_count */
     uint32_t start_bit;         /* BITS: lowest bit of the field */
-    uint32_t bit_count;         /* BITS: width of the field, 0 .. 11 (unstable multisplit / split
-                                   index: 0 .. 24) */
+    uint32_t bit_count;         /* BITS: width of the field, 0 .. SPLIT_MAX_BITS (unstable multisplit /
+                                   split index: 0 .. 24); start_bit + bit_count <= the key's width */
     const uint32_t *bucket_ids; /* IDS: n entries */
     uint64_t range_base;        /* RANGE */
     uint64_t range_delta;       /* RANGE: > 0 */
@@ -122,13 +151,15 @@ sc_status split_index(void *temp, size_t *temp_bytes, const split_desc *desc, cu
  * empty to huge). bucket_offsets, when given, has num_segments * B + 1 entries. */
 sc_status split_segmented(void *temp, size_t *temp_bytes, const split_desc *desc, cudaStream_t stream);
 
-/* Gather / scatter of records of record_bytes (4 .. any, a multiple of 4) bytes:
+/* Gather / scatter of records of record_bytes (a multiple of 4, 4 .. 2^32 - 4) bytes:
  *   gather:  dst[i] = src[index[i]]       scatter: dst[index[i]] = src[i]      for i < n.
  * Several threads move one record so consecutive threads touch consecutive words. The index must
  * be a permutation for scatter (a repeated index is a race). num_passes > 1 selects the multi-pass
  * variant: pass p reads (gather) or writes (scatter) only records whose source/destination position
  * lies in window p of num_passes equal windows, keeping the traffic of each pass local.
- * src/dst must be aligned to 4 bytes (16 bytes for the widest path). */
+ * src and dst hold n records each and must be aligned to 4 bytes (the widest path, 16-byte words, is
+ * taken when src, dst and record_bytes are multiples of 16). The device skips an index >= n (that
+ * record of dst is not written); the references reject it. */
 typedef struct split_move_desc {
     const void *src;
     void *dst;
@@ -144,8 +175,9 @@ sc_status split_scatter(const split_move_desc *desc, cudaStream_t stream);
 /* SplitSort: LSD radix sort by repeated stable 8-bit splits (ascending, unsigned keys).
  * key_bits: 32 (uint32_t keys), 64 (uint64_t keys) or 96 (three uint32_t words per key, word 0 least
  * significant). Optionally moves 32-bit values, or records of record_bytes each (sorted by
- * (key, index) then one gather at the end). key_bits_used limits the sort to the low bits
- * (0 = all). Stable: equal keys keep input order. keys_in is not modified. */
+ * (key, index) then one gather at the end; record_bytes a multiple of 4 below 2^32, records_in and
+ * records_out aligned to 4 bytes). key_bits_used limits the sort to the low bits (0 = all). Stable:
+ * equal keys keep input order. keys_in is not modified. */
 typedef struct split_sort_desc {
     uint32_t key_bits;           /* 32, 64 or 96; 0 means 32 */
     uint32_t key_bits_used;      /* 0 = key_bits */

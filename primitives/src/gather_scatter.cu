@@ -56,12 +56,12 @@ __global__ void __launch_bounds__(MOVE_THREADS) move_kernel(const W *__restrict_
 }
 
 template <typename W, bool GATHER>
-sc_status launch_passes(const split_move_desc *d, uint32_t passes, cudaStream_t stream)
+sc_status launch_passes(const split_move_desc *d, uint32_t passes, uint32_t sms, cudaStream_t stream)
 {
     const uint32_t wpr = (uint32_t)(d->record_bytes / sizeof(W));
     const uint64_t total = (uint64_t)d->n * wpr;
-    const uint64_t want = (total + MOVE_THREADS - 1) / MOVE_THREADS;
-    const uint32_t grid = (uint32_t)(want < (uint64_t)MOVE_MAX_GRID ? want : (uint64_t)MOVE_MAX_GRID);
+    const uint64_t want = (total + MOVE_THREADS - 1) / MOVE_THREADS, most = (uint64_t)sms * MOVE_GRID_BLOCKS_PER_SM;
+    const uint32_t grid = (uint32_t)(want < most ? want : most);
     const fast_div fd = make_fast_div(wpr);
     const bool wide = total >= ((uint64_t)1 << 32);
     for (uint32_t p = 0; p < passes; ++p) {
@@ -85,9 +85,11 @@ sc_status move(const split_move_desc *d, cudaStream_t stream, const char *who)
     uint32_t wb = 0, passes = 0;
     SC_TRY(split_move_check(d, who, &wb, &passes));
     if (d->n == 0) return SC_OK;
-    if (wb == 16) return launch_passes<uint4, GATHER>(d, passes, stream);
-    if (wb == 8) return launch_passes<uint2, GATHER>(d, passes, stream);
-    return launch_passes<uint32_t, GATHER>(d, passes, stream);
+    uint32_t sms = 1;
+    SC_TRY(sc_cuda_device_sms(&sms));
+    if (wb == 16) return launch_passes<uint4, GATHER>(d, passes, sms, stream);
+    if (wb == 8) return launch_passes<uint2, GATHER>(d, passes, sms, stream);
+    return launch_passes<uint32_t, GATHER>(d, passes, sms, stream);
 }
 
 } // namespace

@@ -311,7 +311,7 @@ static void job_from_desc(const split_desc *d, const split_checked *c, split_job
     job->key64 = d->key_type == SPLIT_KEY_U64;
     job->rule = b->rule;
     job->rp.num_buckets = c->num_buckets;
-    job->rp.start_bit = b->start_bit;
+    job->rp.start_bit = split_field_start(b);
     job->rp.bit_mask = ((uint64_t)1 << b->bit_count) - 1;
     job->rp.bucket_ids = b->bucket_ids;
     job->rp.range_base = b->range_base;
@@ -459,6 +459,7 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
                                   const char *entry, cudaStream_t stream)
 {
     SC_TRY(split_validate_temp_arg(temp_bytes, entry));
+    SC_TRY(split_validate_temp_ptr(temp, entry));
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, temp != NULL, entry, &c));
     if (split_wide_selected(d, c.num_buckets)) {

@@ -190,7 +190,7 @@ __device__ __forceinline__ void split_key_bit_tests(uint32_t sb, uint32_t mask, 
 }
 
 /* split_bucket, with the BITS rule of 32-bit keys in 32-bit arithmetic (sb = start_bit & 31, mask =
- * the field mask; a 32-bit key has start_bit 32 only with an empty field, mask 0). */
+ * the field mask; an empty field has start_bit 0 and mask 0, see split_field_start). */
 template <typename KeyT, int RULE>
 __device__ __forceinline__ uint32_t split_bucket_fast(const split_rule_params &r, uint32_t sb, uint32_t mask, KeyT key,
                                                       uint64_t i, const KeyT *s_bounds)
@@ -347,14 +347,20 @@ __device__ __forceinline__ uint32_t split_warp_starts(uint32_t *c, uint32_t stri
     return start;
 }
 
-/* Lets kernel use `most` bytes of dynamic shared memory, once per kernel (flag), when a launch needs
- * more than the default (`need`): later calls, graph captures included, make no attribute call. */
+/* Lets kernel use `most` bytes of dynamic shared memory when a launch needs more than the default
+ * (`need`), once per kernel and device: the attribute belongs to the current device, so `devices`
+ * holds a bit per device ordinal below 64 that has it (later calls there, graph captures included,
+ * make no attribute call); devices from 64 on set it at every such call. */
 template <typename K>
-static sc_status split_allow_smem(K kernel, uint32_t need, uint32_t most, std::atomic<int> &flag)
+static sc_status split_allow_smem(K kernel, uint32_t need, uint32_t most, std::atomic<unsigned long long> &devices)
 {
-    if (need <= SPLIT_DEFAULT_SMEM_BYTES || flag.load(std::memory_order_acquire)) return SC_OK;
+    if (need <= SPLIT_DEFAULT_SMEM_BYTES) return SC_OK;
+    int dev = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&dev));
+    const unsigned long long bit = dev >= 0 && dev < 64 ? 1ull << dev : 0ull;
+    if (bit && (devices.load(std::memory_order_acquire) & bit)) return SC_OK;
     SC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
-    flag.store(1, std::memory_order_release);
+    devices.fetch_or(bit, std::memory_order_release);
     return SC_OK;
 }
 
@@ -659,7 +665,7 @@ template <typename KeyT, int RULE, int MODE>
 __global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS) split_scatter_kernel(split_kernel_params p)
 {
     split_wait_prior_grids();
-    constexpr int ITEMS = SPLIT_BLOCK_PATH_ITEMS, NB = 11; /* ballots: bits of a bucket id, B <= 2048 */
+    constexpr int ITEMS = SPLIT_BLOCK_PATH_ITEMS, NB = SPLIT_MAX_BITS; /* ballots: bits of a bucket id */
     constexpr uint32_t TILE = SPLIT_BLOCK_TILE_ITEMS, WARP_ITEMS = (uint32_t)ITEMS * SPLIT_WARP_LANES;
     extern __shared__ __align__(16) unsigned char smem[];
     const uint32_t nb = p.rule.num_buckets, tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
@@ -825,7 +831,7 @@ static sc_status split_launch_scatter_in(const split_kernel_params &p, cudaStrea
     const split_smem_layout L = split_scatter_layout<KeyT, RULE, MODE>(p.rule.num_buckets, p.num_values,
                                                                        p.keys_out != NULL, p.gather_index != NULL);
     /* The largest layout it can ever use: B = 2048, every stream. */
-    static std::atomic<int> opted_in(0);
+    static std::atomic<unsigned long long> opted_in(0); /* a bit per device */
     const split_smem_layout M = split_scatter_layout<KeyT, RULE, MODE>(SPLIT_MAX_BUCKETS, SPLIT_MAX_VALUE_STREAMS, 1, 1);
     SC_TRY(split_allow_smem(split_scatter_kernel<KeyT, RULE, MODE>, L.total, M.total, opted_in));
     SC_CUDA_CHECK(split_launch_dependent(split_scatter_kernel<KeyT, RULE, MODE>, p.num_blocks, SPLIT_BLOCK_THREADS, L.total,

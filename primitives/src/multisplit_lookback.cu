@@ -526,7 +526,7 @@ static sc_status split_launch_lookback_kernel(const split_kernel_params &p, cuda
     const uint32_t payloads = (p.gather_index ? 1u : 0u) + p.num_values;
     const split_lb_layout L = split_lb_layout_of<KeyT, RULE>(p.rule.num_buckets, p.keys_out != NULL, payloads, tile);
     /* The largest layout it can use; keys out is the larger one (a key per staged record against a byte). */
-    static std::atomic<int> opted_in(0);
+    static std::atomic<unsigned long long> opted_in(0); /* a bit per device */
     const split_lb_layout M = split_lb_layout_of<KeyT, RULE>(NB > 0 ? SPLIT_LB_BALLOT_MAX_BUCKETS : SPLIT_LOOKBACK_MAX_BUCKETS, 1,
                                                              OUT == SPLIT_LB_OUT_ANY ? SPLIT_MAX_VALUE_STREAMS + 1u
                                                              : OUT == SPLIT_LB_OUT_PAYLOADS ? 1u : 0u,

@@ -28,7 +28,7 @@ uint32_t split_bucket_of_ref(const split_desc *d, size_t i)
     switch (b->rule) {
     case SPLIT_BUCKETS_BITS: {
         uint64_t mask = ((uint64_t)1 << b->bit_count) - 1;
-        return (uint32_t)((key_at(d, i) >> b->start_bit) & mask);
+        return (uint32_t)((key_at(d, i) >> split_field_start(b)) & mask);
     }
     case SPLIT_BUCKETS_IDS:
         return b->bucket_ids[i];
@@ -56,6 +56,11 @@ static sc_status multisplit_ref(const split_desc *d, split_entry_kind kind, cons
 {
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, 1, entry, &c));
+    if (d->buckets.rule == SPLIT_BUCKETS_BOUNDARIES)
+        for (uint32_t j = 1; j + 1 < c.num_buckets; ++j)
+            if (boundary_at(d, j) < boundary_at(d, j - 1))
+                return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: buckets.boundaries[%u] is below boundaries[%u] (the table "
+                               "must be sorted ascending)", entry, j, j - 1);
     size_t n = c.n;
     if (d->num_records_device != NULL && *d->num_records_device < n) n = *d->num_records_device;
     uint32_t nb = c.num_buckets;

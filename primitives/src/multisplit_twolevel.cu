@@ -270,7 +270,7 @@ static sc_status split_launch_twolevel_in(const split_kernel_params &p, cudaStre
     constexpr uint32_t tile = split_tl_tile(PAY, RECOMP);
     const split_tl_layout L = split_tl_layout_of<RULE, RECOMP>(p.rule.num_buckets, p.keys_out != NULL, PAY, tile);
     /* The largest layout it can use: B = 2048, keys out. */
-    static std::atomic<int> opted_in(0);
+    static std::atomic<unsigned long long> opted_in(0); /* a bit per device */
     const split_tl_layout M = split_tl_layout_of<RULE, RECOMP>(SPLIT_TL_MAX_BUCKETS, 1, PAY, tile);
     SC_TRY(split_allow_smem(split_twolevel_kernel<RULE, PAY, RECOMP>, L.total, M.total, opted_in));
     SC_CUDA_CHECK(split_launch_dependent(split_twolevel_kernel<RULE, PAY, RECOMP>, p.num_blocks, SPLIT_TL_THREADS, L.total,

@@ -266,7 +266,7 @@ sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *d, uin
     wide_params p;
     memset(&p, 0, sizeof p);
     p.rule.num_buckets = nb;
-    p.rule.start_bit = b->start_bit;
+    p.rule.start_bit = split_field_start(b);
     p.rule.bit_mask = ((uint64_t)1 << b->bit_count) - 1;
     p.rule.bucket_ids = b->bucket_ids;
     p.rule.range_base = b->range_base;

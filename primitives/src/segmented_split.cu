@@ -44,7 +44,7 @@
 
 static_assert(SEG_WARP_MAX_RECORDS == (1 << SEG_WARP_INDEX_BITS), "warp index bits");
 static_assert(SEG_SUBTILE == (1 << SEG_SUBTILE_INDEX_BITS), "sub-tile index bits");
-static_assert(SEG_SUBTILE_INDEX_BITS + 11 <= 32 && SPLIT_MAX_BUCKETS <= 2048, "composite keys fit 32 bits");
+static_assert(SEG_SUBTILE_INDEX_BITS + SPLIT_MAX_BITS <= 32, "composite keys fit 32 bits");
 static_assert(SEG_HUGE_TILE % SEG_SUBTILE == 0 && SEG_BLOCK_MAX_RECORDS >= SEG_HUGE_TILE, "tile sizes");
 static_assert(SPLIT_MAX_BUCKETS % SEG_BLOCK_THREADS == 0, "bucket scan layout");
 static_assert(SEG_BALLOT_MAX_BUCKETS == 32 && SEG_BALLOT_MAX_RECORDS <= (1u << 30), "ballot path limits");
@@ -921,6 +921,7 @@ extern "C" sc_status split_segmented(void *temp, size_t *temp_bytes, const split
 {
     static const char who[] = "split_segmented";
     SC_TRY(split_validate_temp_arg(temp_bytes, who));
+    SC_TRY(split_validate_temp_ptr(temp, who));
     split_checked c;
     SC_TRY(split_validate_desc(d, SPLIT_ENTRY_SEGMENTED, temp != NULL, who, &c));
     const uint32_t nb = c.num_buckets;
@@ -954,7 +955,7 @@ extern "C" sc_status split_segmented(void *temp, size_t *temp_bytes, const split
     while ((1u << p.bucket_bits) < nb) ++p.bucket_bits;
     p.rule = (int)d->buckets.rule;
     p.r.num_buckets = nb;
-    p.r.start_bit = d->buckets.start_bit;
+    p.r.start_bit = split_field_start(&d->buckets);
     p.r.bit_mask = ((uint64_t)1 << d->buckets.bit_count) - 1u;
     p.r.bucket_ids = d->buckets.bucket_ids;
     p.r.range_base = d->buckets.range_base;

@@ -133,6 +133,7 @@ sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, c
 {
     const char *entry = "split_sort";
     SC_TRY(split_validate_temp_arg(temp_bytes, entry));
+    SC_TRY(split_validate_temp_ptr(temp, entry));
     split_sort_checked c;
     SC_TRY(split_validate_sort_desc(d, temp != NULL, entry, &c));
     sort_layout L;

@@ -239,9 +239,9 @@ enum {
     SEG_MAX_GRID = 1024,                 /* grid-stride cap of the block and multi-block kernels */
     SEG_LARGE_BLOCKS_PER_SM = 4,         /* their grid: at most this many blocks per SM (resident) */
     SEG_TEMP_ALIGN = 256,
-    /* gather / scatter: threads per block; grid-stride cap in blocks. */
+    /* gather / scatter: threads per block; grid-stride cap in blocks per SM of the device. */
     MOVE_THREADS = 256,
-    MOVE_MAX_GRID = 132 * 32
+    MOVE_GRID_BLOCKS_PER_SM = 32
 };
 
 #endif /* SPLIT_TUNING_H */

@@ -7,6 +7,17 @@
 /* Every message starts with the entry point's name, passed as the first format argument. */
 #define SPLIT_BAD(entry, ...) sc_report(SC_ERROR_INVALID_ARGUMENT, __FILE__, __LINE__, __VA_ARGS__)
 
+_Static_assert((1u << SPLIT_MAX_BITS) == SPLIT_MAX_BUCKETS, "SPLIT_MAX_BITS is log2 SPLIT_MAX_BUCKETS");
+_Static_assert((int)SPLIT_TEMP_ALIGN == (int)SPLIT_TEMP_ALIGNMENT, "the carving alignment is the public one");
+
+/* A non-NULL pointer that is not a multiple of `align` bytes: the message names the field. */
+static sc_status check_aligned(const void *ptr, uint32_t align, const char *entry, const char *field)
+{
+    if (ptr != NULL && (uintptr_t)ptr % align != 0)
+        return SPLIT_BAD(entry, "%s: %s (%p) is not aligned to %u bytes", entry, field, ptr, align);
+    return SC_OK;
+}
+
 uint32_t split_resolved_buckets(const split_buckets *b)
 {
     if (b->rule == SPLIT_BUCKETS_BITS && b->num_buckets == 0)
@@ -25,11 +36,13 @@ static sc_status check_rule(const split_desc *d, uint32_t key_bits, int check_po
         if (wide && b->bit_count > (uint32_t)SPLIT_WIDE_MAX_BITS)
             return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. %d)", entry, b->bit_count,
                              SPLIT_WIDE_MAX_BITS);
-        if (!wide && wide_kind && b->bit_count > 11 && b->bit_count <= (uint32_t)SPLIT_WIDE_MAX_BITS)
-            return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. 11) for a stable split; set "
-                                    "desc->unstable for up to %d bits", entry, b->bit_count, SPLIT_WIDE_MAX_BITS);
-        if (!wide && b->bit_count > 11)
-            return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. 11)", entry, b->bit_count);
+        if (!wide && wide_kind && b->bit_count > SPLIT_MAX_BITS && b->bit_count <= (uint32_t)SPLIT_WIDE_MAX_BITS)
+            return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. %d) for a stable split; set "
+                                    "desc->unstable for up to %d bits", entry, b->bit_count, SPLIT_MAX_BITS,
+                             SPLIT_WIDE_MAX_BITS);
+        if (!wide && b->bit_count > SPLIT_MAX_BITS)
+            return SPLIT_BAD(entry, "%s: buckets.bit_count = %u is out of range (0 .. %d)", entry, b->bit_count,
+                             SPLIT_MAX_BITS);
         if ((uint64_t)b->start_bit + b->bit_count > key_bits)
             return SPLIT_BAD(entry, "%s: bit field [%u, %u) lies outside the %u-bit key", entry, b->start_bit,
                              b->start_bit + b->bit_count, key_bits);
@@ -119,6 +132,21 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
             return SPLIT_BAD(entry, "%s: values_out == values_in (in-place split is not supported)", entry);
         if (d->gather_index != NULL && d->gather_index == d->scatter_index)
             return SPLIT_BAD(entry, "%s: gather_index and scatter_index are the same array", entry);
+        const uint32_t kbytes = key_bits / 8;
+        SC_TRY(check_aligned(d->keys_in, kbytes, entry, "keys_in"));
+        SC_TRY(check_aligned(d->keys_out, kbytes, entry, "keys_out"));
+        SC_TRY(check_aligned(d->values_in, 4, entry, "values_in"));
+        SC_TRY(check_aligned(d->values_out, 4, entry, "values_out"));
+        SC_TRY(check_aligned(d->bucket_offsets, 4, entry, "bucket_offsets"));
+        SC_TRY(check_aligned(d->gather_index, 4, entry, "gather_index"));
+        SC_TRY(check_aligned(d->scatter_index, 4, entry, "scatter_index"));
+        SC_TRY(check_aligned(d->segment_offsets, 4, entry, "segment_offsets"));
+        SC_TRY(check_aligned(d->num_records_device, 4, entry, "num_records_device"));
+        SC_TRY(check_aligned(d->bucket_counts, 4, entry, "bucket_counts"));
+        if (d->buckets.rule == SPLIT_BUCKETS_IDS)
+            SC_TRY(check_aligned(d->buckets.bucket_ids, 4, entry, "buckets.bucket_ids"));
+        if (d->buckets.rule == SPLIT_BUCKETS_BOUNDARIES)
+            SC_TRY(check_aligned(d->buckets.boundaries, kbytes, entry, "buckets.boundaries"));
     }
     if (out) {
         out->n = (uint32_t)d->n;
@@ -133,6 +161,11 @@ sc_status split_validate_temp_arg(const size_t *temp_bytes, const char *entry)
 {
     if (temp_bytes == NULL) return SPLIT_BAD(entry, "%s: temp_bytes is NULL", entry);
     return SC_OK;
+}
+
+sc_status split_validate_temp_ptr(const void *temp, const char *entry)
+{
+    return check_aligned(temp, SPLIT_TEMP_ALIGNMENT, entry, "temp");
 }
 
 sc_status split_validate_temp_size(size_t given, size_t required, const char *entry)
@@ -155,8 +188,11 @@ sc_status split_validate_sort_desc(const split_sort_desc *d, int check_pointers,
     if ((uint64_t)d->n > UINT32_MAX)
         return SPLIT_BAD(entry, "%s: n = %zu records; at most 2^32 - 1 are supported", entry, d->n);
     int records = d->records_in != NULL || d->records_out != NULL || d->record_bytes != 0;
-    if (records && (d->record_bytes < 4 || d->record_bytes % 4 != 0))
-        return SPLIT_BAD(entry, "%s: record_bytes = %zu must be a multiple of 4, at least 4", entry, d->record_bytes);
+    if (records && (d->record_bytes < 4 || d->record_bytes % 4 != 0 || (uint64_t)d->record_bytes >= ((uint64_t)1 << 32)))
+        return SPLIT_BAD(entry, "%s: record_bytes = %zu must be a multiple of 4, at least 4 and below 2^32", entry,
+                         d->record_bytes);
+    if (records && d->n > 0 && (uint64_t)d->n * d->record_bytes / d->record_bytes != d->n)
+        return SPLIT_BAD(entry, "%s: n * record_bytes overflows", entry);
     if (check_pointers) {
         if (d->n > 0 && (d->keys_in == NULL || d->keys_out == NULL))
             return SPLIT_BAD(entry, "%s: keys_in or keys_out is NULL with n = %zu", entry, d->n);
@@ -171,6 +207,13 @@ sc_status split_validate_sort_desc(const split_sort_desc *d, int check_pointers,
             return SPLIT_BAD(entry, "%s: values_out == values_in", entry);
         if (d->records_in != NULL && d->records_in == d->records_out)
             return SPLIT_BAD(entry, "%s: records_out == records_in", entry);
+        const uint32_t kalign = kb == 64 ? 8u : 4u; /* 96-bit keys are three 32-bit words */
+        SC_TRY(check_aligned(d->keys_in, kalign, entry, "keys_in"));
+        SC_TRY(check_aligned(d->keys_out, kalign, entry, "keys_out"));
+        SC_TRY(check_aligned(d->values_in, 4, entry, "values_in"));
+        SC_TRY(check_aligned(d->values_out, 4, entry, "values_out"));
+        SC_TRY(check_aligned(d->records_in, 4, entry, "records_in"));
+        SC_TRY(check_aligned(d->records_out, 4, entry, "records_out"));
     }
     if (out) {
         out->n = (uint32_t)d->n;

@@ -28,6 +28,10 @@ typedef struct split_checked {
     uint32_t key_bits;    /* 32 or 64 */
 } split_checked;
 
+/* The BITS field's start bit as the bucket rules use it: 0 for an empty field (bit_count 0), whose
+ * start may be the key's width (a shift by it would be undefined; the bucket is 0 either way). */
+static inline uint32_t split_field_start(const split_buckets *b) { return b->bit_count ? b->start_bit : 0u; }
+
 /* Resolved B of a bucket rule (no checks; 0 for an unknown rule). */
 uint32_t split_resolved_buckets(const split_buckets *buckets);
 
@@ -39,6 +43,8 @@ sc_status split_validate_desc(const split_desc *desc, split_entry_kind kind, int
 
 /* temp_bytes must be non-NULL. */
 sc_status split_validate_temp_arg(const size_t *temp_bytes, const char *entry);
+/* temp (may be NULL: a size query) aligned to SPLIT_TEMP_ALIGNMENT bytes. */
+sc_status split_validate_temp_ptr(const void *temp, const char *entry);
 /* SC_ERROR_TEMP_STORAGE when given < required. */
 sc_status split_validate_temp_size(size_t given, size_t required, const char *entry);
 

@@ -472,6 +472,106 @@ static void test_ref_rejects_bad_arguments(void)
     sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
 }
 
+/* Fields validation must reject before anything is written: misaligned keys, values, boundaries and
+ * records (4-byte arrays, 8-byte keys), a BITS field starting at or past the key's width (the shift
+ * would be undefined), and a BOUNDARIES table out of order; the message names the field. Equal
+ * boundaries and a field ending at the key's top bit are valid. */
+static void test_ref_rejects_misaligned_and_edge_fields(void)
+{
+    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
+    uint64_t store[10], out64[9];
+    uint32_t out[9], vals[9], poison[9];
+    memset(poison, 0xAB, sizeof poison);
+    for (int i = 0; i < 10; ++i) store[i] = (uint64_t)i * 0x9E3779B97F4A7C15ull;
+    const unsigned char *bytes = (const unsigned char *)store;
+    split_desc d = {0};
+    d.n = 8;
+    d.keys_in = store;
+    d.keys_out = out;
+    d.buckets.bit_count = 2;
+    memcpy(out, poison, sizeof out);
+    split_desc e = d;
+    e.keys_in = bytes + 2; /* u32 keys at a 2-byte offset */
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "keys_in") != NULL);
+    e = d;
+    e.keys_out = (unsigned char *)out + 1;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e = d;
+    e.values_in = (const uint32_t *)(bytes + 2);
+    e.values_out = vals;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "values_in") != NULL);
+    e = d;
+    e.key_type = SPLIT_KEY_U64;
+    e.keys_in = bytes + 4; /* u64 keys at a 4-byte offset */
+    e.keys_out = out64;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "keys_in") != NULL && strstr(sc_last_error(), "8 bytes") != NULL);
+    e = d;
+    e.buckets.start_bit = 33; /* an empty field past the key's width */
+    e.buckets.bit_count = 0;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "bit field") != NULL);
+    e.key_type = SPLIT_KEY_U64;
+    e.keys_out = out64;
+    e.buckets.start_bit = 65;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(memcmp(out, poison, sizeof out) == 0);
+    /* Valid edges: an empty field at the key's width (u64: 64, one bucket, input order kept), the
+     * field [30, 32) of u32 keys, [63, 64) of u64 keys. */
+    e.buckets.start_bit = 64;
+    SCT_CHECK_OK(split_multisplit_ref(&e));
+    SCT_CHECK(memcmp(out64, store, 8 * sizeof(uint64_t)) == 0);
+    e = d;
+    e.buckets.start_bit = 30;
+    SCT_CHECK_OK(split_multisplit_ref(&e));
+    memset(out64, 0, sizeof out64);
+    e.key_type = SPLIT_KEY_U64;
+    e.keys_out = out64;
+    e.buckets.start_bit = 63;
+    e.buckets.bit_count = 1;
+    SCT_CHECK_OK(split_multisplit_ref(&e));
+    for (int i = 1; i < 8; ++i) SCT_CHECK((out64[i - 1] >> 63) <= (out64[i] >> 63));
+    /* BOUNDARIES: out of order rejected (naming the entry), repeated values valid. */
+    uint32_t unsorted[3] = {5, 9, 7}, repeated[3] = {5, 5, 9};
+    memcpy(out, poison, sizeof out);
+    e = d;
+    e.buckets.rule = SPLIT_BUCKETS_BOUNDARIES;
+    e.buckets.bit_count = 0;
+    e.buckets.num_buckets = 4;
+    e.buckets.boundaries = unsorted;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "boundaries[2]") != NULL);
+    SCT_CHECK(memcmp(out, poison, sizeof out) == 0);
+    e.buckets.boundaries = bytes + 2;
+    SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
+    e.buckets.boundaries = repeated;
+    SCT_CHECK_OK(split_multisplit_ref(&e));
+    /* SplitSort: misaligned keys (8-byte keys at 4), records, values; nothing written. */
+    memcpy(out, poison, sizeof out);
+    uint32_t recs_out[9];
+    memcpy(recs_out, poison, sizeof recs_out);
+    split_sort_desc s = {32, 0, 8, store, out, NULL, NULL, NULL, NULL, 0};
+    split_sort_desc t = s;
+    t.key_bits = 64;
+    t.keys_in = bytes + 4;
+    t.keys_out = out64;
+    SCT_CHECK(split_sort_ref(&t) == SC_ERROR_INVALID_ARGUMENT);
+    t = s;
+    t.records_in = bytes + 2;
+    t.records_out = recs_out;
+    t.record_bytes = 4;
+    SCT_CHECK(split_sort_ref(&t) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "records_in") != NULL);
+    t = s;
+    t.values_in = (const uint32_t *)(bytes + 2);
+    t.values_out = vals;
+    SCT_CHECK(split_sort_ref(&t) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(memcmp(out, poison, sizeof out) == 0 && memcmp(recs_out, poison, sizeof recs_out) == 0);
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+}
+
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "multisplit_ref");
@@ -482,5 +582,6 @@ int main(int argc, char **argv)
     SCT_RUN(test_ref_wide_argument_rules);
     SCT_RUN(test_sort_ref_matches_qsort);
     SCT_RUN(test_ref_rejects_bad_arguments);
+    SCT_RUN(test_ref_rejects_misaligned_and_edge_fields);
     return sct_end();
 }
