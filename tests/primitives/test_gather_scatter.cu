@@ -1,7 +1,9 @@
 /* test_gather_scatter.cu - split_gather / split_scatter on the GPU against the references, exactly,
  * on seeded random permutations: record sizes 4 .. 512 bytes, 1, 2 and 7 passes, 16/8/4-byte word
- * paths (offset pointers), each case direct and from a captured CUDA graph; misaligned arguments
- * rejected with nothing written (gpu). Pass "large" to also run 2^28 records of 4 bytes. */
+ * paths (offset pointers), each case direct and from a captured CUDA graph; bad arguments (odd
+ * record sizes, misaligned src / dst, NULL src / dst / index with n > 0, src == dst, n >= 2^32, a
+ * NULL descriptor) rejected with every byte of the poisoned destination untouched (gpu). Pass
+ * "large" to also run 2^28 records of 4 bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,30 +146,92 @@ static void test_sanitize_mid(void)
 
 static void quiet(sc_log_level level, const char *message, void *user) { (void)level, (void)message, (void)user; }
 
+enum { BAD_DST_BYTES = 1024 };
+
+/* Bytes of the destination allocation (BAD_DST_BYTES) that are no longer the 0xAB poison. */
+static size_t dst_written(const void *dst)
+{
+    unsigned char h[BAD_DST_BYTES];
+    if (cudaMemcpy(h, dst, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess) return sizeof h;
+    size_t w = 0;
+    for (size_t i = 0; i < sizeof h; ++i) w += h[i] != 0xAB;
+    return w;
+}
+
+/* One call that must return SC_ERROR_INVALID_ARGUMENT, name the entry point in sc_last_error() and
+ * leave the whole poisoned destination as it was. */
+static void expect_rejected(int gather, const split_move_desc *d, const void *dst, const char *what)
+{
+    const char *who = gather ? "split_gather" : "split_scatter";
+    sc_clear_error();
+    const sc_status st = gather ? split_gather(d, 0) : split_scatter(d, 0);
+    SCT_CHECK_MSG(st == SC_ERROR_INVALID_ARGUMENT, "%s, %s: returned %s, expected SC_ERROR_INVALID_ARGUMENT (%s)", who,
+                  what, sc_status_name(st), sc_last_error());
+    SCT_CHECK_MSG(strstr(sc_last_error(), who) != NULL, "%s, %s: sc_last_error() does not name it: \"%s\"", who, what,
+                  sc_last_error());
+    SCT_CUDA(cudaDeviceSynchronize());
+    const size_t w = dst_written(dst);
+    if (w) {
+        sct_fail(__FILE__, __LINE__, "%s, %s: the rejected call wrote %zu of the %d destination bytes", who, what, w,
+                 (int)BAD_DST_BYTES);
+        SCT_CUDA(cudaMemset((void *)dst, 0xAB, BAD_DST_BYTES));
+        SCT_CUDA(cudaDeviceSynchronize());
+    }
+}
+
+/* Gather and scatter each: record_bytes 0 / 2 / 6 / 2^32, src misaligned by 2, dst by 1, NULL src,
+ * dst and index with n = 8, src == dst, n = 2^32 and a NULL descriptor, each returning
+ * SC_ERROR_INVALID_ARGUMENT with a message naming the call; after every call all 1024 bytes of the
+ * poisoned destination are checked. n = 0 with NULL pointers is accepted. Then a valid gather into
+ * the same buffer writes exactly its 128 bytes (the check reads the buffer the calls would write). */
 static void test_bad_arguments_write_nothing(void)
 {
     sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
-    uint32_t *src = NULL, *dst = NULL, *idx = NULL, probe[8];
-    SCT_CUDA_REQUIRE(cudaMalloc(&src, 1024));
-    SCT_CUDA_REQUIRE(cudaMalloc(&dst, 1024));
+    uint32_t *src = NULL, *dst = NULL, *idx = NULL;
+    SCT_CUDA_REQUIRE(cudaMalloc(&src, BAD_DST_BYTES));
+    SCT_CUDA_REQUIRE(cudaMalloc(&dst, BAD_DST_BYTES));
     SCT_CUDA_REQUIRE(cudaMalloc(&idx, 64));
-    SCT_CUDA(cudaMemset(dst, 0xAB, 1024));
+    SCT_CUDA(cudaMemset(src, 0x11, BAD_DST_BYTES));
+    SCT_CUDA(cudaMemset(dst, 0xAB, BAD_DST_BYTES));
     SCT_CUDA(cudaMemset(idx, 0, 64));
-    split_move_desc d = {src, dst, 16, idx, 8, 1}, b;
-    b = d, b.record_bytes = 6;
-    SCT_CHECK(split_gather(&b, 0) == SC_ERROR_INVALID_ARGUMENT);
-    b = d, b.record_bytes = 2;
-    SCT_CHECK(split_scatter(&b, 0) == SC_ERROR_INVALID_ARGUMENT);
-    b = d, b.src = (const char *)src + 2;
-    SCT_CHECK(split_gather(&b, 0) == SC_ERROR_INVALID_ARGUMENT);
-    b = d, b.dst = (char *)dst + 1;
-    SCT_CHECK(split_scatter(&b, 0) == SC_ERROR_INVALID_ARGUMENT);
-    b = d, b.index = NULL;
-    SCT_CHECK(split_gather(&b, 0) == SC_ERROR_INVALID_ARGUMENT);
-    SCT_CHECK(split_scatter(NULL, 0) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CUDA(cudaDeviceSynchronize());
-    SCT_CUDA(cudaMemcpy(probe, dst, sizeof probe, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < 8; ++i) SCT_CHECK(probe[i] == 0xABABABABu);
+    split_move_desc d = {src, dst, 16, idx, 8, 1}, b;
+    for (int g = 0; g < 2; ++g) {
+        static const size_t bad_rb[] = {0, 2, 6, (size_t)1 << 32};
+        for (int k = 0; k < 4; ++k) {
+            char what[48];
+            snprintf(what, sizeof what, "record_bytes = %zu", bad_rb[k]);
+            b = d, b.record_bytes = bad_rb[k];
+            expect_rejected(g, &b, dst, what);
+        }
+        b = d, b.src = (const char *)src + 2;
+        expect_rejected(g, &b, dst, "src misaligned by 2 bytes");
+        b = d, b.dst = (char *)dst + 1;
+        expect_rejected(g, &b, dst, "dst misaligned by 1 byte");
+        b = d, b.src = NULL;
+        expect_rejected(g, &b, dst, "src NULL");
+        b = d, b.dst = NULL;
+        expect_rejected(g, &b, dst, "dst NULL");
+        b = d, b.index = NULL;
+        expect_rejected(g, &b, dst, "index NULL");
+        b = d, b.src = dst;
+        expect_rejected(g, &b, dst, "src == dst");
+        b = d, b.n = (size_t)1 << 32;
+        expect_rejected(g, &b, dst, "n = 2^32");
+        expect_rejected(g, NULL, dst, "desc NULL");
+    }
+    /* n = 0 with NULL pointers is a valid empty move */
+    const split_move_desc z = {NULL, NULL, 16, NULL, 0, 1};
+    SCT_CHECK_OK(split_gather(&z, 0));
+    SCT_CHECK_OK(split_scatter(&z, 0));
+    /* the valid gather: 8 records of 16 bytes, all record 0 of src (0x11 bytes), the rest untouched */
+    SCT_CHECK_OK(split_gather(&d, 0));
+    SCT_CUDA(cudaDeviceSynchronize());
+    unsigned char h[BAD_DST_BYTES];
+    SCT_CUDA(cudaMemcpy(h, dst, sizeof h, cudaMemcpyDeviceToHost));
+    size_t wrong = 0;
+    for (size_t i = 0; i < sizeof h; ++i) wrong += h[i] != (i < 8 * 16 ? 0x11 : 0xAB);
+    SCT_CHECK_MSG(wrong == 0, "valid gather: %zu of the %d destination bytes wrong", wrong, (int)BAD_DST_BYTES);
     cudaFree(src), cudaFree(dst), cudaFree(idx);
     sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
 }

@@ -1,6 +1,8 @@
 /* test_gather_scatter_ref.c - split_gather_ref / split_scatter_ref against a word-by-word brute
  * force on seeded permutations, record sizes 4 .. 512 bytes, 1, 2 and 7 passes; bad arguments
- * (misalignment, odd record sizes, out-of-range or repeated indices) rejected with nothing written (cpu). */
+ * (misalignment, odd or too large record sizes, NULL src / dst / index with n > 0, src == dst,
+ * n >= 2^32, out-of-range or repeated indices) rejected with nothing written; n = 0 with NULL
+ * pointers accepted (cpu). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,10 +73,29 @@ static void test_bad_arguments_write_nothing(void)
     SCT_CHECK(split_scatter_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
     b = d, b.index = NULL;
     SCT_CHECK(split_gather_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(split_scatter_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
+    b = d, b.src = NULL;
+    SCT_CHECK(split_gather_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(split_scatter_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
+    b = d, b.dst = NULL;
+    SCT_CHECK(split_gather_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(split_scatter_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
     b = d, b.dst = src;
     SCT_CHECK(split_gather_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
+    b = d, b.src = dst;
+    SCT_CHECK(split_scatter_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
+    b = d, b.n = (size_t)1 << 32;
+    SCT_CHECK(split_scatter_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
+    b = d, b.record_bytes = (size_t)1 << 32;
+    SCT_CHECK(split_gather_ref(&b) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK(split_gather_ref(NULL) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(split_scatter_ref(NULL) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "split_scatter_ref") != NULL);
     for (int i = 0; i < 17; ++i) SCT_CHECK(dst[i] == 0xABABABABu);
+    /* n = 0 with NULL pointers is a valid empty move */
+    split_move_desc z = {NULL, NULL, 16, NULL, 0, 1};
+    SCT_CHECK_OK(split_gather_ref(&z));
+    SCT_CHECK_OK(split_scatter_ref(&z));
     /* 4-byte aligned but not 16: still valid (narrower words) */
     b = d, b.src = src + 1;
     SCT_CHECK_OK(split_gather_ref(&b));

@@ -5,14 +5,18 @@
  * Every case runs twice: directly on a non-default stream and replayed from a CUDA graph captured
  * on it; outputs are poisoned before each run and guard words after each output must survive.
  * Size grid: the small sizes (0, 1, 31, 32, 33, 255..257, 2047..2049, 4097) on every B x rule x key
- * type, distributions and output sets cycling; tile order's tiles +-1 (4608, 6144, 9216) on B = 2, 32,
- * 33, 64, 256 x rule x key type; key-only splits over several tiles per block (B = 2 .. 64, and the
- * two-pass B = 1024, 2048); two-level tiles +-1 (4608, 6144), two tiles + 1, 2.1M and 6.5M on
- * B = 257 .. 2048 x rule; skewed BOUNDARIES tables (geometric, repeated, extremes, clusters) with keys on
- * and next to boundaries; 10^6+7 on every B x rule (u32 and
- * u64 alternating, distributions cycling), every distribution at B = 32 / 256 / 2048; 2^24 on a
- * subset (B = 2, 32, 33, 256, 2048 with BITS / BOUNDARIES / IDS / RANGE); 2^28 only when an argument
- * contains "large" (ctest label large). "sanitize_mid" is a mid-size case for compute-sanitizer. */
+ * type, distribution, output set and values varying independently of the size (every size meets all
+ * 36 distribution x output set pairs); tile order's tiles +-1 (4608, 6144, 9216) on B = 2, 32, 33, 64,
+ * 256 x rule x key type; key-only splits over several tiles per block (B = 2 .. 64, and the two-pass
+ * B = 1024, 2048); two-level tiles +-1 (4608, 6144), two tiles + 1, 2.1M and 6.5M on B = 257 .. 2048 x
+ * rule; skewed BOUNDARIES tables (geometric, repeated, extremes, clusters) with keys on and next to
+ * boundaries; 10^6+7 on every B x rule (both key types on every B, distributions rotating with B and
+ * rule), every distribution at B = 32 / 256 / 2048; unstable splits with the BITS rule on every B and
+ * size, the other rules rotating; split_index on the issue's ten B x rule x key type, sizes 0 .. 4609
+ * and 10^6+7, gather / scatter / both, stable and unstable; 2^24 on a subset (B = 2, 32, 33, 256, 2048
+ * with BITS / BOUNDARIES / IDS / RANGE, and a split_index at B = 257); 2^28 only when an argument
+ * contains "large" (ctest label large). "sanitize_mid" is a mid-size case of multisplit, unstable
+ * multisplit and split_index for compute-sanitizer. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,20 +219,32 @@ enum { NUM_B = sizeof k_buckets / sizeof k_buckets[0] };
 static const int k_outs[] = {OUT_ALL, OUT_KEYS | OUT_OFFSETS, OUT_KEYS | OUT_VALUES, OUT_GATHER | OUT_SCATTER,
                              OUT_OFFSETS, OUT_KEYS | OUT_VALUES | OUT_SCATTER};
 
-/* Every key type x rule x bucket count x size, distributions, value streams and output sets cycling. */
+/* Every key type x rule x bucket count x size; the distribution, output set and value stream vary
+ * with the size and, independently of it, with the block (bucket count, key type, rule): with
+ * block = 8 * bi + 4 * kt + rule, dist = (si + block) % 6 and output set = (si + block / 6) % 6 depend
+ * on block % 36 alone, so each size meets all 36 (distribution, output set) pairs once the grid has 36
+ * blocks (the small grid 96, tile order's 40), each (size, B) all six distributions over its 8 rule x
+ * key type blocks, and each B all 36 pairs over the sizes; values are on in two blocks of three, the
+ * phase moving with the size, with block / 6 and block / 36, so each size has both with every
+ * distribution and every output set that takes values. (A case counter modulo 6 would alias: with a
+ * number of sizes that is a multiple of 6, each size would always get the same distribution and
+ * output set.) */
 static void run_size_grid(const uint32_t *sizes, size_t num_sizes, const uint32_t *buckets, size_t num_buckets,
                           uint64_t seed)
 {
-    unsigned k = 0;
     for (int kt = 0; kt < 2; ++kt)
         for (int rule = 0; rule < 4; ++rule)
-            for (size_t bi = 0; bi < num_buckets; ++bi)
-                for (size_t si = 0; si < num_sizes; ++si, ++k) {
-                    mst_case c = {(split_key_type)kt, sizes[si], buckets[bi], (split_bucket_rule)rule,
-                                  (mst_dist)(k % MST_DIST_COUNT), (int)(k % 3 != 0), 0};
-                    run_case(&c, ++seed, k_outs[k % 6], 0, 0);
+            for (size_t bi = 0; bi < num_buckets; ++bi) {
+                const size_t block = 8 * bi + 4 * (size_t)kt + (size_t)rule;
+                for (size_t si = 0; si < num_sizes; ++si) {
+                    const mst_dist dist = (mst_dist)((si + block) % MST_DIST_COUNT);
+                    const int outs = k_outs[(si + block / 6) % 6];
+                    const int values = (si + block + block / 6 + block / 36) % 3 != 0;
+                    mst_case c = {(split_key_type)kt, sizes[si], buckets[bi], (split_bucket_rule)rule, dist, values, 0};
+                    run_case(&c, ++seed, outs, 0, 0);
                     if (sct_current_failed() > 4) return;
                 }
+            }
 }
 
 static void test_small_sizes_every_bucket_count_rule_and_key_type(void)
@@ -239,8 +255,9 @@ static void test_small_sizes_every_bucket_count_rule_and_key_type(void)
 
 /* Tile order's tiles +-1 (multisplit_lookback.cu: 384 threads x 12 / 16 / 20 / 24 records for 32-bit
  * keys, 12 / 16 for 64-bit keys) and two tiles + 1, on the bucket counts of the ballots (B = 2, 32; 33
- * and 64: two counters a lane) and of the atomicOr match (B = 256), every rule and key type, output
- * sets and distributions cycling. */
+ * and 64: two counters a lane) and of the atomicOr match (B = 256), every rule and key type; the 40
+ * blocks of run_size_grid give every size all 36 (distribution, output set) pairs, every (size, B)
+ * all six distributions. */
 static void test_tile_order_tiles_plus_minus_one(void)
 {
     static const uint32_t sizes[] = {4607, 4608, 4609, 6143, 6144, 6145, 7679, 7680, 7681, 15361, 9215, 9216, 9217, 18433};
@@ -358,14 +375,16 @@ static void test_range_rule_deltas(void)
             }
 }
 
+/* 10^6+7 records, every B x rule, every output. Key type (bi + rule) & 1 and distribution
+ * (bi / 2 + rule) % 6: every B gets both key types (two rules each) and four distributions, and every
+ * rule each (key type, distribution) pair exactly once over the 12 bucket counts. */
 static void test_million_every_bucket_count_and_rule(void)
 {
     uint64_t seed = sct_base_seed() * 3;
-    unsigned k = 0;
     for (int rule = 0; rule < 4; ++rule)
-        for (int bi = 0; bi < NUM_B; ++bi, ++k) {
-            mst_case c = {(split_key_type)(k & 1), 1000007, k_buckets[bi], (split_bucket_rule)rule,
-                          (mst_dist)(k % MST_DIST_COUNT), 1, 0};
+        for (int bi = 0; bi < NUM_B; ++bi) {
+            mst_case c = {(split_key_type)((bi + rule) & 1), 1000007, k_buckets[bi], (split_bucket_rule)rule,
+                          (mst_dist)((bi / 2 + rule) % MST_DIST_COUNT), 1, 0};
             run_case(&c, ++seed, OUT_ALL, 0, 0);
             if (sct_current_failed() > 4) return;
         }
@@ -382,46 +401,83 @@ static void test_million_every_distribution(void)
         }
 }
 
+/* 2^24 records: multisplit with every output on a subset of B x rule, and split_index (gather and
+ * scatter index, 64-bit keys, B = 257 RANGE, binomial). */
 static void test_2p24_subset(void)
 {
-    static const struct { uint32_t b; int rule; int kt; int dist; } cs[] = {
-        {2, SPLIT_BUCKETS_BITS, 0, MST_UNIFORM},       {32, SPLIT_BUCKETS_BITS, 1, MST_HOCKEY},
-        {33, SPLIT_BUCKETS_RANGE, 0, MST_UNIFORM},     {256, SPLIT_BUCKETS_BITS, 0, MST_UNIFORM},
-        {256, SPLIT_BUCKETS_IDS, 0, MST_DESCENDING},   {2048, SPLIT_BUCKETS_BOUNDARIES, 1, MST_UNIFORM},
-        {2048, SPLIT_BUCKETS_BITS, 0, MST_HOCKEY}};
+    static const struct { uint32_t b; int rule; int kt; int dist; int index; } cs[] = {
+        {2, SPLIT_BUCKETS_BITS, 0, MST_UNIFORM, 0},       {32, SPLIT_BUCKETS_BITS, 1, MST_HOCKEY, 0},
+        {33, SPLIT_BUCKETS_RANGE, 0, MST_UNIFORM, 0},     {256, SPLIT_BUCKETS_BITS, 0, MST_UNIFORM, 0},
+        {256, SPLIT_BUCKETS_IDS, 0, MST_DESCENDING, 0},   {2048, SPLIT_BUCKETS_BOUNDARIES, 1, MST_UNIFORM, 0},
+        {2048, SPLIT_BUCKETS_BITS, 0, MST_HOCKEY, 0},     {257, SPLIT_BUCKETS_RANGE, 1, MST_BINOMIAL, 1}};
     uint64_t seed = sct_base_seed() * 11;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
         mst_case c = {(split_key_type)cs[k].kt, 1u << 24, cs[k].b, (split_bucket_rule)cs[k].rule, (mst_dist)cs[k].dist, 1, 0};
-        run_case(&c, ++seed, OUT_ALL, 0, 0);
+        run_case(&c, ++seed, cs[k].index ? (OUT_GATHER | OUT_SCATTER) : OUT_ALL, 0, cs[k].index);
     }
 }
 
+/* Unstable multisplit: the same buckets as the reference. The BITS rule on every size x B (key types
+ * alternating with si + bi, so every B has both over the sizes and every size both over the B), and a
+ * second rule per (size, B), IDS / RANGE / BOUNDARIES rotating with si + bi on the other key type (at
+ * 10^6+7 on half the B: 3, 31, 64, 65, 257, 2048). Distribution (bi / 2 + si) % 6 (+3 for the second
+ * rule): every B meets all six over the sizes, every size each one on both key types. Each case runs
+ * with keys and payloads (output sets rotating) and with the scatter index and offsets alone. */
 static void test_unstable_same_buckets(void)
 {
     static const uint32_t sizes[] = {0, 1, 33, 2049, 100003, 1000007};
+    static const int outs[] = {OUT_ALL, OUT_KEYS | OUT_VALUES | OUT_OFFSETS, OUT_KEYS | OUT_GATHER | OUT_OFFSETS,
+                               OUT_KEYS | OUT_SCATTER};
+    enum { NUM_SIZES = sizeof sizes / sizeof sizes[0] };
     uint64_t seed = sct_base_seed() * 17;
-    unsigned k = 0;
-    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
-        for (int bi = 0; bi < NUM_B; ++bi, ++k) {
-            mst_case c = {(split_key_type)(k & 1), sizes[si], k_buckets[bi], (split_bucket_rule)(k % 4),
-                          (mst_dist)(k % MST_DIST_COUNT), 1, 0};
-            run_case(&c, ++seed, k % 2 ? OUT_ALL : (OUT_KEYS | OUT_VALUES | OUT_OFFSETS), 1, 0);
+    for (size_t si = 0; si < NUM_SIZES; ++si)
+        for (int bi = 0; bi < NUM_B; ++bi) {
+            const size_t m = si + (size_t)bi, q = (size_t)bi / 2;
+            mst_case c = {(split_key_type)(m & 1), sizes[si], k_buckets[bi], SPLIT_BUCKETS_BITS,
+                          (mst_dist)((q + si) % MST_DIST_COUNT), 1, 0};
+            run_case(&c, ++seed, outs[(q + 3 * si) % 4], 1, 0);
             run_case(&c, ++seed, OUT_SCATTER | OUT_OFFSETS, 1, 0);
+            if (si + 1 < NUM_SIZES || bi % 4 >= 2) {
+                c.key_type = (split_key_type)((m + 1) & 1);
+                c.rule = (split_bucket_rule)(1 + m % 3);
+                c.dist = (mst_dist)((q + si + 3) % MST_DIST_COUNT);
+                run_case(&c, ++seed, outs[(q + 3 * si + 2) % 4], 1, 0);
+                run_case(&c, ++seed, OUT_SCATTER | OUT_OFFSETS, 1, 0);
+            }
             if (sct_current_failed() > 4) return;
         }
 }
 
+/* split_index: the issue's ten bucket counts x every rule (key type (bi + rule) & 1: every rule and
+ * every B on both) x sizes 0, 1, 31, 32, 33, 257, 384 and 385 (384-thread tiles +-1), 2049 and 4609;
+ * with block = 4 * bi + rule, the index set (gather, scatter, both) is (si + block) % 3, unstable
+ * (si + block / 3) % 2 and the distribution (si + block / 6) % 6, so each size meets every (index set,
+ * stability) pair with every distribution and each (B, rule) all six distributions and both
+ * stabilities over the sizes. Then 10^6+7 on every B, the rule rotating (each rule on both key
+ * types), the index set and stability covering all six pairs. */
 static void test_split_index(void)
 {
-    static const uint32_t sizes[] = {0, 1, 257, 2049, 1000007};
+    static const uint32_t bs[] = {1, 2, 3, 31, 32, 33, 255, 256, 257, 2048};
+    static const uint32_t sizes[] = {0, 1, 31, 32, 33, 257, 384, 385, 2049, 4609};
+    static const int idx[] = {OUT_GATHER, OUT_SCATTER, OUT_GATHER | OUT_SCATTER};
+    enum { NB = sizeof bs / sizeof bs[0], NS = sizeof sizes / sizeof sizes[0] };
     uint64_t seed = sct_base_seed() * 19;
-    unsigned k = 0;
-    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
-        for (int rule = 0; rule < 4; ++rule, ++k) {
-            mst_case c = {(split_key_type)(k & 1), sizes[si], k_buckets[(k * 3) % NUM_B], (split_bucket_rule)rule,
-                          (mst_dist)(k % MST_DIST_COUNT), 0, 0};
-            run_case(&c, ++seed, k % 3 == 0 ? OUT_GATHER : k % 3 == 1 ? OUT_SCATTER : OUT_GATHER | OUT_SCATTER, 0, 1);
+    for (size_t bi = 0; bi < NB; ++bi)
+        for (int rule = 0; rule < 4; ++rule) {
+            const size_t block = 4 * bi + (size_t)rule;
+            for (size_t si = 0; si < NS; ++si) {
+                mst_case c = {(split_key_type)((bi + (size_t)rule) & 1), sizes[si], bs[bi], (split_bucket_rule)rule,
+                              (mst_dist)((si + block / 6) % MST_DIST_COUNT), 0, 0};
+                run_case(&c, ++seed, idx[(si + block) % 3], (int)((si + block / 3) % 2), 1);
+                if (sct_current_failed() > 4) return;
+            }
         }
+    for (size_t bi = 0; bi < NB; ++bi) {
+        mst_case c = {(split_key_type)((bi + bi / 4) & 1), 1000007, bs[bi], (split_bucket_rule)(bi % 4),
+                      (mst_dist)((bi + 2) % MST_DIST_COUNT), 0, 0};
+        run_case(&c, ++seed, idx[bi % 3], (int)((bi / 3) % 2), 1);
+        if (sct_current_failed() > 4) return;
+    }
 }
 
 /* Key-only splits of 32-bit keys ranked by ballots (B <= 64) take tiles one ahead, with no barrier
@@ -466,20 +522,69 @@ static void test_sanitize_mid(void)
     /* The two-pass split (B = 2048): its second pass is that kernel looking back over given totals. */
     c.num_buckets = 2048;
     run_case(&c, ++seed, OUT_KEYS | OUT_OFFSETS, 0, 0);
+    /* split_index, gather and scatter index (no keys moved): stable u32 B = 33 RANGE, unstable u64
+     * B = 257 BOUNDARIES. */
+    mst_case x = {SPLIT_KEY_U32, 20011, 33, SPLIT_BUCKETS_RANGE, MST_HOCKEY, 0, 0};
+    run_case(&x, ++seed, OUT_GATHER | OUT_SCATTER, 0, 1);
+    x.key_type = SPLIT_KEY_U64;
+    x.num_buckets = 257;
+    x.rule = SPLIT_BUCKETS_BOUNDARIES;
+    run_case(&x, ++seed, OUT_GATHER | OUT_SCATTER, 1, 1);
 }
 
+/* 2^28 records, keys and values: BITS 256 / 2048, IDS 32, RANGE 33 (hockey stick), BOUNDARIES 257,
+ * all u32, and BITS 32 with u64 keys. Memory of the largest (u64 keys): on the GPU keys in and out
+ * 2 x 2 GiB, values in and out 2 x 1 GiB, about 6 GiB and the temporary storage (tile counts at
+ * B = 32; under 4 GiB even for a two-pass split's middle keys and values); on the host the inputs
+ * (3 GiB), the reference's outputs (keys 2, values 1, gather 1, scatter 1 GiB) and its bucket array
+ * (1 GiB), and compare's copies of the GPU outputs (5 GiB): about 14 GiB. */
 static void test_large_2p28(void)
 {
-    static const struct { uint32_t b; int rule; int kt; } cs[] = {
-        {256, SPLIT_BUCKETS_BITS, 0}, {2048, SPLIT_BUCKETS_BITS, 0}, {32, SPLIT_BUCKETS_IDS, 0}};
+    static const struct { uint32_t b; int rule; int kt; int dist; } cs[] = {
+        {256, SPLIT_BUCKETS_BITS, 0, MST_UNIFORM},  {2048, SPLIT_BUCKETS_BITS, 0, MST_UNIFORM},
+        {32, SPLIT_BUCKETS_IDS, 0, MST_UNIFORM},    {33, SPLIT_BUCKETS_RANGE, 0, MST_HOCKEY},
+        {257, SPLIT_BUCKETS_BOUNDARIES, 0, MST_UNIFORM}, {32, SPLIT_BUCKETS_BITS, 1, MST_UNIFORM}};
     uint64_t seed = sct_base_seed() * 29;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
-        mst_case c = {(split_key_type)cs[k].kt, 1u << 28, cs[k].b, (split_bucket_rule)cs[k].rule, MST_UNIFORM, 1, 0};
+        mst_case c = {(split_key_type)cs[k].kt, 1u << 28, cs[k].b, (split_bucket_rule)cs[k].rule, (mst_dist)cs[k].dist,
+                      1, 0};
         run_case(&c, ++seed, OUT_KEYS | OUT_VALUES | OUT_OFFSETS, 0, 0);
     }
 }
 
-/* Bad arguments: the right status, and nothing written (poisoned outputs survive). */
+/* Words of a device buffer of `bytes` (a multiple of 4) that are no longer POISON. */
+static size_t unpoisoned_words(const void *dev, size_t bytes)
+{
+    uint32_t *h = (uint32_t *)malloc(bytes);
+    if (!h) {
+        sct_fail(__FILE__, __LINE__, "host allocation failed");
+        return 1;
+    }
+    size_t bad = 0;
+    if (cudaMemcpy(h, dev, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) bad = 1;
+    for (size_t i = 0; i < bytes / 4; ++i) bad += h[i] != POISON;
+    free(h);
+    return bad;
+}
+
+/* After a call that must fail: every one of the `count` poisoned outputs intact (a failure names the
+ * call), then poisoned again for the next one. */
+static void check_untouched(void *const *bufs, const size_t *bytes, int count, const char *what)
+{
+    SCT_CUDA(cudaStreamSynchronize(g_stream));
+    size_t bad = 0;
+    for (int b = 0; b < count; ++b) {
+        bad += unpoisoned_words(bufs[b], bytes[b]);
+        SCT_CUDA(cudaMemsetAsync(bufs[b], 0xAB, bytes[b], g_stream));
+    }
+    SCT_CHECK_MSG(bad == 0, "%s: %zu output words written by a failed call", what, bad);
+}
+
+/* Bad arguments: the right status, and nothing written (poisoned outputs survive). split_sort: bad
+ * key_bits, NULL keys_in, NULL keys_out, too little temporary storage, and with values and 8-byte
+ * records: record_bytes 6 and 0, values_out or records_out missing, records_in / records_out
+ * misaligned (split.h: records aligned to 4 bytes; found before the key passes run, not by the final
+ * split_gather): each call checked on its own with its keys, values and records outputs poisoned. */
 static void test_bad_arguments_write_nothing(void)
 {
     sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
@@ -530,6 +635,36 @@ static void test_bad_arguments_write_nothing(void)
     SCT_CHECK(split_index(temp, &bytes, &d, g_stream) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK(split_multisplit(temp, NULL, &d, g_stream) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK(split_multisplit(temp, &bytes, NULL, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    /* Misaligned device pointers and temp (validation, before any launch): u32 keys and the output at
+     * 2-byte offsets, u64 keys at a 4-byte offset, temp off SPLIT_TEMP_ALIGNMENT, the segmented split's
+     * offsets; each message names the field. */
+    e = d; e.keys_in = (const char *)keys + 2;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "keys_in") != NULL);
+    e = d; e.keys_out = (char *)out + 2; e.n = N / 2;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    e = d; e.key_type = SPLIT_KEY_U64; e.keys_in = keys + 1; e.keys_out = out; e.n = N / 2 - 1;
+    SCT_CHECK(split_multisplit(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "8 bytes") != NULL);
+    e = d; e.key_type = SPLIT_KEY_U64; e.keys_in = keys; e.keys_out = out + 1; e.n = N / 2 - 1;
+    SCT_CHECK(split_index(temp, &bytes, &e, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    {
+        split_desc sg = d;
+        uint32_t *segs = offs + 2048; /* 2 segments: its words are never read (rejected first) */
+        sg.segment_offsets = (const uint32_t *)((const char *)segs + 2);
+        sg.num_segments = 2;
+        sg.bucket_offsets = NULL;
+        size_t seg_bytes = 0; /* the size query looks at no data pointer */
+        SCT_CHECK(split_segmented(NULL, &seg_bytes, &sg, g_stream) == SC_OK);
+        size_t big = (seg_bytes > bytes ? seg_bytes : bytes) + 256;
+        void *temp2 = NULL;
+        SCT_CUDA_REQUIRE(cudaMalloc(&temp2, big));
+        SCT_CHECK(split_multisplit((char *)temp2 + 16, &bytes, &d, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+        SCT_CHECK(strstr(sc_last_error(), "temp") != NULL);
+        SCT_CHECK(split_segmented(temp2, &seg_bytes, &sg, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+        SCT_CHECK(strstr(sc_last_error(), "segment_offsets") != NULL);
+        cudaFree(temp2);
+    }
     size_t small = bytes - 1;
     SCT_CHECK(split_multisplit(temp, &small, &d, g_stream) == SC_ERROR_TEMP_STORAGE);
     SCT_CHECK(strstr(sc_last_error(), "split_multisplit") != NULL);
@@ -542,6 +677,63 @@ static void test_bad_arguments_write_nothing(void)
     SCT_CHECK(split_sort(temp, &bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
     t = s; t.keys_in = NULL;
     SCT_CHECK(split_sort(temp, &bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+
+    /* split_sort with values and records: every output poisoned, checked after each call. */
+    enum { RB = 8, SLACK = 16 };
+    void *sk = NULL, *sv = NULL, *rin = NULL, *rout = NULL, *stemp = NULL;
+    SCT_CUDA_REQUIRE(cudaMalloc(&sk, N * 4));
+    SCT_CUDA_REQUIRE(cudaMalloc(&sv, N * 4));
+    SCT_CUDA_REQUIRE(cudaMalloc(&rin, N * RB + SLACK));
+    SCT_CUDA_REQUIRE(cudaMalloc(&rout, N * RB + SLACK));
+    SCT_CUDA(cudaMemset(rin, 0, N * RB + SLACK));
+    void *const sbufs[] = {sk, sv, rout};
+    const size_t sbytes[] = {N * 4, N * 4, N * RB + SLACK};
+    for (int b = 0; b < 3; ++b) SCT_CUDA(cudaMemset(sbufs[b], 0xAB, sbytes[b]));
+    split_sort_desc r;
+    memset(&r, 0, sizeof r);
+    r.n = N;
+    r.keys_in = keys;
+    r.keys_out = sk;
+    r.values_in = keys; /* zeros, like the keys: only the call's checks matter here */
+    r.values_out = (uint32_t *)sv;
+    r.records_in = rin;
+    r.records_out = rout;
+    r.record_bytes = RB;
+    size_t sort_bytes = 0;
+    SCT_REQUIRE_OK(split_sort(NULL, &sort_bytes, &r, g_stream));
+    SCT_CUDA_REQUIRE(cudaMalloc(&stemp, sort_bytes));
+    size_t sort_small = sort_bytes - 1;
+    SCT_CHECK(split_sort(stemp, &sort_small, &r, g_stream) == SC_ERROR_TEMP_STORAGE);
+    SCT_CHECK_MSG(strstr(sc_last_error(), "split_sort") != NULL, "last error: %s", sc_last_error());
+    check_untouched(sbufs, sbytes, 3, "split_sort temp_bytes - 1");
+    t = r; t.keys_out = NULL;
+    SCT_CHECK(split_sort(stemp, &sort_bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK_MSG(strstr(sc_last_error(), "split_sort") != NULL, "last error: %s", sc_last_error());
+    check_untouched(sbufs, sbytes, 3, "split_sort keys_out NULL");
+    t = r; t.record_bytes = 6;
+    SCT_CHECK(split_sort(stemp, &sort_bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    check_untouched(sbufs, sbytes, 3, "split_sort record_bytes 6");
+    t = r; t.record_bytes = 0;
+    SCT_CHECK(split_sort(stemp, &sort_bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    check_untouched(sbufs, sbytes, 3, "split_sort record_bytes 0 with records");
+    t = r; t.values_out = NULL;
+    SCT_CHECK(split_sort(stemp, &sort_bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    check_untouched(sbufs, sbytes, 3, "split_sort values_out NULL");
+    t = r; t.records_out = NULL;
+    SCT_CHECK(split_sort(stemp, &sort_bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    check_untouched(sbufs, sbytes, 3, "split_sort records_out NULL");
+    t = r; t.records_in = (const char *)rin + 2;
+    SCT_CHECK(split_sort(stemp, &sort_bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK_MSG(strstr(sc_last_error(), "split_sort") != NULL, "last error: %s", sc_last_error());
+    check_untouched(sbufs, sbytes, 3, "split_sort records_in misaligned");
+    t = r; t.records_out = (char *)rout + 2;
+    SCT_CHECK(split_sort(stemp, &sort_bytes, &t, g_stream) == SC_ERROR_INVALID_ARGUMENT);
+    check_untouched(sbufs, sbytes, 3, "split_sort records_out misaligned");
+    cudaFree(sk);
+    cudaFree(sv);
+    cudaFree(rin);
+    cudaFree(rout);
+    cudaFree(stemp);
     SCT_CUDA(cudaStreamSynchronize(g_stream));
     uint32_t *h = (uint32_t *)malloc(4096 * 4);
     SCT_REQUIRE(h);

@@ -473,9 +473,9 @@ static void test_ref_rejects_bad_arguments(void)
 }
 
 /* Fields validation must reject before anything is written: misaligned keys, values, boundaries and
- * records (4-byte arrays, 8-byte keys), a BITS field starting at or past the key's width (the shift
- * would be undefined), and a BOUNDARIES table out of order; the message names the field. Equal
- * boundaries and a field ending at the key's top bit are valid. */
+ * records (4-byte arrays, 8-byte keys), a BITS field past the key's width and a BOUNDARIES table out
+ * of order; the message names the field. Equal boundaries, a field ending at the key's top bit and an
+ * empty field at the key's width (no shift by the width: split_field_start) are valid. */
 static void test_ref_rejects_misaligned_and_edge_fields(void)
 {
     sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
