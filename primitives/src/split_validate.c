@@ -18,6 +18,17 @@ static sc_status check_aligned(const void *ptr, uint32_t align, const char *entr
     return SC_OK;
 }
 
+/* The keys (to key_align bytes) and the 32-bit values, in and out: what split_desc and split_sort_desc
+ * share. */
+static sc_status check_keys_values_aligned(const void *keys_in, const void *keys_out, uint32_t key_align,
+                                           const uint32_t *values_in, const uint32_t *values_out, const char *entry)
+{
+    SC_TRY(check_aligned(keys_in, key_align, entry, "keys_in"));
+    SC_TRY(check_aligned(keys_out, key_align, entry, "keys_out"));
+    SC_TRY(check_aligned(values_in, 4, entry, "values_in"));
+    return check_aligned(values_out, 4, entry, "values_out");
+}
+
 uint32_t split_resolved_buckets(const split_buckets *b)
 {
     if (b->rule == SPLIT_BUCKETS_BITS && b->num_buckets == 0)
@@ -133,10 +144,7 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
         if (d->gather_index != NULL && d->gather_index == d->scatter_index)
             return SPLIT_BAD(entry, "%s: gather_index and scatter_index are the same array", entry);
         const uint32_t kbytes = key_bits / 8;
-        SC_TRY(check_aligned(d->keys_in, kbytes, entry, "keys_in"));
-        SC_TRY(check_aligned(d->keys_out, kbytes, entry, "keys_out"));
-        SC_TRY(check_aligned(d->values_in, 4, entry, "values_in"));
-        SC_TRY(check_aligned(d->values_out, 4, entry, "values_out"));
+        SC_TRY(check_keys_values_aligned(d->keys_in, d->keys_out, kbytes, d->values_in, d->values_out, entry));
         SC_TRY(check_aligned(d->bucket_offsets, 4, entry, "bucket_offsets"));
         SC_TRY(check_aligned(d->gather_index, 4, entry, "gather_index"));
         SC_TRY(check_aligned(d->scatter_index, 4, entry, "scatter_index"));
@@ -208,10 +216,7 @@ sc_status split_validate_sort_desc(const split_sort_desc *d, int check_pointers,
         if (d->records_in != NULL && d->records_in == d->records_out)
             return SPLIT_BAD(entry, "%s: records_out == records_in", entry);
         const uint32_t kalign = kb == 64 ? 8u : 4u; /* 96-bit keys are three 32-bit words */
-        SC_TRY(check_aligned(d->keys_in, kalign, entry, "keys_in"));
-        SC_TRY(check_aligned(d->keys_out, kalign, entry, "keys_out"));
-        SC_TRY(check_aligned(d->values_in, 4, entry, "values_in"));
-        SC_TRY(check_aligned(d->values_out, 4, entry, "values_out"));
+        SC_TRY(check_keys_values_aligned(d->keys_in, d->keys_out, kalign, d->values_in, d->values_out, entry));
         SC_TRY(check_aligned(d->records_in, 4, entry, "records_in"));
         SC_TRY(check_aligned(d->records_out, 4, entry, "records_out"));
     }
