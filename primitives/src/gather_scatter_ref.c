@@ -7,17 +7,14 @@
 #include "gather_scatter.h"
 #include "sc_report.h"
 #include "split.h"
+#include "split_validate.h"
 
 sc_status split_move_check(const split_move_desc *d, const char *who, uint32_t *word_bytes, uint32_t *passes)
 {
     if (!d) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: desc is NULL", who);
     if ((uint64_t)d->n >= ((uint64_t)1 << 32))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: n = %zu records, must be < 2^32", who, d->n);
-    if (d->record_bytes < 4 || d->record_bytes % 4 != 0 || (uint64_t)d->record_bytes >= ((uint64_t)1 << 32))
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: record_bytes = %zu, must be a multiple of 4, >= 4", who,
-                       d->record_bytes);
-    if (d->n > 0 && (uint64_t)d->n * d->record_bytes / d->record_bytes != d->n)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: n * record_bytes overflows", who);
+    SC_TRY(split_validate_record_size(d->n, d->record_bytes, who));
     if (d->n > 0 && (!d->src || !d->dst || !d->index))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: src, dst and index must be non-NULL with n = %zu", who, d->n);
     uintptr_t s = (uintptr_t)d->src, t = (uintptr_t)d->dst;

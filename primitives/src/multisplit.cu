@@ -458,8 +458,7 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
 static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_desc *d, split_entry_kind kind,
                                   const char *entry, cudaStream_t stream)
 {
-    SC_TRY(split_validate_temp_arg(temp_bytes, entry));
-    SC_TRY(split_validate_temp_ptr(temp, entry));
+    SC_TRY(split_validate_temp_arg(temp, temp_bytes, entry));
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, temp != NULL, entry, &c));
     if (split_wide_selected(d, c.num_buckets)) {

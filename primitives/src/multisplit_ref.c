@@ -56,11 +56,7 @@ static sc_status multisplit_ref(const split_desc *d, split_entry_kind kind, cons
 {
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, 1, entry, &c));
-    if (d->buckets.rule == SPLIT_BUCKETS_BOUNDARIES)
-        for (uint32_t j = 1; j + 1 < c.num_buckets; ++j)
-            if (boundary_at(d, j) < boundary_at(d, j - 1))
-                return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: buckets.boundaries[%u] is below boundaries[%u] (the table "
-                               "must be sorted ascending)", entry, j, j - 1);
+    SC_TRY(split_validate_boundaries_sorted(d, c.num_buckets, entry));
     size_t n = c.n;
     if (d->num_records_device != NULL && *d->num_records_device < n) n = *d->num_records_device;
     uint32_t nb = c.num_buckets;

@@ -27,15 +27,7 @@ sc_status split_segmented_ref(const split_desc *d)
             if (off[s + 1] < off[s])
                 return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: segment_offsets decreases at %zu", who, s);
     }
-    if (d->buckets.rule == SPLIT_BUCKETS_BOUNDARIES && d->key_type == SPLIT_KEY_U32) {
-        const uint32_t *bd = (const uint32_t *)d->buckets.boundaries;
-        for (uint32_t k = 1; k + 1 < nb; ++k)
-            if (bd[k] < bd[k - 1]) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: boundaries not sorted", who);
-    } else if (d->buckets.rule == SPLIT_BUCKETS_BOUNDARIES) {
-        const uint64_t *bd = (const uint64_t *)d->buckets.boundaries;
-        for (uint32_t k = 1; k + 1 < nb; ++k)
-            if (bd[k] < bd[k - 1]) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: boundaries not sorted", who);
-    }
+    SC_TRY(split_validate_boundaries_sorted(d, nb, who));
     uint32_t *pos = (uint32_t *)malloc((size_t)nb * sizeof(uint32_t));
     uint32_t *bkt = (uint32_t *)malloc((n ? n : 1) * sizeof(uint32_t));
     if (!pos || !bkt) {

@@ -920,8 +920,7 @@ sc_status launch_ballot(const seg_params &p, split_key_type kt, uint32_t grid, c
 extern "C" sc_status split_segmented(void *temp, size_t *temp_bytes, const split_desc *d, cudaStream_t stream)
 {
     static const char who[] = "split_segmented";
-    SC_TRY(split_validate_temp_arg(temp_bytes, who));
-    SC_TRY(split_validate_temp_ptr(temp, who));
+    SC_TRY(split_validate_temp_arg(temp, temp_bytes, who));
     split_checked c;
     SC_TRY(split_validate_desc(d, SPLIT_ENTRY_SEGMENTED, temp != NULL, who, &c));
     const uint32_t nb = c.num_buckets;

@@ -132,8 +132,7 @@ __global__ void sort_interleave_kernel(const uint32_t *w0, const uint32_t *w1, c
 sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, cudaStream_t stream)
 {
     const char *entry = "split_sort";
-    SC_TRY(split_validate_temp_arg(temp_bytes, entry));
-    SC_TRY(split_validate_temp_ptr(temp, entry));
+    SC_TRY(split_validate_temp_arg(temp, temp_bytes, entry));
     split_sort_checked c;
     SC_TRY(split_validate_sort_desc(d, temp != NULL, entry, &c));
     sort_layout L;

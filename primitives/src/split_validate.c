@@ -165,15 +165,33 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
     return SC_OK;
 }
 
-sc_status split_validate_temp_arg(const size_t *temp_bytes, const char *entry)
+sc_status split_validate_temp_arg(const void *temp, const size_t *temp_bytes, const char *entry)
 {
     if (temp_bytes == NULL) return SPLIT_BAD(entry, "%s: temp_bytes is NULL", entry);
+    return check_aligned(temp, SPLIT_TEMP_ALIGNMENT, entry, "temp");
+}
+
+sc_status split_validate_record_size(size_t n, size_t record_bytes, const char *entry)
+{
+    if (record_bytes < 4 || record_bytes % 4 != 0 || (uint64_t)record_bytes >= ((uint64_t)1 << 32))
+        return SPLIT_BAD(entry, "%s: record_bytes = %zu must be a multiple of 4, at least 4 and below 2^32", entry,
+                         record_bytes);
+    if (n > 0 && (uint64_t)n * record_bytes / record_bytes != n)
+        return SPLIT_BAD(entry, "%s: n * record_bytes overflows", entry);
     return SC_OK;
 }
 
-sc_status split_validate_temp_ptr(const void *temp, const char *entry)
+sc_status split_validate_boundaries_sorted(const split_desc *d, uint32_t num_buckets, const char *entry)
 {
-    return check_aligned(temp, SPLIT_TEMP_ALIGNMENT, entry, "temp");
+    if (d->buckets.rule != SPLIT_BUCKETS_BOUNDARIES) return SC_OK;
+    const uint32_t *b32 = (const uint32_t *)d->buckets.boundaries;
+    const uint64_t *b64 = (const uint64_t *)d->buckets.boundaries;
+    const int u64 = d->key_type == SPLIT_KEY_U64;
+    for (uint32_t j = 1; j + 1 < num_buckets; ++j)
+        if (u64 ? b64[j] < b64[j - 1] : b32[j] < b32[j - 1])
+            return SPLIT_BAD(entry, "%s: buckets.boundaries[%u] is below boundaries[%u] (the table must be sorted "
+                                    "ascending)", entry, j, j - 1);
+    return SC_OK;
 }
 
 sc_status split_validate_temp_size(size_t given, size_t required, const char *entry)
@@ -196,11 +214,7 @@ sc_status split_validate_sort_desc(const split_sort_desc *d, int check_pointers,
     if ((uint64_t)d->n > UINT32_MAX)
         return SPLIT_BAD(entry, "%s: n = %zu records; at most 2^32 - 1 are supported", entry, d->n);
     int records = d->records_in != NULL || d->records_out != NULL || d->record_bytes != 0;
-    if (records && (d->record_bytes < 4 || d->record_bytes % 4 != 0 || (uint64_t)d->record_bytes >= ((uint64_t)1 << 32)))
-        return SPLIT_BAD(entry, "%s: record_bytes = %zu must be a multiple of 4, at least 4 and below 2^32", entry,
-                         d->record_bytes);
-    if (records && d->n > 0 && (uint64_t)d->n * d->record_bytes / d->record_bytes != d->n)
-        return SPLIT_BAD(entry, "%s: n * record_bytes overflows", entry);
+    if (records) SC_TRY(split_validate_record_size(d->n, d->record_bytes, entry));
     if (check_pointers) {
         if (d->n > 0 && (d->keys_in == NULL || d->keys_out == NULL))
             return SPLIT_BAD(entry, "%s: keys_in or keys_out is NULL with n = %zu", entry, d->n);

@@ -41,10 +41,14 @@ uint32_t split_resolved_buckets(const split_buckets *buckets);
 sc_status split_validate_desc(const split_desc *desc, split_entry_kind kind, int check_pointers,
                               const char *entry, split_checked *out);
 
-/* temp_bytes must be non-NULL. */
-sc_status split_validate_temp_arg(const size_t *temp_bytes, const char *entry);
-/* temp (may be NULL: a size query) aligned to SPLIT_TEMP_ALIGNMENT bytes. */
-sc_status split_validate_temp_ptr(const void *temp, const char *entry);
+/* temp_bytes must be non-NULL; temp (NULL: a size query) aligned to SPLIT_TEMP_ALIGNMENT bytes. */
+sc_status split_validate_temp_arg(const void *temp, const size_t *temp_bytes, const char *entry);
+/* Records of record_bytes: a multiple of 4, at least 4, below 2^32, and n of them addressable (split_sort's
+ * records and split_gather / split_scatter). */
+sc_status split_validate_record_size(size_t n, size_t record_bytes, const char *entry);
+/* References only (the table is host memory there): a BOUNDARIES table of num_buckets - 1 keys is sorted
+ * ascending; OK for the other rules. */
+sc_status split_validate_boundaries_sorted(const split_desc *desc, uint32_t num_buckets, const char *entry);
 /* SC_ERROR_TEMP_STORAGE when given < required. */
 sc_status split_validate_temp_size(size_t given, size_t required, const char *entry);
 
