@@ -18,8 +18,10 @@
  *    values, ids, indices, offsets and records to 4 bytes; BOUNDARIES tables to the key size.
  *    A misaligned pointer is SC_ERROR_INVALID_ARGUMENT.
  *  - Aliasing: no output may overlap an input, another output or temp (in-place operation is not
- *    supported). Exactly equal pointers are rejected; partial overlap is not detected and gives
- *    undefined results.
+ *    supported); inputs may overlap each other. Each array is taken at the size the call uses (n
+ *    keys, n values, B + 1 or S * B + 1 bucket offsets, S + 1 segment offsets, B bucket counts,
+ *    B - 1 boundaries, n records; temp at its temp_bytes), and any overlap of a written array with
+ *    another is SC_ERROR_INVALID_ARGUMENT naming both.
  *  - Descriptors are plain structs whose zero fields mean "default" (initialise with {0}).
  *  - Errors: an sc_status return; details in sc_last_error() (sc_status.h). Bad arguments are found
  *    before anything is launched, so on failure nothing is written. SC_OK means the work was

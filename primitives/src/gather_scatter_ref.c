@@ -23,6 +23,10 @@ sc_status split_move_check(const split_move_desc *d, const char *who, uint32_t *
                        d->src, (void *)d->dst);
     if (d->n > 0 && s == t)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: src == dst (in-place move is not supported)", who);
+    const uint64_t bytes = (uint64_t)d->n * d->record_bytes;
+    const split_span spans[] = {{"src", d->src, bytes, 0}, {"index", d->index, (uint64_t)d->n * 4, 0},
+                                {"dst", d->dst, bytes, 1}};
+    SC_TRY(split_validate_spans(spans, 3, who));
     uint64_t all = (uint64_t)s | (uint64_t)t | (uint64_t)d->record_bytes;
     *word_bytes = all % 16 == 0 ? 16u : all % 8 == 0 ? 8u : 4u;
     *passes = d->num_passes ? d->num_passes : 1u;

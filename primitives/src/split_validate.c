@@ -165,6 +165,66 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
     return SC_OK;
 }
 
+/* ---- overlap of the arrays a call reads and writes ---- */
+
+sc_status split_validate_spans(const split_span *spans, int count, const char *entry)
+{
+    for (int i = 0; i < count; ++i) {
+        const split_span *a = &spans[i];
+        if (a->ptr == NULL || a->bytes == 0) continue;
+        const uint64_t alo = (uintptr_t)a->ptr, ahi = alo + a->bytes < alo ? UINT64_MAX : alo + a->bytes;
+        for (int j = i + 1; j < count; ++j) {
+            const split_span *b = &spans[j];
+            if (b->ptr == NULL || b->bytes == 0 || (!a->written && !b->written)) continue;
+            const uint64_t blo = (uintptr_t)b->ptr, bhi = blo + b->bytes < blo ? UINT64_MAX : blo + b->bytes;
+            if (alo < bhi && blo < ahi)
+                return SPLIT_BAD(entry, "%s: %s [%p, +%llu bytes) overlaps %s [%p, +%llu bytes); no output may overlap "
+                                        "an input, another output or temp", entry, a->name, a->ptr,
+                                 (unsigned long long)a->bytes, b->name, b->ptr, (unsigned long long)b->bytes);
+        }
+    }
+    return SC_OK;
+}
+
+sc_status split_validate_desc_overlap(const split_desc *d, split_entry_kind kind, uint32_t num_buckets,
+                                      const void *temp, size_t temp_bytes, const char *entry)
+{
+    const uint64_t n = d->n, kb = d->key_type == SPLIT_KEY_U64 ? 8 : 4, nb = num_buckets;
+    const uint64_t segments = kind == SPLIT_ENTRY_SEGMENTED ? d->num_segments : 1;
+    const split_buckets *b = &d->buckets;
+    const split_span spans[] = {
+        {"keys_in", d->keys_in, n * kb, 0},
+        {"values_in", d->values_in, n * 4, 0},
+        {"buckets.bucket_ids", b->rule == SPLIT_BUCKETS_IDS ? b->bucket_ids : NULL, n * 4, 0},
+        {"buckets.boundaries", b->rule == SPLIT_BUCKETS_BOUNDARIES ? b->boundaries : NULL, nb > 1 ? (nb - 1) * kb : 0, 0},
+        {"segment_offsets", kind == SPLIT_ENTRY_SEGMENTED ? d->segment_offsets : NULL, (segments + 1) * 4, 0},
+        {"num_records_device", d->num_records_device, 4, 0},
+        {"bucket_counts", d->bucket_counts, nb * 4, 0},
+        {"keys_out", d->keys_out, n * kb, 1},
+        {"values_out", d->values_out, n * 4, 1},
+        {"gather_index", d->gather_index, n * 4, 1},
+        {"scatter_index", d->scatter_index, n * 4, 1},
+        {"bucket_offsets", d->bucket_offsets, (segments * nb + 1) * 4, 1},
+        {"temp", temp, temp_bytes, 1},
+    };
+    return split_validate_spans(spans, (int)(sizeof spans / sizeof spans[0]), entry);
+}
+
+sc_status split_validate_sort_overlap(const split_sort_desc *d, const void *temp, size_t temp_bytes, const char *entry)
+{
+    const uint64_t n = d->n, kb = (d->key_bits ? d->key_bits : 32) / 8, rb = d->record_bytes;
+    const split_span spans[] = {
+        {"keys_in", d->keys_in, n * kb, 0},
+        {"values_in", d->values_in, n * 4, 0},
+        {"records_in", d->records_in, n * rb, 0},
+        {"keys_out", d->keys_out, n * kb, 1},
+        {"values_out", d->values_out, n * 4, 1},
+        {"records_out", d->records_out, n * rb, 1},
+        {"temp", temp, temp_bytes, 1},
+    };
+    return split_validate_spans(spans, (int)(sizeof spans / sizeof spans[0]), entry);
+}
+
 sc_status split_validate_temp_arg(const void *temp, const size_t *temp_bytes, const char *entry)
 {
     if (temp_bytes == NULL) return SPLIT_BAD(entry, "%s: temp_bytes is NULL", entry);
