@@ -21,8 +21,6 @@ sc_status split_move_check(const split_move_desc *d, const char *who, uint32_t *
     if (s % 4 != 0 || t % 4 != 0)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: src (%p) and dst (%p) must be aligned to 4 bytes", who,
                        d->src, (void *)d->dst);
-    if (d->n > 0 && s == t)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: src == dst (in-place move is not supported)", who);
     const uint64_t bytes = (uint64_t)d->n * d->record_bytes;
     const split_span spans[] = {{"src", d->src, bytes, 0}, {"index", d->index, (uint64_t)d->n * 4, 0},
                                 {"dst", d->dst, bytes, 1}};

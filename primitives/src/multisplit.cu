@@ -460,8 +460,7 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
 {
     SC_TRY(split_validate_temp_arg(temp, temp_bytes, entry));
     split_checked c;
-    SC_TRY(split_validate_desc(d, kind, temp != NULL, entry, &c));
-    if (temp != NULL) SC_TRY(split_validate_desc_overlap(d, kind, c.num_buckets, temp, *temp_bytes, entry));
+    SC_TRY(split_validate_desc(d, kind, temp != NULL, temp, temp ? *temp_bytes : 0, entry, &c));
     if (split_wide_selected(d, c.num_buckets)) {
         size_t wide_need;
         SC_TRY(split_wide_temp_bytes(d, c.num_buckets, &wide_need));

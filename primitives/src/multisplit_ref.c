@@ -55,8 +55,7 @@ uint32_t split_bucket_of_ref(const split_desc *d, size_t i)
 static sc_status multisplit_ref(const split_desc *d, split_entry_kind kind, const char *entry)
 {
     split_checked c;
-    SC_TRY(split_validate_desc(d, kind, 1, entry, &c));
-    SC_TRY(split_validate_desc_overlap(d, kind, c.num_buckets, NULL, 0, entry));
+    SC_TRY(split_validate_desc(d, kind, 1, NULL, 0, entry, &c));
     SC_TRY(split_validate_boundaries_sorted(d, c.num_buckets, entry));
     size_t n = c.n;
     if (d->num_records_device != NULL && *d->num_records_device < n) n = *d->num_records_device;

@@ -10,8 +10,7 @@ sc_status split_segmented_ref(const split_desc *d)
 {
     static const char who[] = "split_segmented_ref";
     split_checked c;
-    SC_TRY(split_validate_desc(d, SPLIT_ENTRY_SEGMENTED, 1, who, &c));
-    SC_TRY(split_validate_desc_overlap(d, SPLIT_ENTRY_SEGMENTED, c.num_buckets, NULL, 0, who));
+    SC_TRY(split_validate_desc(d, SPLIT_ENTRY_SEGMENTED, 1, NULL, 0, who, &c));
     const uint32_t nb = c.num_buckets;
     const uint32_t *off = d->segment_offsets;
     size_t S = d->num_segments, n = d->n;

@@ -922,8 +922,7 @@ extern "C" sc_status split_segmented(void *temp, size_t *temp_bytes, const split
     static const char who[] = "split_segmented";
     SC_TRY(split_validate_temp_arg(temp, temp_bytes, who));
     split_checked c;
-    SC_TRY(split_validate_desc(d, SPLIT_ENTRY_SEGMENTED, temp != NULL, who, &c));
-    if (temp != NULL) SC_TRY(split_validate_desc_overlap(d, SPLIT_ENTRY_SEGMENTED, c.num_buckets, temp, *temp_bytes, who));
+    SC_TRY(split_validate_desc(d, SPLIT_ENTRY_SEGMENTED, temp != NULL, temp, temp ? *temp_bytes : 0, who, &c));
     const uint32_t nb = c.num_buckets;
     const bool ballot = nb <= SEG_BALLOT_MAX_BUCKETS;
     uint32_t grid = 1;

@@ -134,8 +134,7 @@ sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, c
     const char *entry = "split_sort";
     SC_TRY(split_validate_temp_arg(temp, temp_bytes, entry));
     split_sort_checked c;
-    SC_TRY(split_validate_sort_desc(d, temp != NULL, entry, &c));
-    if (temp != NULL) SC_TRY(split_validate_sort_overlap(d, temp, *temp_bytes, entry));
+    SC_TRY(split_validate_sort_desc(d, temp != NULL, temp, temp ? *temp_bytes : 0, entry, &c));
     sort_layout L;
     SC_TRY(sort_layout_of(d, &c, &L));
     if (temp == NULL) {

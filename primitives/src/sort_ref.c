@@ -56,8 +56,7 @@ static void merge_sort(uint32_t *idx, uint32_t *tmp, const sort_key *keys, size_
 sc_status split_sort_ref(const split_sort_desc *d)
 {
     split_sort_checked c;
-    SC_TRY(split_validate_sort_desc(d, 1, "split_sort_ref", &c));
-    SC_TRY(split_validate_sort_overlap(d, NULL, 0, "split_sort_ref"));
+    SC_TRY(split_validate_sort_desc(d, 1, NULL, 0, "split_sort_ref", &c));
     size_t n = c.n;
     if (n == 0) return SC_OK;
     sort_key *keys = malloc(n * sizeof *keys);

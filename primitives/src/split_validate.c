@@ -89,8 +89,70 @@ static sc_status check_rule(const split_desc *d, uint32_t key_bits, int check_po
     return SC_OK;
 }
 
-sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int check_pointers, const char *entry,
-                              split_checked *out)
+/* ---- overlap of the arrays a call reads and writes ---- */
+
+sc_status split_validate_spans(const split_span *spans, int count, const char *entry)
+{
+    for (int i = 0; i < count; ++i) {
+        const split_span *a = &spans[i];
+        if (a->ptr == NULL || a->bytes == 0) continue;
+        const uint64_t alo = (uintptr_t)a->ptr, ahi = alo + a->bytes < alo ? UINT64_MAX : alo + a->bytes;
+        for (int j = i + 1; j < count; ++j) {
+            const split_span *b = &spans[j];
+            if (b->ptr == NULL || b->bytes == 0 || (!a->written && !b->written)) continue;
+            const uint64_t blo = (uintptr_t)b->ptr, bhi = blo + b->bytes < blo ? UINT64_MAX : blo + b->bytes;
+            if (alo < bhi && blo < ahi)
+                return SPLIT_BAD(entry, "%s: %s [%p, +%llu bytes) overlaps %s [%p, +%llu bytes); no output may overlap "
+                                        "an input, another output or temp", entry, a->name, a->ptr,
+                                 (unsigned long long)a->bytes, b->name, b->ptr, (unsigned long long)b->bytes);
+        }
+    }
+    return SC_OK;
+}
+
+/* The arrays of a split_desc call that passed the other checks, at the sizes the call uses. */
+static sc_status check_desc_overlap(const split_desc *d, split_entry_kind kind, uint32_t num_buckets, const void *temp,
+                                   size_t temp_bytes, const char *entry)
+{
+    const uint64_t n = d->n, kb = d->key_type == SPLIT_KEY_U64 ? 8 : 4, nb = num_buckets;
+    const uint64_t segments = kind == SPLIT_ENTRY_SEGMENTED ? d->num_segments : 1;
+    const split_buckets *b = &d->buckets;
+    const split_span spans[] = {
+        {"keys_in", d->keys_in, n * kb, 0},
+        {"values_in", d->values_in, n * 4, 0},
+        {"buckets.bucket_ids", b->rule == SPLIT_BUCKETS_IDS ? b->bucket_ids : NULL, n * 4, 0},
+        {"buckets.boundaries", b->rule == SPLIT_BUCKETS_BOUNDARIES ? b->boundaries : NULL, nb > 1 ? (nb - 1) * kb : 0, 0},
+        {"segment_offsets", kind == SPLIT_ENTRY_SEGMENTED ? d->segment_offsets : NULL, (segments + 1) * 4, 0},
+        {"num_records_device", d->num_records_device, 4, 0},
+        {"bucket_counts", d->bucket_counts, nb * 4, 0},
+        {"keys_out", d->keys_out, n * kb, 1},
+        {"values_out", d->values_out, n * 4, 1},
+        {"gather_index", d->gather_index, n * 4, 1},
+        {"scatter_index", d->scatter_index, n * 4, 1},
+        {"bucket_offsets", d->bucket_offsets, (segments * nb + 1) * 4, 1},
+        {"temp", temp, temp_bytes, 1},
+    };
+    return split_validate_spans(spans, (int)(sizeof spans / sizeof spans[0]), entry);
+}
+
+/* The arrays of a split_sort_desc call that passed the other checks. */
+static sc_status check_sort_overlap(const split_sort_desc *d, const void *temp, size_t temp_bytes, const char *entry)
+{
+    const uint64_t n = d->n, kb = (d->key_bits ? d->key_bits : 32) / 8, rb = d->record_bytes;
+    const split_span spans[] = {
+        {"keys_in", d->keys_in, n * kb, 0},
+        {"values_in", d->values_in, n * 4, 0},
+        {"records_in", d->records_in, n * rb, 0},
+        {"keys_out", d->keys_out, n * kb, 1},
+        {"values_out", d->values_out, n * 4, 1},
+        {"records_out", d->records_out, n * rb, 1},
+        {"temp", temp, temp_bytes, 1},
+    };
+    return split_validate_spans(spans, (int)(sizeof spans / sizeof spans[0]), entry);
+}
+
+sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int check_pointers, const void *temp,
+                              size_t temp_bytes, const char *entry, split_checked *out)
 {
     if (d == NULL) return SPLIT_BAD(entry, "%s: desc is NULL", entry);
     if (d->key_type != SPLIT_KEY_U32 && d->key_type != SPLIT_KEY_U64)
@@ -137,12 +199,6 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
             if (keys_needed && d->keys_in == NULL)
                 return SPLIT_BAD(entry, "%s: keys_in is NULL with n = %zu", entry, d->n);
         }
-        if (d->keys_in != NULL && d->keys_in == d->keys_out)
-            return SPLIT_BAD(entry, "%s: keys_out == keys_in (in-place split is not supported)", entry);
-        if (d->values_in != NULL && (const void *)d->values_in == (const void *)d->values_out)
-            return SPLIT_BAD(entry, "%s: values_out == values_in (in-place split is not supported)", entry);
-        if (d->gather_index != NULL && d->gather_index == d->scatter_index)
-            return SPLIT_BAD(entry, "%s: gather_index and scatter_index are the same array", entry);
         const uint32_t kbytes = key_bits / 8;
         SC_TRY(check_keys_values_aligned(d->keys_in, d->keys_out, kbytes, d->values_in, d->values_out, entry));
         SC_TRY(check_aligned(d->bucket_offsets, 4, entry, "bucket_offsets"));
@@ -155,6 +211,7 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
             SC_TRY(check_aligned(d->buckets.bucket_ids, 4, entry, "buckets.bucket_ids"));
         if (d->buckets.rule == SPLIT_BUCKETS_BOUNDARIES)
             SC_TRY(check_aligned(d->buckets.boundaries, kbytes, entry, "buckets.boundaries"));
+        SC_TRY(check_desc_overlap(d, kind, nb, temp, temp_bytes, entry));
     }
     if (out) {
         out->n = (uint32_t)d->n;
@@ -163,66 +220,6 @@ sc_status split_validate_desc(const split_desc *d, split_entry_kind kind, int ch
         out->key_bytes = key_bits / 8;
     }
     return SC_OK;
-}
-
-/* ---- overlap of the arrays a call reads and writes ---- */
-
-sc_status split_validate_spans(const split_span *spans, int count, const char *entry)
-{
-    for (int i = 0; i < count; ++i) {
-        const split_span *a = &spans[i];
-        if (a->ptr == NULL || a->bytes == 0) continue;
-        const uint64_t alo = (uintptr_t)a->ptr, ahi = alo + a->bytes < alo ? UINT64_MAX : alo + a->bytes;
-        for (int j = i + 1; j < count; ++j) {
-            const split_span *b = &spans[j];
-            if (b->ptr == NULL || b->bytes == 0 || (!a->written && !b->written)) continue;
-            const uint64_t blo = (uintptr_t)b->ptr, bhi = blo + b->bytes < blo ? UINT64_MAX : blo + b->bytes;
-            if (alo < bhi && blo < ahi)
-                return SPLIT_BAD(entry, "%s: %s [%p, +%llu bytes) overlaps %s [%p, +%llu bytes); no output may overlap "
-                                        "an input, another output or temp", entry, a->name, a->ptr,
-                                 (unsigned long long)a->bytes, b->name, b->ptr, (unsigned long long)b->bytes);
-        }
-    }
-    return SC_OK;
-}
-
-sc_status split_validate_desc_overlap(const split_desc *d, split_entry_kind kind, uint32_t num_buckets,
-                                      const void *temp, size_t temp_bytes, const char *entry)
-{
-    const uint64_t n = d->n, kb = d->key_type == SPLIT_KEY_U64 ? 8 : 4, nb = num_buckets;
-    const uint64_t segments = kind == SPLIT_ENTRY_SEGMENTED ? d->num_segments : 1;
-    const split_buckets *b = &d->buckets;
-    const split_span spans[] = {
-        {"keys_in", d->keys_in, n * kb, 0},
-        {"values_in", d->values_in, n * 4, 0},
-        {"buckets.bucket_ids", b->rule == SPLIT_BUCKETS_IDS ? b->bucket_ids : NULL, n * 4, 0},
-        {"buckets.boundaries", b->rule == SPLIT_BUCKETS_BOUNDARIES ? b->boundaries : NULL, nb > 1 ? (nb - 1) * kb : 0, 0},
-        {"segment_offsets", kind == SPLIT_ENTRY_SEGMENTED ? d->segment_offsets : NULL, (segments + 1) * 4, 0},
-        {"num_records_device", d->num_records_device, 4, 0},
-        {"bucket_counts", d->bucket_counts, nb * 4, 0},
-        {"keys_out", d->keys_out, n * kb, 1},
-        {"values_out", d->values_out, n * 4, 1},
-        {"gather_index", d->gather_index, n * 4, 1},
-        {"scatter_index", d->scatter_index, n * 4, 1},
-        {"bucket_offsets", d->bucket_offsets, (segments * nb + 1) * 4, 1},
-        {"temp", temp, temp_bytes, 1},
-    };
-    return split_validate_spans(spans, (int)(sizeof spans / sizeof spans[0]), entry);
-}
-
-sc_status split_validate_sort_overlap(const split_sort_desc *d, const void *temp, size_t temp_bytes, const char *entry)
-{
-    const uint64_t n = d->n, kb = (d->key_bits ? d->key_bits : 32) / 8, rb = d->record_bytes;
-    const split_span spans[] = {
-        {"keys_in", d->keys_in, n * kb, 0},
-        {"values_in", d->values_in, n * 4, 0},
-        {"records_in", d->records_in, n * rb, 0},
-        {"keys_out", d->keys_out, n * kb, 1},
-        {"values_out", d->values_out, n * 4, 1},
-        {"records_out", d->records_out, n * rb, 1},
-        {"temp", temp, temp_bytes, 1},
-    };
-    return split_validate_spans(spans, (int)(sizeof spans / sizeof spans[0]), entry);
 }
 
 sc_status split_validate_temp_arg(const void *temp, const size_t *temp_bytes, const char *entry)
@@ -262,8 +259,8 @@ sc_status split_validate_temp_size(size_t given, size_t required, const char *en
     return SC_OK;
 }
 
-sc_status split_validate_sort_desc(const split_sort_desc *d, int check_pointers, const char *entry,
-                                   split_sort_checked *out)
+sc_status split_validate_sort_desc(const split_sort_desc *d, int check_pointers, const void *temp, size_t temp_bytes,
+                                   const char *entry, split_sort_checked *out)
 {
     if (d == NULL) return SPLIT_BAD(entry, "%s: desc is NULL", entry);
     uint32_t kb = d->key_bits ? d->key_bits : 32;
@@ -283,16 +280,11 @@ sc_status split_validate_sort_desc(const split_sort_desc *d, int check_pointers,
         if (records && (d->records_in == NULL || d->records_out == NULL))
             return SPLIT_BAD(entry, "%s: records_in and records_out must be both set with record_bytes = %zu", entry,
                              d->record_bytes);
-        if (d->keys_in != NULL && d->keys_in == d->keys_out)
-            return SPLIT_BAD(entry, "%s: keys_out == keys_in (keys_in is never modified)", entry);
-        if (d->values_in != NULL && (const void *)d->values_in == (const void *)d->values_out)
-            return SPLIT_BAD(entry, "%s: values_out == values_in", entry);
-        if (d->records_in != NULL && d->records_in == d->records_out)
-            return SPLIT_BAD(entry, "%s: records_out == records_in", entry);
         const uint32_t kalign = kb == 64 ? 8u : 4u; /* 96-bit keys are three 32-bit words */
         SC_TRY(check_keys_values_aligned(d->keys_in, d->keys_out, kalign, d->values_in, d->values_out, entry));
         SC_TRY(check_aligned(d->records_in, 4, entry, "records_in"));
         SC_TRY(check_aligned(d->records_out, 4, entry, "records_out"));
+        SC_TRY(check_sort_overlap(d, temp, temp_bytes, entry));
     }
     if (out) {
         out->n = (uint32_t)d->n;

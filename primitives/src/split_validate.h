@@ -36,10 +36,11 @@ static inline uint32_t split_field_start(const split_buckets *b) { return b->bit
 uint32_t split_resolved_buckets(const split_buckets *buckets);
 
 /* Checks a split_desc for `kind`. check_pointers = 0 for a temp-size query (data pointers are not
- * looked at then), 1 for a real call (null pointers with n > 0, missing outputs, in == out).
- * `entry` names the public function in the message. `out` may be NULL. */
-sc_status split_validate_desc(const split_desc *desc, split_entry_kind kind, int check_pointers,
-                              const char *entry, split_checked *out);
+ * looked at then), 1 for a real call (null pointers with n > 0, missing outputs, alignment, and no
+ * written array overlapping another: temp's temp_bytes bytes among them, temp NULL for the
+ * references). `entry` names the public function in the message. `out` may be NULL. */
+sc_status split_validate_desc(const split_desc *desc, split_entry_kind kind, int check_pointers, const void *temp,
+                              size_t temp_bytes, const char *entry, split_checked *out);
 
 /* One array a call reads (written 0) or writes (written 1): bytes from ptr (NULL or 0 bytes: none). */
 typedef struct split_span {
@@ -52,14 +53,6 @@ typedef struct split_span {
 /* SC_ERROR_INVALID_ARGUMENT naming both arrays when a written span overlaps any other span (inputs may
  * overlap each other). */
 sc_status split_validate_spans(const split_span *spans, int count, const char *entry);
-/* The spans of a split_desc that passed split_validate_desc (num_buckets resolved there) for `kind`, with
- * temp's temp_bytes bytes (temp NULL for the references). */
-sc_status split_validate_desc_overlap(const split_desc *desc, split_entry_kind kind, uint32_t num_buckets,
-                                      const void *temp, size_t temp_bytes, const char *entry);
-/* The spans of a split_sort_desc that passed split_validate_sort_desc, with temp. */
-sc_status split_validate_sort_overlap(const split_sort_desc *desc, const void *temp, size_t temp_bytes,
-                                      const char *entry);
-
 /* temp_bytes must be non-NULL; temp (NULL: a size query) aligned to SPLIT_TEMP_ALIGNMENT bytes. */
 sc_status split_validate_temp_arg(const void *temp, const size_t *temp_bytes, const char *entry);
 /* Records of record_bytes: a multiple of 4, at least 4, below 2^32, and n of them addressable (split_sort's
@@ -79,8 +72,9 @@ typedef struct split_sort_checked {
     uint32_t passes;        /* ceil(key_bits_used / SPLIT_SORT_RADIX_BITS) */
 } split_sort_checked;
 
-sc_status split_validate_sort_desc(const split_sort_desc *desc, int check_pointers, const char *entry,
-                                   split_sort_checked *out);
+/* The same for a split_sort_desc (the overlap check with temp as above). */
+sc_status split_validate_sort_desc(const split_sort_desc *desc, int check_pointers, const void *temp,
+                                   size_t temp_bytes, const char *entry, split_sort_checked *out);
 
 #ifdef __cplusplus
 }
