@@ -18,6 +18,7 @@
 #include "multisplit_internal.h"
 #include "sc_report.h"
 #include "split.h"
+#include "split_occupancy.cuh"
 #include "split_validate.h"
 
 static_assert(SPLIT_WIDE_LANE_ITEMS * sizeof(uint32_t) == 16, "one uint4 of uint32_t per lane");
@@ -177,13 +178,14 @@ __global__ void split_wide_offsets_kernel(const uint32_t *starts, uint32_t num_b
 }
 
 /* Launches a grid-stride kernel with at most one wave: min(want, SMs x its resident blocks per SM)
- * blocks (ncu: the renderer's tile split ran 1.33 waves with a fixed 8 blocks per SM, 6 resident). */
+ * blocks (ncu: the renderer's tile split ran 1.33 waves with a fixed 8 blocks per SM, 6 resident).
+ * `occ` caches the kernel's resident blocks per device (split_blocks_per_sm). */
 template <typename Kernel>
-static sc_status wide_launch_one(Kernel kernel, const wide_params &p, uint64_t want, int sms, cudaStream_t stream,
-                                 const char *name)
+static sc_status wide_launch_one(Kernel kernel, split_occ_cache &occ, const wide_params &p, uint64_t want, int sms,
+                                 cudaStream_t stream, const char *name)
 {
-    int per_sm = 0;
-    SC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, SPLIT_WIDE_THREADS, 0));
+    int dev = 0, per_sm = 0;
+    SC_TRY(split_blocks_per_sm(kernel, SPLIT_WIDE_THREADS, 0, occ, &dev, &per_sm));
     const uint64_t cap = (uint64_t)(sms > 0 ? sms : 1) * (uint64_t)(per_sm > 0 ? per_sm : 1);
     const uint32_t blocks = (uint32_t)(want < cap ? want : cap);
     kernel<<<blocks, SPLIT_WIDE_THREADS, 0, stream>>>(p);
@@ -197,14 +199,16 @@ template <typename KeyT, int RULE>
 static sc_status wide_launch_rule(const wide_params &p, int place, bool vec, uint64_t want, int sms,
                                   cudaStream_t stream)
 {
+    static split_occ_cache occ[4]; /* place x 2 + vec: one per kernel below */
+    split_occ_cache &o = occ[place * 2 + (vec ? 1 : 0)];
     if (place)
-        return vec ? wide_launch_one(split_wide_place_kernel<KeyT, RULE, true>, p, want, sms, stream,
+        return vec ? wide_launch_one(split_wide_place_kernel<KeyT, RULE, true>, o, p, want, sms, stream,
                                      "launch of split_wide_place_kernel")
-                   : wide_launch_one(split_wide_place_kernel<KeyT, RULE, false>, p, want, sms, stream,
+                   : wide_launch_one(split_wide_place_kernel<KeyT, RULE, false>, o, p, want, sms, stream,
                                      "launch of split_wide_place_kernel");
-    return vec ? wide_launch_one(split_wide_count_kernel<KeyT, RULE, true>, p, want, sms, stream,
+    return vec ? wide_launch_one(split_wide_count_kernel<KeyT, RULE, true>, o, p, want, sms, stream,
                                  "launch of split_wide_count_kernel")
-               : wide_launch_one(split_wide_count_kernel<KeyT, RULE, false>, p, want, sms, stream,
+               : wide_launch_one(split_wide_count_kernel<KeyT, RULE, false>, o, p, want, sms, stream,
                                  "launch of split_wide_count_kernel");
 }
 

@@ -39,6 +39,7 @@
 #include "sc_report.h"
 #include "split.h"
 #include "split_bucket.cuh"
+#include "split_occupancy.cuh"
 #include "split_tuning.h"
 #include "split_validate.h"
 
@@ -848,24 +849,17 @@ seg_kernel_fn ballot_kernel_for(split_key_type kt, int rule)
     });
 }
 
-enum { OCC_DEVICES = 64, OCC_KERNELS = 8 };
-
 /* The ballot path's cooperative grid: the blocks the device holds at once (at most
  * SEG_BALLOT_BLOCKS_PER_SM per SM), and no more than one per SEG_BALLOT_MIN_SHARE merge-path items.
- * The occupancy query is made once per device and kernel. */
+ * The occupancy query is made once per device and kernel (split_blocks_per_sm). */
 sc_status ballot_grid(split_key_type kt, int rule, size_t n, size_t S, uint32_t *grid)
 {
-    static std::atomic<int> occ_cache[OCC_DEVICES][OCC_KERNELS];
-    int dev = 0, sms = 0, occ = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&dev));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    static split_occ_cache occ_cache[8]; /* (64-bit keys) x 4 + rule */
     const int slot = (kt == SPLIT_KEY_U64 ? 4 : 0) + (rule & 3);
-    if (dev >= 0 && dev < OCC_DEVICES) occ = occ_cache[dev][slot].load(std::memory_order_relaxed);
-    if (occ <= 0) {
-        SC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, ballot_kernel_for(kt, rule), BT, 0));
-        if (occ < 1) return SC_FAIL(SC_ERROR_CUDA, "split_segmented: the ballot kernel cannot be resident");
-        if (dev >= 0 && dev < OCC_DEVICES) occ_cache[dev][slot].store(occ, std::memory_order_relaxed);
-    }
+    int dev = 0, sms = 0, occ = 0;
+    SC_TRY(split_blocks_per_sm(ballot_kernel_for(kt, rule), BT, 0, occ_cache[slot], &dev, &occ));
+    if (occ < 1) return SC_FAIL(SC_ERROR_CUDA, "split_segmented: the ballot kernel cannot be resident");
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (occ > SEG_BALLOT_BLOCKS_PER_SM) occ = SEG_BALLOT_BLOCKS_PER_SM;
     if (sms < 1) sms = 1;
     const size_t F = S * SEG_BALLOT_SEGMENT_WEIGHT + n;

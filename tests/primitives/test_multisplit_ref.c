@@ -243,6 +243,17 @@ static void test_multisplit_ref_record_count_and_bucket_counts(void)
     sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
 }
 
+/* The valid call the argument tests start from: 8 u32 keys split by bits [0, 2), keys out only. */
+static split_desc eight_keys_two_bits(const void *keys, uint32_t *out)
+{
+    split_desc d = {0};
+    d.n = 8;
+    d.keys_in = keys;
+    d.keys_out = out;
+    d.buckets.bit_count = 2;
+    return d;
+}
+
 /* The wide rules: B > 2048 and bit_count > 11 only unstable (the message says so), bit_count <= 24,
  * bucket_counts and num_records_device only unstable and never segmented. */
 static void test_ref_wide_argument_rules(void)
@@ -253,11 +264,7 @@ static void test_ref_wide_argument_rules(void)
     uint32_t poison[8];
     memset(poison, 0xAB, sizeof poison);
     memcpy(out, poison, sizeof out);
-    split_desc d = {0};
-    d.n = 8;
-    d.keys_in = keys;
-    d.keys_out = out;
-    d.buckets.bit_count = 2;
+    const split_desc d = eight_keys_two_bits(keys, out);
     split_desc e = d;
     e.buckets.bit_count = 12; /* stable, 4096 buckets */
     SCT_CHECK(split_multisplit_ref(&e) == SC_ERROR_INVALID_ARGUMENT);
@@ -402,11 +409,7 @@ static void test_ref_rejects_bad_arguments(void)
     uint32_t keys[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8], ids[8] = {0, 1, 2, 3, 0, 1, 2, 9};
     uint32_t poison[8];
     memset(poison, 0xAB, sizeof poison);
-    split_desc d = {0};
-    d.n = 8;
-    d.keys_in = keys;
-    d.keys_out = out;
-    d.buckets.bit_count = 2;
+    const split_desc d = eight_keys_two_bits(keys, out);
     memcpy(out, poison, sizeof out);
     SCT_CHECK(split_multisplit_ref(NULL) == SC_ERROR_INVALID_ARGUMENT);
     split_desc e = d;
@@ -484,11 +487,7 @@ static void test_ref_rejects_misaligned_and_edge_fields(void)
     memset(poison, 0xAB, sizeof poison);
     for (int i = 0; i < 10; ++i) store[i] = (uint64_t)i * 0x9E3779B97F4A7C15ull;
     const unsigned char *bytes = (const unsigned char *)store;
-    split_desc d = {0};
-    d.n = 8;
-    d.keys_in = store;
-    d.keys_out = out;
-    d.buckets.bit_count = 2;
+    const split_desc d = eight_keys_two_bits(store, out);
     memcpy(out, poison, sizeof out);
     split_desc e = d;
     e.keys_in = bytes + 2; /* u32 keys at a 2-byte offset */
