@@ -17,6 +17,10 @@ slabcast_require(SLABCAST_GL_INCLUDE "OpenGL headers (GL/glcorearb.h)" "libgl-de
 find_path(SLABCAST_EGL_INCLUDE EGL/egl.h)
 slabcast_require(SLABCAST_EGL_INCLUDE "EGL headers (EGL/egl.h)" "libegl-dev")
 
+# liblzma: the mesh loaders decompress .xz files in-process, in a stream.
+find_package(LibLZMA QUIET)
+slabcast_require(LibLZMA_FOUND "liblzma (lzma.h)" "liblzma-dev")
+
 find_path(SLABCAST_CGLM_INCLUDE cglm/cglm.h)
 slabcast_require(SLABCAST_CGLM_INCLUDE "cglm (cglm/cglm.h)" "libcglm-dev")
 add_library(slabcast_cglm INTERFACE)            # header-only use: every cglm call is inline

@@ -28,12 +28,19 @@ int app_image_alloc(app_image *img, sc_backend backend, unsigned width, unsigned
 void app_image_free(app_image *img);
 /* Copies to host memory (w*h*4 bytes). 0 or -1 with a message on stderr. */
 int app_image_to_host(const app_image *img, void *host);
-/* Writes host RGBA8 pixels (row 0 at the bottom) as a PNG (top row first). 0 or -1. */
-int app_write_png(const char *path, const void *rgba, unsigned width, unsigned height);
+/* Writes host RGBA8 pixels (row 0 at the bottom) top row first, in the given format (PNG, JPEG at
+ * quality 92, BMP, TGA). 0, or -1 with a "slabcast: <path>: ..." line on stderr. */
+int app_write_image(const char *path, app_image_format format, const void *rgba, unsigned width, unsigned height);
+
+/* main.c: prints the last error the libraries reported, once, as one line
+ * "slabcast: [context: ]<message>" (source locations only with --verbose). context may be NULL. */
+void app_report_error(const char *context);
 
 int app_run_headless(const app_options *o, app_scene *scene);
-/* Returns 0, 1 on error, or 2 when no window could be opened (the caller may fall back). */
-int app_run_viewer(const app_options *o, app_scene *scene);
-int app_viewer_available(void);
+/* Returns 0, 1 on error (reported), or 2 when no window could be opened: then `why` says why (a
+ * GLFW error, no OpenGL 4.5) and the caller may fall back. */
+int app_run_viewer(const app_options *o, app_scene *scene, char *why, size_t why_size);
+/* 1 when the viewer can be tried (GLFW loaded), else 0 with the reason in why. */
+int app_viewer_available(char *why, size_t why_size);
 
 #endif

@@ -1,6 +1,6 @@
 /* headless.c - renders frames without a window: per-stage times and counters (each frame waited for),
- * then the same number of frames back to back (the real-time loop, no wait between frames), the last
- * frame as PNG. */
+ * then on the CUDA backend the same number of frames back to back (the real-time loop, no wait
+ * between frames), the last frame as an image. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -15,65 +15,99 @@ static double app_now_ms(void)
     return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
 }
 
+/* Frame i's time, computed in double (the options keep every frame within +-APP_MAX_TIME). */
+static float frame_time(const app_options *o, int i)
+{
+    return (float)((double)o->start_time + (double)i * (double)o->time_step);
+}
+
+/* Renders warm-up frames (time of frame 0), then `frames` frames with their statistics in log. */
+static int render_measured(const app_options *o, app_scene *s, void *pixels, int frames, int warmup,
+                           app_frame_log *log)
+{
+    for (int i = 0; i < frames + warmup; ++i) {
+        sc_frame_desc f = {0};
+        f.time = frame_time(o, i < warmup ? 0 : i - warmup);
+        f.rgba = pixels;
+        if (sc_renderer_render(s->renderer, &f) != SC_OK) return -1;
+        if (i >= warmup) {
+            sc_frame_stats st;
+            if (sc_renderer_stats(s->renderer, &st) != SC_OK) return -1;
+            app_frame_log_add(log, &st);
+        }
+    }
+    return 0;
+}
+
+/* Frames back to back as a real-time loop runs them: no wait between frames, one at the end. */
+static int render_pipelined(const app_options *o, app_scene *s, void *pixels, int frames, app_frame_log *log)
+{
+    double t0 = app_now_ms();
+    for (int i = 0; i < frames; ++i) {
+        sc_frame_desc f = {0};
+        f.time = frame_time(o, i);
+        f.rgba = pixels;
+        if (sc_renderer_render(s->renderer, &f) != SC_OK) return -1;
+    }
+    sc_frame_stats st;
+    if (sc_renderer_stats(s->renderer, &st) != SC_OK) return -1;
+    log->pipelined_frames = frames;
+    log->pipelined_ms = app_now_ms() - t0;
+    return 0;
+}
+
+/* Copies the last frame to the host and writes it in the format of its name. */
+static int write_image(const app_image *img, const char *path, app_image_format format)
+{
+    void *host = malloc((size_t)img->width * img->height * 4);
+    if (!host) {
+        fprintf(stderr, "slabcast: out of memory for a %ux%u image\n", img->width, img->height);
+        return -1;
+    }
+    int rc = app_image_to_host(img, host) == 0 && app_write_image(path, format, host, img->width, img->height) == 0
+                 ? 0 : -1;
+    free(host);
+    if (rc == 0) printf("slabcast: wrote %s\n", path);
+    return rc;
+}
+
 int app_run_headless(const app_options *o, app_scene *s)
 {
     unsigned w = o->width, h = o->height;
-    int frames = o->frames ? o->frames : (s->backend == SC_BACKEND_CUDA ? 500 : 3);
-    int warmup = s->backend == SC_BACKEND_CUDA ? (frames >= 50 ? 20 : frames / 5) : 0;
+    int cuda = s->backend == SC_BACKEND_CUDA;
+    int frames = o->frames ? o->frames : (cuda ? APP_HEADLESS_FRAMES_CUDA : APP_HEADLESS_FRAMES_CPU);
+    int warmup = cuda ? (frames >= 50 ? 20 : frames / 5) : 0;
     const char *out_path = o->out_path ? o->out_path : "slabcast.png";
+    app_image_format format = o->out_path ? o->out_format : APP_IMAGE_PNG;
 
     app_image img;
     if (app_image_alloc(&img, s->backend, w, h) != 0) return 1;
     app_frame_log log;
     if (app_frame_log_init(&log, frames) != 0) {
-        fprintf(stderr, "slabcast: out of memory\n");
+        fprintf(stderr, "slabcast: out of memory for the statistics of %d frames\n", frames);
         app_image_free(&img);
         return 1;
     }
     sc_camera_desc cam = app_orbit_camera(&s->orbit);
     int rc = 0;
-    if (sc_renderer_set_camera(s->renderer, &cam) != SC_OK) rc = 1;
-    printf("slabcast: %s backend, %s: %u triangles, %ux%u, %d frames (%d warm-up), deform 0x%x, mode %s\n",
-           s->backend == SC_BACKEND_CUDA ? "cuda" : "cpu", s->mesh_name, s->mesh.triangle_count, w, h, frames,
-           warmup, s->deform_mask, app_mode_name(s->mode));
-    for (int i = 0; i < frames + warmup && rc == 0; ++i) {
-        sc_frame_desc f = {0};
-        f.time = o->start_time + (float)(i < warmup ? 0 : i - warmup) * o->time_step;
-        f.rgba = img.pixels;
-        if (sc_renderer_render(s->renderer, &f) != SC_OK) { rc = 1; break; }
-        if (i >= warmup) {
-            sc_frame_stats st;
-            if (sc_renderer_stats(s->renderer, &st) != SC_OK) { rc = 1; break; }
-            app_frame_log_add(&log, &st);
-        }
+    if (sc_renderer_set_camera(s->renderer, &cam) != SC_OK) {
+        app_report_error("the camera framing the model");
+        rc = 1;
     }
-    /* Frames back to back as a real-time loop runs them: no wait between frames, one at the end. */
-    if (rc == 0 && s->backend == SC_BACKEND_CUDA) {
-        double t0 = app_now_ms();
-        int i = 0;
-        for (; i < frames; ++i) {
-            sc_frame_desc f = {0};
-            f.time = o->start_time + (float)i * o->time_step;
-            f.rgba = img.pixels;
-            if (sc_renderer_render(s->renderer, &f) != SC_OK) break;
-        }
-        sc_frame_stats st;
-        if (i < frames || sc_renderer_stats(s->renderer, &st) != SC_OK) {
-            rc = 1;
-        } else {
-            log.pipelined_frames = frames;
-            log.pipelined_ms = app_now_ms() - t0;
-        }
+    if (rc == 0)
+        printf("slabcast: %s backend, %s: %u triangles, %ux%u, %d frames (%d warm-up), deform 0x%x, mode %s\n",
+               cuda ? "cuda" : "cpu", s->mesh_name, s->mesh.triangle_count, w, h, frames, warmup, s->deform_mask,
+               app_mode_name(s->mode));
+    if (rc == 0 && (render_measured(o, s, img.pixels, frames, warmup, &log) != 0 ||
+                    (cuda && render_pipelined(o, s, img.pixels, frames, &log) != 0))) {
+        app_report_error(NULL);
+        rc = 1;
     }
     if (rc == 0) {
         app_frame_log_print(&log, stdout);
-        void *host = malloc((size_t)w * h * 4);
-        if (!host || app_image_to_host(&img, host) != 0 || app_write_png(out_path, host, w, h) != 0) rc = 1;
-        else printf("slabcast: wrote %s\n", out_path);
-        free(host);
-        if (rc == 0 && o->stats_json &&
-            app_frame_log_write_json(&log, o->stats_json, s->backend == SC_BACKEND_CUDA ? "cuda" : "cpu",
-                                     s->mesh_name, w, h, stderr) != 0)
+        if (write_image(&img, out_path, format) != 0) rc = 1;
+        else if (o->stats_json && app_frame_log_write_json(&log, o->stats_json, cuda ? "cuda" : "cpu", s->mesh_name,
+                                                             w, h, stderr) != 0)
             rc = 1;
     }
     app_frame_log_free(&log);

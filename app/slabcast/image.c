@@ -1,7 +1,9 @@
-/* image.c - RGBA8 images in host or device memory, PNG output. */
+/* image.c - RGBA8 images in host or device memory; PNG, JPEG, BMP or TGA output. */
 #include <cuda_runtime_api.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app.h"
 
@@ -54,7 +56,7 @@ int app_image_to_host(const app_image *img, void *host)
 {
     size_t bytes = (size_t)img->width * img->height * 4;
     if (!img->on_device) {
-        for (size_t i = 0; i < bytes; ++i) ((unsigned char *)host)[i] = ((const unsigned char *)img->pixels)[i];
+        memcpy(host, img->pixels, bytes);
         return 0;
     }
     cudaError_t e = cudaMemcpy(host, img->pixels, bytes, cudaMemcpyDeviceToHost);
@@ -65,11 +67,21 @@ int app_image_to_host(const app_image *img, void *host)
     return 0;
 }
 
-int app_write_png(const char *path, const void *rgba, unsigned width, unsigned height)
+int app_write_image(const char *path, app_image_format format, const void *rgba, unsigned width, unsigned height)
 {
     stbi_flip_vertically_on_write(1); /* row 0 is the bottom row */
-    if (!stbi_write_png(path, (int)width, (int)height, 4, rgba, (int)width * 4)) {
-        fprintf(stderr, "slabcast: writing %s failed\n", path);
+    int w = (int)width, h = (int)height, ok = 0;
+    errno = 0;
+    switch (format) {
+    case APP_IMAGE_PNG: ok = stbi_write_png(path, w, h, 4, rgba, w * 4); break;
+    case APP_IMAGE_JPG: ok = stbi_write_jpg(path, w, h, 4, rgba, 92); break;
+    case APP_IMAGE_BMP: ok = stbi_write_bmp(path, w, h, 4, rgba); break;
+    case APP_IMAGE_TGA: ok = stbi_write_tga(path, w, h, 4, rgba); break;
+    default: break;
+    }
+    if (!ok) {
+        fprintf(stderr, "slabcast: %s: writing the image failed%s%s\n", path, errno ? ": " : "",
+                errno ? strerror(errno) : "");
         return -1;
     }
     return 0;

@@ -1,7 +1,14 @@
-/* options.c - command line parsing for the slabcast program. */
+/* options.c - command line parsing for the slabcast program.
+ *
+ * Every value is parsed strictly: decimal digits only for counts (no sign, no spaces, no hex),
+ * plain decimal numbers for times, no trailing characters, and each value checked against the
+ * ranges in options.h before it is converted. A bad value ends parsing with one line naming the
+ * option, the value, the problem and the valid range. */
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +23,30 @@ static const struct { const char *name; unsigned bit; } k_deformers[] = {
     {"pulse", APP_DEFORM_PULSE}, {"noise", APP_DEFORM_NOISE},
 };
 
+typedef enum opt_id {
+    OPT_HELP, OPT_CULL, OPT_FLAT, OPT_HEADLESS, OPT_WINDOW, OPT_VERBOSE, /* flags: no value */
+    OPT_MESH, OPT_RESOLUTION, OPT_SUBDIVIDE, OPT_SIZE, OPT_BACKEND, OPT_TILE, OPT_SLABS, OPT_DEFORM,
+    OPT_MODE, OPT_FRAMES, OPT_TIME, OPT_DT, OPT_OUT, OPT_STATS_JSON, OPT_THREADS, OPT_MAX_MESH_BYTES,
+    OPT_MAX_VERTICES, OPT_MAX_TRIANGLES
+} opt_id;
+
+/* Every option, with the placeholder of its value (NULL: a flag). */
+static const struct app_opt { const char *name; const char *arg; opt_id id; } k_options[] = {
+    {"--help", NULL, OPT_HELP},           {"--cull", NULL, OPT_CULL},
+    {"--flat", NULL, OPT_FLAT},           {"--headless", NULL, OPT_HEADLESS},
+    {"--window", NULL, OPT_WINDOW},       {"--verbose", NULL, OPT_VERBOSE},
+    {"--mesh", "FILE", OPT_MESH},         {"--resolution", "N", OPT_RESOLUTION},
+    {"--subdivide", "N", OPT_SUBDIVIDE},  {"--size", "WxH", OPT_SIZE},
+    {"--backend", "B", OPT_BACKEND},      {"--tile", "N", OPT_TILE},
+    {"--slabs", "N", OPT_SLABS},          {"--deform", "LIST", OPT_DEFORM},
+    {"--mode", "M", OPT_MODE},            {"--frames", "N", OPT_FRAMES},
+    {"--time", "T", OPT_TIME},            {"--dt", "T", OPT_DT},
+    {"--out", "FILE", OPT_OUT},           {"--stats-json", "FILE", OPT_STATS_JSON},
+    {"--threads", "N", OPT_THREADS},      {"--max-mesh-bytes", "N", OPT_MAX_MESH_BYTES},
+    {"--max-vertices", "N", OPT_MAX_VERTICES}, {"--max-triangles", "N", OPT_MAX_TRIANGLES},
+};
+#define APP_OPTION_COUNT (sizeof k_options / sizeof k_options[0])
+
 const char *app_mode_name(sc_view_mode mode)
 {
     return (unsigned)mode < SC_VIEW_MODE_COUNT ? k_mode_names[mode] : "?";
@@ -23,68 +54,430 @@ const char *app_mode_name(sc_view_mode mode)
 
 void app_print_usage(FILE *f)
 {
-    fputs("usage: slabcast [options]\n"
-          "Ray casts a deforming triangle mesh over a split-built frustum grid.\n"
-          "With a display it opens a viewer window; without one (or with --headless) it renders\n"
-          "frames, prints per-stage times and counters, and writes the last frame as a PNG.\n\n"
-          "  --mesh FILE         OBJ, PLY or STL file, optionally .xz-compressed (default: built-in mesh)\n"
-          "  --resolution N      built-in torus knot: 4*N^2 triangles (default 512: 1M triangles)\n"
-          "  --subdivide N       midpoint-subdivide the mesh N times (4^N times the triangles)\n"
-          "  --size WxH          image size in pixels (default 1024x1024)\n"
-          "  --backend B         auto, cuda or cpu (default auto: cuda when a GPU is present)\n"
-          "  --tile N            tile edge in pixels (default 8)\n"
-          "  --slabs N           depth slabs per tile (default 16)\n"
-          "  --cull              drop back-facing triangles\n"
-          "  --flat              flat shading (face normals)\n"
-          "  --deform LIST       comma-separated: twist,bend,wave,pulse,noise, or none (default twist,wave)\n"
-          "  --mode M            shaded, id, normals, depth, tiles, slab, tests (default shaded)\n"
-          "  --frames N          frames to render (headless default: 500 on cuda, 3 on cpu;\n"
-          "                      window: run until closed, or N frames then exit)\n"
-          "  --time T            time of the first frame in seconds (default 0)\n"
-          "  --dt T              seconds between frames (default 1/60)\n"
-          "  --out FILE.png      write the last frame (headless default: slabcast.png)\n"
-          "  --stats-json FILE   write per-stage times (median, p95) and counters as JSON\n"
-          "  --headless          never open a window\n"
-          "  --window            require a window\n"
-          "  --threads N         cpu backend worker threads (default: one per core)\n"
-          "  --help              this text\n\n"
-          "viewer keys: drag = orbit, scroll = zoom, 1-7 = view mode, space = pause, d = next deformer set,\n"
-          "             c = toggle back-face culling, f = flat/smooth, s = save PNG, esc = quit\n",
-          f);
+    fprintf(f,
+            "usage: slabcast [options]\n"
+            "Ray casts a deforming triangle mesh over a split-built frustum grid.\n"
+            "With a display it opens a viewer window; without one (or with --headless) it renders\n"
+            "frames, prints per-stage times and counters, and writes the last frame as an image.\n"
+            "Options take their value as the next argument or after '=' (--size=640x480).\n\n"
+            "  --mesh FILE         OBJ, PLY or STL file, optionally .xz-compressed (default: built-in mesh)\n"
+            "  --max-mesh-bytes N  loader limit on bytes read (after decompression); suffixes K, M, G, T\n"
+            "                      (powers of 1024); 1 .. 2^62 (default: the loader's)\n"
+            "  --max-vertices N    loader limit on vertices, 1 .. 4294967295 (default: the loader's)\n"
+            "  --max-triangles N   loader limit on triangles, also bounds --subdivide, 1 .. 4294967295\n"
+            "  --resolution N      built-in torus knot: 4*N^2 triangles, %u .. %u (default 512: 1M triangles)\n"
+            "  --subdivide N       midpoint-subdivide the mesh N times (4^N times the triangles), 0 .. %u\n"
+            "  --size WxH          image size in pixels, each side 1 .. %u (default 1024x1024)\n"
+            "  --backend B         auto, cuda or cpu (default auto: cuda when a GPU is present)\n"
+            "  --tile N            tile edge in pixels, 1 .. %d (default 8)\n"
+            "  --slabs N           depth slabs per tile, 1 .. %d (default 16)\n"
+            "  --cull              drop back-facing triangles\n"
+            "  --flat              flat shading (face normals)\n"
+            "  --deform LIST       comma-separated: twist,bend,wave,pulse,noise, or none (default twist,wave)\n"
+            "  --mode M            shaded, id, normals, depth, tiles, slab, tests (default shaded)\n"
+            "  --frames N          frames to render, 1 .. %u (headless default: %d on cuda, %d on cpu;\n"
+            "                      window: run until closed, or N frames then exit)\n"
+            "  --time T            time of the first frame in seconds, -%g .. %g (default 0)\n"
+            "  --dt T              seconds between frames, %g .. %g (default 1/60); every frame's time\n"
+            "                      must stay within -%g .. %g s\n"
+            "  --out FILE          write the last frame; the format follows the extension: .png, .jpg,\n"
+            "                      .jpeg, .bmp or .tga (headless default: slabcast.png)\n"
+            "  --stats-json FILE   write per-stage times (median, p95) and counters as JSON\n"
+            "  --headless          never open a window\n"
+            "  --window            require a window\n"
+            "  --threads N         cpu backend worker threads, 1 .. %u (default: one per core)\n"
+            "  --verbose           log info and debug lines; errors keep their source location\n"
+            "  --help              this text\n\n"
+            "viewer keys: drag = orbit, scroll = zoom, 1-7 = view mode, space = pause, d = next deformer set,\n"
+            "             c = toggle back-face culling, f = flat/smooth, s = save image, esc = quit\n",
+            APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, APP_MAX_SUBDIVIDE, APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE,
+            SC_MAX_SLABS, APP_MAX_FRAMES, APP_HEADLESS_FRAMES_CUDA, APP_HEADLESS_FRAMES_CPU, APP_MAX_TIME,
+            APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS);
 }
 
-static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+/* ---- messages ---------------------------------------------------------------------------------- */
+
+/* Writes a user-given string quoted, on one line: bytes outside printable ASCII as \xNN, and at
+ * most 80 of them (then "..."), so a hostile argument cannot forge or flood the message. */
+static void put_quoted(FILE *f, const char *s)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || !end || *end || end == s || v < lo || v > hi) return -1;
-    *out = (uint32_t)v;
-    return 0;
+    fputc('\'', f);
+    size_t i = 0;
+    for (; s[i] && i < 80; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\\' || c == '\'') fprintf(f, "\\%c", c);
+        else if (c >= 0x20 && c < 0x7f) fputc(c, f);
+        else fprintf(f, "\\x%02x", c);
+    }
+    fputs(s[i] ? "...'" : "'", f);
 }
 
-static int parse_float(const char *s, float *out)
+/* "slabcast: --dt '0': out of range; valid: ..." */
+static int bad_value(FILE *err, const char *opt, const char *value, const char *problem, const char *valid)
 {
+    fprintf(err, "slabcast: %s ", opt);
+    put_quoted(err, value);
+    fprintf(err, ": %s; valid: %s\n", problem, valid);
+    return -1;
+}
+
+/* ---- numbers ----------------------------------------------------------------------------------- */
+
+typedef enum num_error { NUM_OK = 0, NUM_EMPTY, NUM_SYNTAX, NUM_TRAILING, NUM_RANGE, NUM_NOT_FINITE } num_error;
+
+static const char *num_problem(num_error e)
+{
+    switch (e) {
+    case NUM_EMPTY: return "empty value";
+    case NUM_SYNTAX: return "not a number";
+    case NUM_TRAILING: return "unexpected characters after the number";
+    case NUM_RANGE: return "out of range";
+    case NUM_NOT_FINITE: return "not a finite number";
+    default: return "bad value";
+    }
+}
+
+/* The binary shift of a size suffix at s (K, M, G, T, optionally followed by B or iB, any case);
+ * advances *len past it. 0 when there is none. */
+static unsigned take_suffix(const char *s, size_t *len)
+{
+    static const char k_units[] = "kmgt";
+    if (*len == 0) return 0;
+    const char *u = strchr(k_units, tolower((unsigned char)s[0]));
+    if (!u || !*u) return 0;
+    size_t n = 1;
+    if (n < *len && tolower((unsigned char)s[n]) == 'i') ++n;
+    if (n < *len && tolower((unsigned char)s[n]) == 'b') ++n;
+    else if (n == 2) return 0; /* "Ki" without "B" */
+    *len -= n;
+    return 10u * (unsigned)(u - k_units + 1);
+}
+
+/* Parses the n bytes at s as a decimal count; with `suffixes`, K/M/G/T multiply by 1024^1..4.
+ * Overflow of 64 bits is NUM_RANGE. */
+static num_error parse_count(const char *s, size_t n, int suffixes, uint64_t *out)
+{
+    if (n == 0) return NUM_EMPTY;
+    if (!isdigit((unsigned char)s[0])) return NUM_SYNTAX;
+    uint64_t v = 0;
+    int overflow = 0;
+    size_t i = 0;
+    for (; i < n && isdigit((unsigned char)s[i]); ++i) {
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10) overflow = 1;
+        else v = v * 10 + d;
+    }
+    size_t rest = n - i;
+    unsigned shift = suffixes ? take_suffix(s + i, &rest) : 0;
+    if (rest != 0) return NUM_TRAILING;
+    if (overflow || (shift && v > (UINT64_MAX >> shift))) return NUM_RANGE;
+    *out = v << shift;
+    return NUM_OK;
+}
+
+static num_error parse_count_in(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    uint64_t v = 0;
+    num_error e = parse_count(s, strlen(s), 0, &v);
+    if (e == NUM_OK && (v < lo || v > hi)) e = NUM_RANGE;
+    if (e == NUM_OK) *out = v;
+    return e;
+}
+
+/* A plain decimal number (digits, sign, point, exponent; no "nan", "inf", hex or spaces), finite
+ * in double, within [lo, hi]. Values too small for a double read as 0. */
+static num_error parse_real_in(const char *s, double lo, double hi, double *out)
+{
+    if (!*s) return NUM_EMPTY;
+    if (isspace((unsigned char)s[0])) return NUM_SYNTAX;
     char *end = NULL;
     errno = 0;
-    float v = strtof(s, &end);
-    if (errno || !end || *end || end == s) return -1;
+    double v = strtod(s, &end);
+    int range_error = errno == ERANGE;
+    if (end == s) return NUM_SYNTAX;
+    if (*end) return NUM_TRAILING;
+    if (!range_error && !isfinite(v)) return NUM_NOT_FINITE;
+    if (strspn(s, "0123456789+-.eE") != strlen(s)) return NUM_SYNTAX;
+    if (range_error) {
+        if (fabs(v) >= 1.0) return NUM_RANGE;
+        v = 0.0; /* underflow */
+    }
+    if (!(v >= lo && v <= hi)) return NUM_RANGE;
     *out = v;
+    return NUM_OK;
+}
+
+/* --size WxH: both sides 1 .. APP_MAX_IMAGE_SIDE. */
+static int parse_size(const char *opt, const char *v, app_options *o, FILE *err)
+{
+    char valid[96];
+    snprintf(valid, sizeof valid, "WxH, each side 1 .. %u", APP_MAX_IMAGE_SIDE);
+    const char *x = strpbrk(v, "xX");
+    if (!x) return bad_value(err, opt, v, "expected WxH", valid);
+    uint64_t w = 0, h = 0;
+    num_error e = parse_count(v, (size_t)(x - v), 0, &w);
+    const char *side = "width";
+    if (e == NUM_OK) {
+        side = "height";
+        e = parse_count(x + 1, strlen(x + 1), 0, &h);
+    }
+    if (e == NUM_OK && (w < 1 || w > APP_MAX_IMAGE_SIDE)) { side = "width"; e = NUM_RANGE; }
+    if (e == NUM_OK && (h < 1 || h > APP_MAX_IMAGE_SIDE)) { side = "height"; e = NUM_RANGE; }
+    if (e != NUM_OK) {
+        char problem[96];
+        snprintf(problem, sizeof problem, "%s: %s", side, num_problem(e));
+        return bad_value(err, opt, v, problem, valid);
+    }
+    o->width = (uint32_t)w;
+    o->height = (uint32_t)h;
     return 0;
 }
 
+static int parse_u32_opt(const char *opt, const char *v, uint32_t lo, uint32_t hi, uint32_t *out, FILE *err)
+{
+    uint64_t n = 0;
+    num_error e = parse_count_in(v, lo, hi, &n);
+    if (e != NUM_OK) {
+        char valid[64];
+        snprintf(valid, sizeof valid, "an integer %u .. %u", lo, hi);
+        return bad_value(err, opt, v, num_problem(e), valid);
+    }
+    *out = (uint32_t)n;
+    return 0;
+}
+
+static int parse_limit_opt(const char *opt, const char *v, int suffixes, uint64_t hi, uint64_t *out, FILE *err)
+{
+    uint64_t n = 0;
+    num_error e = parse_count(v, strlen(v), suffixes, &n);
+    if (e == NUM_OK && (n < 1 || n > hi)) e = NUM_RANGE;
+    if (e != NUM_OK)
+        return bad_value(err, opt, v, num_problem(e),
+                         suffixes ? "an integer 1 .. 2^62, optionally with K, M, G or T (powers of 1024)"
+                                  : "an integer 1 .. 4294967295");
+    *out = n;
+    return 0;
+}
+
+static int parse_time_opt(const char *opt, const char *v, double lo, double hi, float *out, FILE *err)
+{
+    double t = 0.0;
+    num_error e = parse_real_in(v, lo, hi, &t);
+    if (e != NUM_OK) {
+        char valid[80];
+        snprintf(valid, sizeof valid, "a decimal number of seconds, %g .. %g", lo, hi);
+        return bad_value(err, opt, v, num_problem(e), valid);
+    }
+    *out = (float)t;
+    return 0;
+}
+
+/* ---- words ------------------------------------------------------------------------------------- */
+
+/* Comma-separated deformer names, or "none"; empty names are refused. */
 static int parse_deform(const char *s, unsigned *mask)
 {
     *mask = 0;
     if (strcmp(s, "none") == 0) return 0;
-    char buf[256];
-    if (strlen(s) >= sizeof buf) return -1;
-    strcpy(buf, s);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    const size_t count = sizeof k_deformers / sizeof k_deformers[0];
+    for (const char *p = s;; ++p) {
+        size_t len = strcspn(p, ",");
         size_t i = 0;
-        while (i < sizeof k_deformers / sizeof k_deformers[0] && strcmp(tok, k_deformers[i].name) != 0) ++i;
-        if (i == sizeof k_deformers / sizeof k_deformers[0]) return -1;
+        while (i < count && !(strlen(k_deformers[i].name) == len && strncmp(p, k_deformers[i].name, len) == 0)) ++i;
+        if (i == count) return -1;
         *mask |= k_deformers[i].bit;
+        p += len;
+        if (!*p) return 0;
+    }
+}
+
+static const char *extension_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? dot + 1 : NULL;
+}
+
+static int same_word(const char *a, const char *b)
+{
+    for (; *a && *b; ++a, ++b)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+    return *a == *b;
+}
+
+app_image_format app_image_format_of(const char *path)
+{
+    const char *ext = path ? extension_of(path) : NULL;
+    if (!ext) return APP_IMAGE_UNKNOWN;
+    if (same_word(ext, "png")) return APP_IMAGE_PNG;
+    if (same_word(ext, "jpg") || same_word(ext, "jpeg")) return APP_IMAGE_JPG;
+    if (same_word(ext, "bmp")) return APP_IMAGE_BMP;
+    if (same_word(ext, "tga")) return APP_IMAGE_TGA;
+    return APP_IMAGE_UNKNOWN;
+}
+
+/* ---- option names ------------------------------------------------------------------------------ */
+
+/* Edit distance of two short strings (options are under 32 characters; longer ones count as far). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la >= 32 || lb >= 32) return 99;
+    size_t row[33];
+    for (size_t j = 0; j <= lb; ++j) row[j] = j;
+    for (size_t i = 1; i <= la; ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; ++j) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The option a mistyped name most likely meant: the only one it is a prefix of, or the nearest
+ * within two edits; NULL if none is close. */
+static const char *closest_option(const char *name)
+{
+    const char *prefix_match = NULL;
+    int prefix_matches = 0;
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < APP_OPTION_COUNT; ++i) {
+        const char *cand = k_options[i].name;
+        if (strlen(name) > 2 && strncmp(cand, name, strlen(name)) == 0) {
+            prefix_match = cand;
+            ++prefix_matches;
+        }
+        size_t d = edit_distance(name, cand);
+        if (d < best_d) {
+            best_d = d;
+            best = cand;
+        }
+    }
+    return prefix_matches == 1 ? prefix_match : best;
+}
+
+static const struct app_opt *find_option(const char *name)
+{
+    for (size_t i = 0; i < APP_OPTION_COUNT; ++i)
+        if (strcmp(k_options[i].name, name) == 0) return &k_options[i];
+    return NULL;
+}
+
+static int unknown_option(const char *arg, const char *name, FILE *err)
+{
+    if (strncmp(arg, "--", 2) != 0 && strcmp(arg, "-h") != 0) {
+        fputs("slabcast: unexpected argument ", err);
+        put_quoted(err, arg);
+        fputs(" (options start with --); see --help\n", err);
+        return -1;
+    }
+    fputs("slabcast: unknown option ", err);
+    put_quoted(err, name);
+    const char *near = closest_option(name);
+    if (near) fprintf(err, " (did you mean %s?)", near);
+    fputs("; see --help\n", err);
+    return -1;
+}
+
+/* ---- the options ------------------------------------------------------------------------------- */
+
+static int apply_flag(app_options *o, opt_id id, int *saw_window, int *saw_headless)
+{
+    switch (id) {
+    case OPT_HELP: o->help = 1; break;
+    case OPT_CULL: o->cull_back_faces = 1; break;
+    case OPT_FLAT: o->flat_shading = 1; break;
+    case OPT_HEADLESS: o->window = APP_WINDOW_OFF; *saw_headless = 1; break;
+    case OPT_WINDOW: o->window = APP_WINDOW_ON; *saw_window = 1; break;
+    case OPT_VERBOSE: o->verbose = 1; break;
+    default: return -1;
+    }
+    return 0;
+}
+
+static int apply_file_name(const char *opt, const char *v, const char **out, FILE *err)
+{
+    if (!*v) return bad_value(err, opt, v, "empty file name", "a file name");
+    *out = v;
+    return 0;
+}
+
+static int apply_value(app_options *o, opt_id id, const char *opt, const char *v, FILE *err)
+{
+    switch (id) {
+    case OPT_MESH: return apply_file_name(opt, v, &o->mesh_path, err);
+    case OPT_STATS_JSON: return apply_file_name(opt, v, &o->stats_json, err);
+    case OPT_OUT:
+        o->out_format = app_image_format_of(v);
+        if (o->out_format == APP_IMAGE_UNKNOWN)
+            return bad_value(err, opt, v, "unknown image format",
+                             "a file name ending in .png, .jpg, .jpeg, .bmp or .tga");
+        o->out_path = v;
+        return 0;
+    case OPT_RESOLUTION: return parse_u32_opt(opt, v, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, &o->resolution, err);
+    case OPT_SUBDIVIDE: return parse_u32_opt(opt, v, 0, APP_MAX_SUBDIVIDE, &o->subdivide, err);
+    case OPT_SIZE: return parse_size(opt, v, o, err);
+    case OPT_TILE: return parse_u32_opt(opt, v, 1, SC_MAX_TILE_SIZE, &o->tile_size, err);
+    case OPT_SLABS: return parse_u32_opt(opt, v, 1, SC_MAX_SLABS, &o->num_slabs, err);
+    case OPT_THREADS: return parse_u32_opt(opt, v, 1, APP_MAX_THREADS, &o->threads, err);
+    case OPT_FRAMES: {
+        uint32_t n = 0;
+        if (parse_u32_opt(opt, v, 1, APP_MAX_FRAMES, &n, err) != 0) return -1;
+        o->frames = (int)n;
+        return 0;
+    }
+    case OPT_TIME: return parse_time_opt(opt, v, -APP_MAX_TIME, APP_MAX_TIME, &o->start_time, err);
+    case OPT_DT: return parse_time_opt(opt, v, APP_MIN_DT, APP_MAX_DT, &o->time_step, err);
+    case OPT_MAX_MESH_BYTES: return parse_limit_opt(opt, v, 1, APP_MAX_MESH_BYTES, &o->max_mesh_bytes, err);
+    case OPT_MAX_VERTICES: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_vertices, err);
+    case OPT_MAX_TRIANGLES: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_triangles, err);
+    case OPT_BACKEND:
+        if (strcmp(v, "auto") == 0) o->backend = SC_BACKEND_DEFAULT;
+        else if (strcmp(v, "cuda") == 0 || strcmp(v, "gpu") == 0) o->backend = SC_BACKEND_CUDA;
+        else if (strcmp(v, "cpu") == 0) o->backend = SC_BACKEND_CPU;
+        else return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
+        return 0;
+    case OPT_DEFORM:
+        if (parse_deform(v, &o->deform_mask) != 0)
+            return bad_value(err, opt, v, "unknown deformer list",
+                             "comma-separated twist, bend, wave, pulse, noise; or none");
+        return 0;
+    case OPT_MODE: {
+        int m = 0;
+        while (m < SC_VIEW_MODE_COUNT && strcmp(v, k_mode_names[m]) != 0) ++m;
+        if (m == SC_VIEW_MODE_COUNT)
+            return bad_value(err, opt, v, "unknown mode", "shaded, id, normals, depth, tiles, slab, tests");
+        o->mode = (sc_view_mode)m;
+        return 0;
+    }
+    default: return -1;
+    }
+}
+
+/* Checks that need several options: every headless frame's time within +-APP_MAX_TIME (the
+ * frame count a run without --frames would use at most, when none is given). */
+static int check_combinations(const app_options *o, int saw_window, int saw_headless, FILE *err)
+{
+    if (saw_window && saw_headless) {
+        fprintf(err, "slabcast: --window and --headless contradict each other; give one\n");
+        return -1;
+    }
+    int frames = o->frames ? o->frames : APP_HEADLESS_FRAMES_CUDA;
+    double last = (double)o->start_time + (double)(frames - 1) * (double)o->time_step;
+    if (fabs(last) > APP_MAX_TIME) {
+        fprintf(err,
+                "slabcast: the last of %d frames would be at t = %.6g s (--time %.9g + %d x --dt %.9g), outside "
+                "-%g .. %g s; lower --time, --dt or --frames\n",
+                frames, last, (double)o->start_time, frames - 1, (double)o->time_step, APP_MAX_TIME, APP_MAX_TIME);
+        return -1;
     }
     return 0;
 }
@@ -95,61 +488,39 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
     o->width = 1024;
     o->height = 1024;
     o->deform_mask = APP_DEFORM_TWIST | APP_DEFORM_WAVE;
+    o->time_step = 1.0f / 60.0f;
+    o->out_format = APP_IMAGE_PNG;
+    int saw_window = 0, saw_headless = 0;
     for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes_value = 1, bad = 0;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { o->help = 1; takes_value = 0; }
-        else if (strcmp(a, "--cull") == 0) { o->cull_back_faces = 1; takes_value = 0; }
-        else if (strcmp(a, "--flat") == 0) { o->flat_shading = 1; takes_value = 0; }
-        else if (strcmp(a, "--headless") == 0) { o->window = APP_WINDOW_OFF; takes_value = 0; }
-        else if (strcmp(a, "--window") == 0) { o->window = APP_WINDOW_ON; takes_value = 0; }
-        else if (!v) {
-            fprintf(err, "slabcast: %s needs a value (or is unknown); see --help\n", a);
-            return -1;
-        } else if (strcmp(a, "--mesh") == 0) o->mesh_path = v;
-        else if (strcmp(a, "--resolution") == 0) bad = parse_u32(v, 3, 16384, &o->resolution);
-        else if (strcmp(a, "--subdivide") == 0) bad = parse_u32(v, 0, 6, &o->subdivide);
-        else if (strcmp(a, "--size") == 0) {
-            unsigned w = 0, h = 0;
-            char tail = 0;
-            bad = sscanf(v, "%ux%u%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384;
-            o->width = w;
-            o->height = h;
-        } else if (strcmp(a, "--backend") == 0) {
-            if (strcmp(v, "auto") == 0) o->backend = SC_BACKEND_DEFAULT;
-            else if (strcmp(v, "cuda") == 0 || strcmp(v, "gpu") == 0) o->backend = SC_BACKEND_CUDA;
-            else if (strcmp(v, "cpu") == 0) o->backend = SC_BACKEND_CPU;
-            else bad = 1;
-        } else if (strcmp(a, "--tile") == 0) bad = parse_u32(v, 1, SC_MAX_TILE_SIZE, &o->tile_size);
-        else if (strcmp(a, "--slabs") == 0) bad = parse_u32(v, 1, SC_MAX_SLABS, &o->num_slabs);
-        else if (strcmp(a, "--deform") == 0) bad = parse_deform(v, &o->deform_mask);
-        else if (strcmp(a, "--mode") == 0) {
-            int m = 0;
-            while (m < SC_VIEW_MODE_COUNT && strcmp(v, k_mode_names[m]) != 0) ++m;
-            bad = m == SC_VIEW_MODE_COUNT;
-            o->mode = (sc_view_mode)m;
-        } else if (strcmp(a, "--frames") == 0) {
-            uint32_t n = 0;
-            bad = parse_u32(v, 1, 1000000000u, &n);
-            o->frames = (int)n;
-        } else if (strcmp(a, "--time") == 0) bad = parse_float(v, &o->start_time);
-        else if (strcmp(a, "--dt") == 0) bad = parse_float(v, &o->time_step);
-        else if (strcmp(a, "--out") == 0) o->out_path = v;
-        else if (strcmp(a, "--stats-json") == 0) o->stats_json = v;
-        else if (strcmp(a, "--threads") == 0) bad = parse_u32(v, 1, 1024, &o->threads);
-        else {
-            fprintf(err, "slabcast: unknown option %s; see --help\n", a);
+        const char *arg = argv[i];
+        /* "--name=value" or "--name value"; "-h" is --help. */
+        char name[64];
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (name_len >= sizeof name) name_len = sizeof name - 1;
+        memcpy(name, arg, name_len);
+        name[name_len] = '\0';
+        const struct app_opt *opt = strcmp(arg, "-h") == 0 ? find_option("--help") : find_option(name);
+        if (!opt || (!eq && strlen(arg) != name_len)) return unknown_option(arg, name, err);
+        if (!opt->arg) {
+            if (eq) {
+                fprintf(err, "slabcast: option %s takes no value; see --help\n", opt->name);
+                return -1;
+            }
+            apply_flag(o, opt->id, &saw_window, &saw_headless);
+            continue;
+        }
+        const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
+        /* "--mesh --headless": the next option is not taken as a value (use --mesh=--file for that). */
+        if (!v || (!eq && strncmp(v, "--", 2) == 0)) {
+            fprintf(err, "slabcast: option %s needs a value (%s); see --help\n", opt->name, opt->arg);
             return -1;
         }
-        if (bad) {
-            fprintf(err, "slabcast: bad value for %s: '%s'; see --help\n", a, v);
-            return -1;
-        }
-        if (takes_value) ++i;
+        if (!eq) ++i;
+        if (apply_value(o, opt->id, opt->name, v, err) != 0) return -1;
     }
-    if (o->time_step == 0.0f) o->time_step = 1.0f / 60.0f;
-    return 0;
+    if (o->help) return 0;
+    return check_combinations(o, saw_window, saw_headless, err);
 }
 
 sc_deform_desc app_deform_desc(unsigned mask)

@@ -17,6 +17,35 @@ enum {
     APP_DEFORM_NOISE = 1 << 4
 };
 
+/* Valid ranges of the numeric options (printed by --help, enforced by app_parse_options). */
+#define APP_MAX_IMAGE_SIDE 16384u      /* --size: each side 1 .. this */
+#define APP_MAX_FRAMES 1000000u        /* --frames: 1 .. this */
+#define APP_MAX_THREADS 1024u          /* --threads: 1 .. this */
+#define APP_MIN_RESOLUTION 3u          /* --resolution (sc_mesh_default's range) */
+#define APP_MAX_RESOLUTION 16384u
+#define APP_MAX_SUBDIVIDE 6u           /* --subdivide: 0 .. this */
+/* Frame times stay within +-APP_MAX_TIME seconds: float time keeps better than 1/100 s there, so
+ * the periodic deformations stay smooth; beyond, frames would repeat or jump. */
+#define APP_MAX_TIME 100000.0
+#define APP_MIN_DT 1e-6                /* --dt: APP_MIN_DT .. APP_MAX_DT seconds */
+#define APP_MAX_DT 3600.0
+/* --max-mesh-bytes: 1 .. 2^62 (suffixes K, M, G, T: powers of 1024); counts: 1 .. 2^32 - 1. */
+#define APP_MAX_MESH_BYTES (UINT64_C(1) << 62)
+#define APP_MAX_MESH_COUNT UINT64_C(0xFFFFFFFF)
+
+/* Headless frame counts when --frames is not given. */
+#define APP_HEADLESS_FRAMES_CUDA 500
+#define APP_HEADLESS_FRAMES_CPU 3
+
+/* Image files --out can write, chosen by the file name's extension. */
+typedef enum app_image_format {
+    APP_IMAGE_PNG = 0,
+    APP_IMAGE_JPG,
+    APP_IMAGE_BMP,
+    APP_IMAGE_TGA,
+    APP_IMAGE_UNKNOWN
+} app_image_format;
+
 typedef struct app_options {
     const char *mesh_path;       /* NULL: built-in mesh */
     uint32_t resolution;         /* built-in mesh resolution; 0: library default (1M triangles) */
@@ -29,20 +58,29 @@ typedef struct app_options {
     sc_view_mode mode;
     int frames;                  /* 0: automatic */
     float start_time;
-    float time_step;             /* seconds between frames; 0: 1/60 */
-    const char *out_path;        /* PNG of the last frame; NULL: none (headless default slabcast.png) */
+    float time_step;             /* seconds between frames (default 1/60) */
+    const char *out_path;        /* image of the last frame; NULL: none (headless default slabcast.png) */
+    app_image_format out_format; /* from out_path's extension (PNG when out_path is NULL) */
     const char *stats_json;      /* NULL: none */
     app_window_mode window;
     uint32_t threads;
+    uint64_t max_mesh_bytes;     /* loader limits; 0: the loader's default */
+    uint64_t max_vertices;
+    uint64_t max_triangles;
+    int verbose;                 /* log info and debug lines, and keep source locations in errors */
     int help;
 } app_options;
 
-/* Parses argv into *out (defaults first). Returns 0, or -1 after writing a message naming the bad
- * argument to `err`. */
+/* Parses argv into *out (defaults first). Returns 0, or -1 after writing one line to `err` that
+ * names the option, the value and what is valid. */
 int app_parse_options(int argc, char **argv, app_options *out, FILE *err);
 void app_print_usage(FILE *f);
 const char *app_mode_name(sc_view_mode mode);
 /* Builds the deformation descriptor for the effects in mask, scaled for a visible, smooth motion. */
 sc_deform_desc app_deform_desc(unsigned mask);
+
+/* The image format of a file name's extension (case-insensitive: .png, .jpg, .jpeg, .bmp, .tga);
+ * APP_IMAGE_UNKNOWN for anything else, no extension included. */
+app_image_format app_image_format_of(const char *path);
 
 #endif

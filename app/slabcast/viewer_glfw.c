@@ -27,17 +27,20 @@ typedef struct viewer {
     int rebuild;
 } viewer;
 
+/* GLFW's last error: kept while the window is being opened (the caller reports it once, with the
+ * fallback it takes), printed at once after that. */
+static char g_glfw_error[256];
+static int g_window_open;
+
 static void on_glfw_error(int code, const char *message)
 {
-    fprintf(stderr, "slabcast: GLFW error 0x%x: %s\n", code, message);
+    snprintf(g_glfw_error, sizeof g_glfw_error, "GLFW error 0x%x: %s", (unsigned)code, message);
+    if (g_window_open) fprintf(stderr, "slabcast: %s\n", g_glfw_error);
 }
 
-int app_viewer_available(void)
+int app_viewer_available(char *why, size_t why_size)
 {
-    char why[512];
-    if (app_glfw_load(why, sizeof why) == 0) return 1;
-    fprintf(stderr, "slabcast: no viewer: %s\n", why);
-    return 0;
+    return app_glfw_load(why, why_size) == 0;
 }
 
 static const unsigned k_deform_presets[] = {
@@ -136,11 +139,17 @@ static int save_screenshot(viewer *v, const char *path)
 {
     int w = v->fb_width, h = v->fb_height;
     unsigned char *px = malloc((size_t)w * h * 4);
-    if (!px) return -1;
+    if (!px) {
+        fprintf(stderr, "slabcast: out of memory for a %dx%d screenshot\n", w, h);
+        return -1;
+    }
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    int rc = glGetError() == GL_NO_ERROR ? app_write_png(path, px, (unsigned)w, (unsigned)h) : -1;
+    app_image_format format = v->options->out_path ? v->options->out_format : APP_IMAGE_PNG;
+    int rc = -1;
+    if (glGetError() != GL_NO_ERROR) fprintf(stderr, "slabcast: %s: reading the window's pixels failed\n", path);
+    else rc = app_write_image(path, format, px, (unsigned)w, (unsigned)h);
     if (rc == 0) printf("slabcast: wrote %s\n", path);
     free(px);
     return rc;
@@ -166,15 +175,16 @@ static sc_status render_into_display(viewer *v, float t, void *host_rgba)
     return sc_display_upload(v->display, host_rgba);
 }
 
-int app_run_viewer(const app_options *o, app_scene *s)
+int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_size)
 {
-    char why[512];
-    if (app_glfw_load(why, sizeof why) != 0) {
-        fprintf(stderr, "slabcast: no viewer: %s\n", why);
+    if (app_glfw_load(why, why_size) != 0) return 2;
+    g_glfw_error[0] = '\0';
+    g_window_open = 0;
+    glfwSetErrorCallback(on_glfw_error);
+    if (!glfwInit()) {
+        snprintf(why, why_size, "GLFW could not start: %s", g_glfw_error[0] ? g_glfw_error : "no reason given");
         return 2;
     }
-    glfwSetErrorCallback(on_glfw_error);
-    if (!glfwInit()) return 2;
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -186,17 +196,21 @@ int app_run_viewer(const app_options *o, app_scene *s)
     v.flat = o->flat_shading;
     v.window = glfwCreateWindow((int)o->width, (int)o->height, "slabcast", NULL, NULL);
     if (!v.window) {
+        snprintf(why, why_size, "no OpenGL 4.5 core window: %s", g_glfw_error[0] ? g_glfw_error : "no reason given");
         glfwTerminate();
         return 2;
     }
     glfwSetWindowUserPointer(v.window, &v);
     glfwMakeContextCurrent(v.window);
     glfwSwapInterval(0);
-    int rc = 0;
     if (!gladLoadGL((GLADloadfunc)glfwGetProcAddress)) {
-        fprintf(stderr, "slabcast: gladLoadGL failed: no OpenGL 4.5 core entry points in this context\n");
-        rc = 1;
+        snprintf(why, why_size, "no OpenGL 4.5 core entry points in the window's context");
+        glfwDestroyWindow(v.window);
+        glfwTerminate();
+        return 2;
     }
+    g_window_open = 1;
+    int rc = 0;
     glfwGetFramebufferSize(v.window, &v.fb_width, &v.fb_height);
     glfwSetKeyCallback(v.window, on_key);
     glfwSetMouseButtonCallback(v.window, on_mouse_button);
@@ -204,7 +218,7 @@ int app_run_viewer(const app_options *o, app_scene *s)
     glfwSetScrollCallback(v.window, on_scroll);
     glfwSetFramebufferSizeCallback(v.window, on_framebuffer_size);
     printf("slabcast: window %dx%d, OpenGL %s (%s), %s backend\n", v.fb_width, v.fb_height,
-           rc == 0 ? (const char *)glGetString(GL_VERSION) : "?", rc == 0 ? (const char *)glGetString(GL_RENDERER) : "?",
+           (const char *)glGetString(GL_VERSION), (const char *)glGetString(GL_RENDERER),
            s->backend == SC_BACKEND_CUDA ? "cuda" : "cpu");
 
     void *host_rgba = NULL;
@@ -213,8 +227,11 @@ int app_run_viewer(const app_options *o, app_scene *s)
                                                          .cuda_interop = s->backend == SC_BACKEND_CUDA},
                                       &v.display) != SC_OK))
         rc = 1;
-    if (rc == 0 && s->backend != SC_BACKEND_CUDA && !(host_rgba = malloc((size_t)v.fb_width * v.fb_height * 4)))
-        rc = 1;
+    int reported = 0; /* the failure's message is already out */
+    if (rc == 0 && s->backend != SC_BACKEND_CUDA && !(host_rgba = malloc((size_t)v.fb_width * v.fb_height * 4))) {
+        fprintf(stderr, "slabcast: out of memory for a %dx%d frame\n", v.fb_width, v.fb_height);
+        rc = reported = 1;
+    }
 
     double t_sim = o->start_time, t_prev = glfwGetTime(), t_title = t_prev;
     int frames_done = 0, frames_since_title = 0;
@@ -229,9 +246,13 @@ int app_run_viewer(const app_options *o, app_scene *s)
             free(host_rgba);
             host_rgba = NULL;
             if (sc_renderer_resize(s->renderer, (uint32_t)v.fb_width, (uint32_t)v.fb_height) != SC_OK ||
-                sc_display_resize(v.display, v.fb_width, v.fb_height) != SC_OK ||
-                (s->backend != SC_BACKEND_CUDA && !(host_rgba = malloc((size_t)v.fb_width * v.fb_height * 4)))) {
+                sc_display_resize(v.display, v.fb_width, v.fb_height) != SC_OK) {
                 rc = 1;
+                break;
+            }
+            if (s->backend != SC_BACKEND_CUDA && !(host_rgba = malloc((size_t)v.fb_width * v.fb_height * 4))) {
+                fprintf(stderr, "slabcast: out of memory for a %dx%d frame\n", v.fb_width, v.fb_height);
+                rc = reported = 1;
                 break;
             }
         }
@@ -252,7 +273,8 @@ int app_run_viewer(const app_options *o, app_scene *s)
         }
         ++frames_done;
         ++frames_since_title;
-        if (o->frames && frames_done == o->frames && o->out_path && save_screenshot(&v, o->out_path) != 0) rc = 1;
+        if (o->frames && frames_done == o->frames && o->out_path && save_screenshot(&v, o->out_path) != 0)
+            rc = reported = 1;
         glfwSwapBuffers(v.window);
         if (now - t_title > 0.5) {
             sc_frame_stats st;
@@ -268,7 +290,7 @@ int app_run_viewer(const app_options *o, app_scene *s)
             frames_since_title = 0;
         }
     }
-    if (rc != 0) fprintf(stderr, "slabcast: viewer stopped: %s\n", sc_last_error());
+    if (rc != 0 && !reported) app_report_error("viewer stopped");
     free(host_rgba);
     sc_display_destroy(v.display);
     glfwDestroyWindow(v.window);
@@ -278,10 +300,16 @@ int app_run_viewer(const app_options *o, app_scene *s)
 
 #else /* no GLFW in this build */
 
-int app_viewer_available(void) { return 0; }
-int app_run_viewer(const app_options *o, app_scene *s)
+int app_viewer_available(char *why, size_t why_size)
+{
+    snprintf(why, why_size, "this slabcast was built without GLFW");
+    return 0;
+}
+
+int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_size)
 {
     (void)o; (void)s;
+    snprintf(why, why_size, "this slabcast was built without GLFW");
     return 2;
 }
 

@@ -1,8 +1,11 @@
 /* sc_status.h - status codes, error messages and logging shared by every slabcast library.
  *
  * Every public call of the split library (split_*) and of the renderer (sc_*) returns an sc_status.
- * On failure the library also records a detailed message for the calling thread (which call failed,
- * where, and why), readable with sc_last_error(), and passes it to the log callback.
+ * On failure the library also records a detailed message for the calling thread (which call failed
+ * and why, in the user's terms), readable with sc_last_error(), and passes it to the log callback at
+ * SC_LOG_ERROR. The source location of the failure ("... at render/src/renderer.c:274") is for
+ * developers only: it goes to the log callback as a second, SC_LOG_DEBUG line (message + location),
+ * delivered only when the callback asks for SC_LOG_DEBUG.
  * Libraries never print on their own except through the log callback and never call exit().
  * Plain C; no CUDA types. */
 #ifndef SC_STATUS_H
@@ -42,8 +45,8 @@ const char *sc_status_name(sc_status status);
 /* A one-line description of the status code itself ("a CUDA call failed"). Never NULL. */
 const char *sc_status_description(sc_status status);
 
-/* The detailed message of the last failure recorded on the calling thread, e.g.
- * "cudaMalloc(&p, bytes) failed: out of memory (cudaErrorMemoryAllocation) at primitives/src/x.cu:42".
+/* The detailed message of the last failure recorded on the calling thread, without a source
+ * location, e.g. "cudaMalloc(&p, bytes) failed: out of memory (cudaErrorMemoryAllocation)".
  * "" when no failure was recorded since the thread started or since sc_clear_error(). Never NULL. */
 const char *sc_last_error(void);
 /* The status of that failure, SC_OK if none. */
@@ -51,7 +54,9 @@ sc_status sc_last_status(void);
 void sc_clear_error(void);
 
 /* Install the log callback (process-wide). NULL restores the default, which writes errors and
- * warnings to stderr prefixed "slabcast: ". Messages above max_level are not delivered. */
+ * warnings to stderr prefixed "slabcast: " (no source locations). Messages above max_level are not
+ * delivered; with SC_LOG_DEBUG every recorded error also arrives a second time, at SC_LOG_DEBUG,
+ * with its source location appended (" at primitives/src/x.cu:42"). */
 void sc_set_log_callback(sc_log_fn fn, void *user, sc_log_level max_level);
 
 #ifdef __cplusplus

@@ -203,8 +203,16 @@ sc_status split_gather_ref(const split_move_desc *desc);
 sc_status split_scatter_ref(const split_move_desc *desc);
 sc_status split_sort_ref(const split_sort_desc *desc);
 
-/* The bucket of key/record i under a rule (host). Exposed for tests and the CPU backend. */
+/* The bucket of key/record i under a rule (host). Exposed for tests and the CPU backend.
+ * Safe for any arguments: returns SPLIT_NO_BUCKET (and records nothing) when desc is NULL, i >= n,
+ * the array the rule reads (keys_in; bucket_ids for IDS; boundaries for BOUNDARIES with B > 1) is
+ * NULL, or the rule, key type, bit field, bucket count or range_delta is invalid. With the IDS rule
+ * it returns bucket_ids[i] as given (which may be >= B: the caller checks it against B). */
+#define SPLIT_NO_BUCKET 0xFFFFFFFFu
 uint32_t split_bucket_of_ref(const split_desc *desc, size_t i);
+/* The same with a status: INVALID_ARGUMENT with a message for each case above, and for a bucket id
+ * >= B (IDS); *bucket is written only on SC_OK. */
+sc_status split_bucket_of_ref_checked(const split_desc *desc, size_t i, uint32_t *bucket);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,8 @@ static uint64_t boundary_at(const split_desc *d, uint32_t j)
     return ((const uint32_t *)d->buckets.boundaries)[j];
 }
 
-uint32_t split_bucket_of_ref(const split_desc *d, size_t i)
+/* The bucket of record i; the caller has checked the arguments (bucket_problem). */
+static uint32_t bucket_of(const split_desc *d, size_t i)
 {
     const split_buckets *b = &d->buckets;
     uint32_t nb = split_resolved_buckets(b);
@@ -52,6 +53,53 @@ uint32_t split_bucket_of_ref(const split_desc *d, size_t i)
     return 0;
 }
 
+/* What makes split_bucket_of_ref(d, i) undefined, or NULL when it is defined. */
+static const char *bucket_problem(const split_desc *d, size_t i)
+{
+    if (!d) return "desc is NULL";
+    if (i >= d->n) return "record index is not below desc->n";
+    const split_buckets *b = &d->buckets;
+    if (d->key_type != SPLIT_KEY_U32 && d->key_type != SPLIT_KEY_U64) return "unknown key_type";
+    const uint32_t key_bits = d->key_type == SPLIT_KEY_U64 ? 64u : 32u;
+    if (b->rule == SPLIT_BUCKETS_IDS) return b->bucket_ids ? NULL : "buckets.bucket_ids is NULL (IDS rule)";
+    if (b->rule != SPLIT_BUCKETS_BITS && b->rule != SPLIT_BUCKETS_RANGE && b->rule != SPLIT_BUCKETS_BOUNDARIES)
+        return "unknown bucket rule";
+    if (!d->keys_in) return "keys_in is NULL";
+    const uint32_t nb = split_resolved_buckets(b);
+    switch (b->rule) {
+    case SPLIT_BUCKETS_BITS:
+        if (b->bit_count > 32u || (uint64_t)b->start_bit + b->bit_count > key_bits)
+            return "buckets.start_bit + bit_count is outside the key (or bit_count > 32)";
+        return NULL;
+    case SPLIT_BUCKETS_RANGE:
+        if (nb == 0) return "buckets.num_buckets is 0";
+        return b->range_delta ? NULL : "buckets.range_delta is 0 (RANGE rule)";
+    default: /* BOUNDARIES */
+        if (nb == 0) return "buckets.num_buckets is 0";
+        return (nb > 1 && !b->boundaries) ? "buckets.boundaries is NULL (BOUNDARIES rule)" : NULL;
+    }
+}
+
+uint32_t split_bucket_of_ref(const split_desc *d, size_t i)
+{
+    return bucket_problem(d, i) ? SPLIT_NO_BUCKET : bucket_of(d, i);
+}
+
+sc_status split_bucket_of_ref_checked(const split_desc *d, size_t i, uint32_t *bucket)
+{
+    if (!bucket) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "split_bucket_of_ref_checked: bucket is NULL");
+    const char *problem = bucket_problem(d, i);
+    if (problem)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "split_bucket_of_ref_checked: %s (record %zu of %zu)", problem, i,
+                       d ? d->n : (size_t)0);
+    uint32_t v = bucket_of(d, i), nb = split_resolved_buckets(&d->buckets);
+    if (v >= nb)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "split_bucket_of_ref_checked: bucket_ids[%zu] = %u is not below %u", i,
+                       v, nb);
+    *bucket = v;
+    return SC_OK;
+}
+
 static sc_status multisplit_ref(const split_desc *d, split_entry_kind kind, const char *entry)
 {
     split_checked c;
@@ -68,7 +116,7 @@ static sc_status multisplit_ref(const split_desc *d, split_entry_kind kind, cons
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "%s: host allocation of %zu bucket ids failed", entry, n);
     }
     for (size_t i = 0; i < n; ++i) {
-        bucket[i] = split_bucket_of_ref(d, i);
+        bucket[i] = bucket_of(d, i); /* arguments validated above */
         if (bucket[i] >= nb) {
             uint32_t bad = bucket[i];
             free(bucket);

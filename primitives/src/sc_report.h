@@ -17,8 +17,10 @@ extern "C" {
 #define SC_PRINTF(fmt_index, first_arg)
 #endif
 
-/* Records `status` with a formatted message and " at file:line" for the calling thread, passes it
- * to the log callback at SC_LOG_ERROR, and returns `status` so callers can `return sc_report(...)`. */
+/* Records `status` with a formatted message for the calling thread (sc_last_error()), passes the
+ * message to the log callback at SC_LOG_ERROR, and, when the callback takes SC_LOG_DEBUG, passes it
+ * again with " at file:line" appended at SC_LOG_DEBUG. Returns `status` so callers can
+ * `return sc_report(...)`. */
 sc_status sc_report(sc_status status, const char *file, int line, const char *fmt, ...) SC_PRINTF(4, 5);
 void sc_log(sc_log_level level, const char *fmt, ...) SC_PRINTF(2, 3);
 

@@ -60,6 +60,7 @@ void sc_set_log_callback(sc_log_fn fn, void *user, sc_log_level max_level)
 
 static void deliver(sc_log_level level, const char *message)
 {
+    if ((unsigned)level > (unsigned)SC_LOG_DEBUG) level = SC_LOG_DEBUG; /* a caller's out-of-range level */
     if (level > g_log_max) return;
     if (g_log_fn) {
         g_log_fn(level, message, g_log_user);
@@ -69,33 +70,41 @@ static void deliver(sc_log_level level, const char *message)
     fprintf(stderr, "slabcast: %s: %s\n", k_level[level], message);
 }
 
-sc_status sc_report(sc_status status, const char *file, int line, const char *fmt, ...)
+/* The path from the project root on: ".../primitives/src/x.cu" -> "primitives/src/x.cu". */
+static const char *project_path(const char *file)
 {
-    char text[SC_MESSAGE_CAPACITY];
-    va_list args;
-    va_start(args, fmt);
-    int n = vsnprintf(text, sizeof text, fmt, args);
-    va_end(args);
-    if (n < 0) text[0] = '\0';
-    /* Keep the path from the project root on: ".../primitives/src/x.cu" -> "primitives/src/x.cu". */
-    const char *short_file = file;
-    static const char *const k_roots[] = {"primitives/", "render/", "app/", "tests/"};
+    static const char *const k_roots[] = {"primitives/", "render/", "app/", "tests/", "fuzz/"};
     for (size_t i = 0; i < sizeof k_roots / sizeof k_roots[0]; ++i) {
         const char *hit = strstr(file, k_roots[i]);
-        if (hit) { short_file = hit; break; }
+        if (hit) return hit;
     }
-    /* Location first into its own buffer, then as much of the text as fits before it. */
-    char where[256];
-    int wn = snprintf(where, sizeof where, " at %s:%d", short_file, line);
-    size_t where_len = wn < 0 ? 0 : ((size_t)wn < sizeof where ? (size_t)wn : sizeof where - 1);
-    size_t room = sizeof g_last_message - 1 - where_len;
-    size_t text_len = strlen(text);
-    if (text_len > room) text_len = room;
-    memcpy(g_last_message, text, text_len);
-    memcpy(g_last_message + text_len, where, where_len);
-    g_last_message[text_len + where_len] = '\0';
+    return file;
+}
+
+/* The user-facing message (sc_last_error(), the error-level log line, the default stderr output)
+ * is the text alone: a source location means nothing to a user. The location goes to a separate
+ * debug-level log line, "<text> at file:line", for those who ask for SC_LOG_DEBUG. */
+sc_status sc_report(sc_status status, const char *file, int line, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(g_last_message, sizeof g_last_message, fmt, args);
+    va_end(args);
+    if (n < 0) g_last_message[0] = '\0';
     g_last_status = status;
     deliver(SC_LOG_ERROR, g_last_message);
+    if (g_log_max < SC_LOG_DEBUG) return status;
+    /* Location first into its own buffer, then as much of the text as fits before it. */
+    char where[256], located[SC_MESSAGE_CAPACITY];
+    int wn = snprintf(where, sizeof where, " at %s:%d", project_path(file ? file : "?"), line);
+    size_t where_len = wn < 0 ? 0 : ((size_t)wn < sizeof where ? (size_t)wn : sizeof where - 1);
+    size_t room = sizeof located - 1 - where_len;
+    size_t text_len = strlen(g_last_message);
+    if (text_len > room) text_len = room;
+    memcpy(located, g_last_message, text_len);
+    memcpy(located + text_len, where, where_len);
+    located[text_len + where_len] = '\0';
+    deliver(SC_LOG_DEBUG, located);
     return status;
 }
 

@@ -3,9 +3,24 @@
  *
  * Loaders keep only what the renderer needs (positions, triangles; polygons are fanned into
  * triangles). Malformed files give SC_ERROR_PARSE with a message naming the file and line (or
- * byte offset for binary data). Degenerate input is dropped with a warning through the log
- * callback and counted in sc_mesh_report: faces with out-of-range indices, faces touching a
- * non-finite vertex, zero-area faces. Plain C. */
+ * byte offset for binary data). Degenerate input is dropped with one warning per kind through the
+ * log callback (naming the file and the line or byte of the first such face) and counted in
+ * sc_mesh_report: faces with out-of-range indices, faces touching a non-finite vertex (NaN, or a
+ * number too large for a float), zero-area faces. Vertices that no kept face uses are removed
+ * (faces renumbered), so a loaded mesh has only used, finite vertices. A file that yields no
+ * triangle is SC_ERROR_PARSE ("no triangles in ..."). Text formats may start with a UTF-8 byte
+ * order mark.
+ *
+ * Input is read and decompressed in a stream: memory grows with the vertices and triangles read,
+ * not with the file. A name ending in ".xz" is decompressed in-process (liblzma), for files,
+ * streams and memory alike; its format comes from the name before ".xz" ("dragon.obj.xz" is OBJ)
+ * and messages name the .xz file.
+ *
+ * OBJ: "v" and "f" are read; the other statements of the format (vt, vn, vp, g, o, s, usemtl,
+ * mtllib, l, p, curves and surfaces, ...) are ignored; an unknown statement that reads as a word is
+ * ignored and counted in one warning; a line with binary data (a NUL or other control byte) is
+ * SC_ERROR_PARSE naming the line. ASCII STL is recognised case-insensitively ("solid", "SOLID") by
+ * its content, binary STL by its size (84 + 50 * facets). Plain C. */
 #ifndef SC_MESH_H
 #define SC_MESH_H
 
@@ -33,7 +48,28 @@ typedef struct sc_mesh_report {
     uint64_t dropped_bad_index;
     uint64_t dropped_non_finite;
     uint64_t dropped_zero_area;
+    uint64_t removed_unused_vertices;  /* vertices read that no kept face uses (not in the mesh) */
 } sc_mesh_report;
+
+/* Loading limits (sc_mesh_load_limited, sc_mesh_parse_limited). A field 0 means its default.
+ * Exceeding one fails with SC_ERROR_OUT_OF_MEMORY and a message naming the file, the limit and its
+ * value, and how to raise it (sc_mesh_limits.<field>, or the slabcast program's --max-mesh-bytes,
+ * --max-vertices, --max-triangles). The defaults fit a 16 GB machine: a vertex costs 12 bytes
+ * (three floats) and a triangle 12 bytes (three 32-bit indices), plus up to half again while the
+ * arrays grow and 4 bytes per vertex to renumber them, so 2^28 of each take about 8 GiB at the
+ * peak; file bytes are streamed (a small window, not the whole file, is held), so max_bytes bounds
+ * the time spent reading: 4 GiB is about 2^28 vertices of binary PLY or 2^27 of text. */
+#define SC_MESH_DEFAULT_MAX_BYTES (UINT64_C(1) << 32)
+#define SC_MESH_DEFAULT_MAX_VERTICES (UINT64_C(1) << 28)
+#define SC_MESH_DEFAULT_MAX_TRIANGLES (UINT64_C(1) << 28)
+
+typedef struct sc_mesh_limits {
+    uint64_t max_bytes;      /* bytes of file data read (after decompression); default SC_MESH_DEFAULT_MAX_BYTES */
+    uint64_t max_vertices;   /* vertices read (before unused ones are removed); default SC_MESH_DEFAULT_MAX_VERTICES;
+                                at most 2^32 - 2 take effect (32-bit indices) */
+    uint64_t max_triangles;  /* triangles after fanning, before dropping; default SC_MESH_DEFAULT_MAX_TRIANGLES;
+                                at most 2^32 - 1 take effect */
+} sc_mesh_limits;
 
 typedef enum sc_mesh_format {
     SC_MESH_FORMAT_AUTO = 0,     /* from the file name's extension (.obj, .ply, .stl) */
@@ -42,24 +78,33 @@ typedef enum sc_mesh_format {
     SC_MESH_FORMAT_STL
 } sc_mesh_format;
 
-/* Loads a file. report may be NULL. On failure *out is left empty. A name ending in ".xz" is
- * decompressed through `xz -dc` (xz-utils) and its format taken from the name before ".xz"
- * ("dragon.obj.xz" is OBJ); messages still name the .xz file. */
+/* Loads a file with the default limits. report may be NULL. On failure *out is left empty.
+ * SC_ERROR_IO when the file cannot be opened (the reason given), is a directory, cannot be read,
+ * or is not valid .xz data (xz's own reason given). Opening never blocks on a FIFO without a
+ * writer (it reads as empty). */
 sc_status sc_mesh_load(const char *path, sc_mesh_format format, sc_mesh *out, sc_mesh_report *report);
-/* Loads from an open stream (a pipe works: it is read to its end). name is used in messages;
- * format must not be AUTO unless name has a known extension. */
+/* sc_mesh_load with limits (NULL: the defaults). */
+sc_status sc_mesh_load_limited(const char *path, sc_mesh_format format, const sc_mesh_limits *limits,
+                               sc_mesh *out, sc_mesh_report *report);
+/* Loads from an open stream with the default limits (a pipe works: it is read to its end). name is
+ * used in messages (and ".xz" in it means compressed data); format must not be AUTO unless name
+ * has a known extension. */
 sc_status sc_mesh_load_stream(FILE *stream, const char *name, sc_mesh_format format, sc_mesh *out,
                               sc_mesh_report *report);
-/* Parses a file already in memory. */
+/* Parses a file already in memory (size bytes; no terminating NUL needed), default limits. */
 sc_status sc_mesh_parse(const void *data, size_t size, const char *name, sc_mesh_format format,
                         sc_mesh *out, sc_mesh_report *report);
+/* sc_mesh_parse with limits (NULL: the defaults); size > max_bytes fails before data is read. */
+sc_status sc_mesh_parse_limited(const void *data, size_t size, const char *name, sc_mesh_format format,
+                                const sc_mesh_limits *limits, sc_mesh *out, sc_mesh_report *report);
 
 /* The built-in mesh: a closed (2,3) torus-knot tube of 4 * resolution^2 triangles and
  * 2 * resolution^2 vertices, about unit radius, centred at the origin. resolution 0: 512 (1M
  * triangles); otherwise 3 .. 16384. */
 sc_status sc_mesh_default(uint32_t resolution, sc_mesh *out);
 
-/* Drops degenerate triangles in place (counts added to report) and removes nothing else. */
+/* Drops degenerate triangles in place (counts added to report) and removes nothing else (no
+ * vertex, no warning). */
 void sc_mesh_clean(sc_mesh *mesh, sc_mesh_report *report);
 
 /* Midpoint subdivision, `levels` times: each triangle becomes four with the same winding; the

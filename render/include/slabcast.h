@@ -49,8 +49,11 @@ typedef struct sc_renderer_desc {
     int cull_back_faces;         /* nonzero: drop triangles facing away (front = counter-clockwise) */
     int flat_shading;            /* nonzero: face normals instead of smooth per-vertex normals */
     uint32_t num_threads;        /* CPU backend: worker threads; 0: one per online core */
-    size_t initial_ref_capacity; /* triangle-tile references before the first grow; 0: automatic */
+    size_t initial_ref_capacity; /* triangle-tile references before the first grow, at most 2^32 - 2;
+                                    0: automatic */
     cudaStream_t stream;         /* CUDA backend: the stream of every call; NULL: default stream */
+    size_t host_memory_limit;    /* CPU backend: bytes its buffers (mesh, grid, pixels, references)
+                                    may take; 0: half of the machine's physical memory */
 } sc_renderer_desc;
 
 /* An indexed triangle mesh in the caller's HOST memory (the renderer copies it). Positions are
@@ -201,22 +204,43 @@ typedef struct sc_frame_stats {
     float depth_min, depth_max;      /* the frame's slab range: nearest depths of visible triangles */
 } sc_frame_stats;
 
+/* Validation. Every call checks what it is given before it changes anything; a rejected call leaves
+ * the renderer as it was (still usable) and returns INVALID_ARGUMENT with a message naming the
+ * field, e.g. "sc_renderer_set_deform: deform.twist.amount is NaN". Every float of every descriptor
+ * must be finite (no NaN, no infinity); the per-field rules are next to the fields and calls.
+ *
+ * Memory. Every size computed from the caller's values (target size x tiles x slabs, reference
+ * capacities, vertex and triangle counts) is overflow-checked, and the buffers it needs are checked
+ * before they are allocated: on the CPU backend against sc_renderer_desc.host_memory_limit (default:
+ * half of the physical memory), on the CUDA backend against the device's free memory
+ * (cudaMemGetInfo). A request over the bound fails with OUT_OF_MEMORY and a message that says how
+ * much it needs, for what, and what to lower (e.g. a 2048x2048 target in 1-pixel tiles with 1024
+ * slabs needs 16 GiB of cell offsets: lower the slab count or raise the tile size). */
+
 /* Creates a renderer. Errors: INVALID_ARGUMENT (size 0, tile size or slab count out of range, grid
- * too large for 32-bit reference keys), UNSUPPORTED (CUDA backend not built or no device),
- * OUT_OF_MEMORY. */
+ * too large for 32-bit reference keys, initial_ref_capacity above 2^32 - 2), UNSUPPORTED (CUDA
+ * backend not built or no device), OUT_OF_MEMORY (the grid's buffers exceed the memory bound). */
 sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out);
 /* Destroys a renderer; NULL is ignored. */
 void sc_renderer_destroy(sc_renderer *r);
 /* The backend in use (never SC_BACKEND_DEFAULT). */
 sc_backend sc_renderer_backend(const sc_renderer *r);
 
-/* Copies the mesh (rest pose). Rejects out-of-range indices and non-finite positions
- * (INVALID_ARGUMENT, naming the first bad triangle or vertex); zero-area triangles are kept (they
- * are never hit). An empty mesh (0 triangles) is valid and renders the background. */
+/* Copies the mesh (rest pose). Rejects out-of-range indices (INVALID_ARGUMENT, naming the first bad
+ * triangle). A vertex with a non-finite coordinate is allowed: unused, it does not matter; the
+ * triangles that use it are dropped (never binned, never hit, no part of any normal), and one
+ * SC_LOG_WARNING line says how many. The default view and the deformation's centre and radius come
+ * from the vertices of the triangles kept. Zero-area triangles are kept (they are never hit). An
+ * empty mesh (0 triangles) is valid and renders the background. OUT_OF_MEMORY when the mesh's
+ * copies exceed the memory bound. */
 sc_status sc_renderer_set_mesh(sc_renderer *r, const sc_mesh_data *mesh);
+/* INVALID_ARGUMENT: a non-finite field, eye == target, up parallel to the view direction, fovy not
+ * in (0, pi) (or so small that 1 / tan(fovy / 2) overflows), near_plane <= 0, far_plane <= near. */
 sc_status sc_renderer_set_camera(sc_renderer *r, const sc_camera_desc *camera);
-sc_status sc_renderer_set_deform(sc_renderer *r, const sc_deform_desc *deform); /* NULL: none */
-sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading); /* NULL: defaults */
+/* NULL: none. INVALID_ARGUMENT: a non-finite field (amounts, axes, directions, frequencies, ...). */
+sc_status sc_renderer_set_deform(sc_renderer *r, const sc_deform_desc *deform);
+/* NULL: defaults. INVALID_ARGUMENT: an unknown mode, a non-finite field, heat_max < 0. */
+sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading);
 /* Changes the target size; the grid follows. INVALID_ARGUMENT as for create. */
 sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height);
 
@@ -227,7 +251,8 @@ sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height);
  * later on the stream, or sc_renderer_stats / read_hits, sees it done). A
  * frame whose references overflow the buffer is still rendered exactly, on the device in passes
  * (sc_frame_stats.overflow_passes), and the buffer grows before a later frame. Errors:
- * INVALID_ARGUMENT (no mesh set, bad pitch), OUT_OF_MEMORY, CUDA. */
+ * INVALID_ARGUMENT (no mesh set, bad pitch, time not finite), OUT_OF_MEMORY (the references of the
+ * frame exceed 2^32 - 2 or the memory bound), CUDA. */
 sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame);
 
 /* Results of the last frame rendered. CUDA: waits for the frames in flight (the only call besides

@@ -1,7 +1,9 @@
 /* backend_cpu.c - the CPU backend: buffers and the frame (deform, normals, project, reduce, scan,
  * emit, tile split, slab split, ray cast, shade), each stage timed. No CUDA call anywhere here. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend_cpu.h"
 #include "cpu_parallel.h"
@@ -25,12 +27,43 @@ static void free_refs(sc_cpu_state *st)
     st->ref_capacity = 0;
 }
 
+/* The default bound of the renderer's host memory: half of the physical memory (a request above it
+ * would push the machine into swap or the OOM killer: Linux overcommits, so malloc alone does not
+ * refuse it); no bound when the system does not say. */
+static size_t default_memory_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t bytes;
+    if (pages <= 0 || page <= 0 || !sc_size_mul((size_t)pages, (size_t)page, &bytes)) return SIZE_MAX;
+    return bytes / 2;
+}
+
+/* Whether `bytes` for one part, with the other parts as held (`held` is this part's current bytes,
+ * replaced), fits the bound. `what` and `lower` complete the message: "<call>: <what> needs N, ...;
+ * <lower>". */
+static sc_status check_memory(const sc_cpu_state *st, size_t held, size_t bytes, int overflow, const char *call,
+                              const char *what, const char *lower)
+{
+    size_t others = st->mesh_bytes + st->grid_bytes + st->ref_bytes - held, total;
+    char need[32], limit[32], other[32];
+    if (overflow || !sc_size_add(others, bytes, &total))
+        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "%s: %s needs more bytes than a size_t holds; %s", call, what, lower);
+    if (total <= st->memory_limit) return SC_OK;
+    return SC_FAIL(SC_ERROR_OUT_OF_MEMORY,
+                   "%s: %s needs %s of host memory, which with the renderer's other %s exceeds the limit of %s "
+                   "(sc_renderer_desc.host_memory_limit; 0: half of physical memory); %s",
+                   call, what, sc_format_bytes((double)bytes, need, sizeof need),
+                   sc_format_bytes((double)others, other, sizeof other),
+                   sc_format_bytes((double)st->memory_limit, limit, sizeof limit), lower);
+}
+
 sc_status sc_backend_cpu_create(sc_renderer *r)
 {
     sc_cpu_state *st = calloc(1, sizeof *st);
     if (!st) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
     st->threads = r->desc.num_threads ? r->desc.num_threads : sc_cpu_default_threads();
     if (st->threads > SC_CPU_MAX_THREADS) st->threads = SC_CPU_MAX_THREADS;
+    st->memory_limit = r->desc.host_memory_limit ? r->desc.host_memory_limit : default_memory_limit();
     r->cpu = st;
     sc_status s = sc_backend_cpu_resize(r);
     if (s != SC_OK) {
@@ -56,11 +89,31 @@ void sc_backend_cpu_destroy(sc_renderer *r)
 static int ensure(void **buf, size_t *cap, size_t n, size_t size)
 {
     if (*cap >= n && *buf) return 1;
-    void *p = malloc(n * size > 0 ? n * size : 1);
+    size_t bytes;
+    if (!sc_size_mul(n, size, &bytes)) return 0;
+    void *p = malloc(bytes > 0 ? bytes : 1);
     if (!p) return 0;
     free(*buf);
     *buf = p;
     *cap = n;
+    return 1;
+}
+
+/* Host bytes of the grid and pixel buffers of r->params: per pixel a hit and a test count; offsets of
+ * the tile split's groups, of the tiles and of the (tile, slab) cells. *cells_bytes: the cells'
+ * part. 0 on overflow. */
+static int grid_bytes(const sc_frame_params *p, size_t *total, size_t *cells_bytes)
+{
+    /* tiles < 2^22 and slab bits <= 10 (set_grid): the cell count itself cannot overflow. */
+    size_t pixels = (size_t)p->width * p->height, pixel_bytes, cells = ((size_t)p->num_tiles << p->slab_bits) + 1;
+    size_t offsets, sum;
+    size_t group_n = ((size_t)1 << (p->tile_bits - (p->tile_bits + 1) / 2)) + 1;
+    size_t tile_n = ((size_t)1 << p->tile_bits) + 1;
+    if (!sc_size_mul(pixels, sizeof(sc_hit) + sizeof(uint32_t), &pixel_bytes) ||
+        !sc_size_mul(cells, sizeof(uint32_t), cells_bytes) || !sc_size_add(group_n, tile_n, &offsets) ||
+        !sc_size_mul(offsets, sizeof(uint32_t), &offsets) || !sc_size_add(pixel_bytes, offsets, &sum) ||
+        !sc_size_add(sum, *cells_bytes, total))
+        return 0;
     return 1;
 }
 
@@ -72,6 +125,14 @@ sc_status sc_backend_cpu_resize(sc_renderer *r)
     size_t group_n = ((size_t)1 << (p->tile_bits - (p->tile_bits + 1) / 2)) + 1;
     size_t tile_n = ((size_t)1 << p->tile_bits) + 1;
     size_t cell_n = ((size_t)p->num_tiles << p->slab_bits) + 1;
+    size_t bytes = 0, cells_bytes = 0;
+    const int ok_size = grid_bytes(p, &bytes, &cells_bytes);
+    char what[160], cells_text[32];
+    snprintf(what, sizeof what, "a %ux%u target in %u-pixel tiles with %u slabs (%s of cell offsets, tiles x slabs)",
+             p->width, p->height, p->tile_size, p->num_slabs, sc_format_bytes((double)cells_bytes, cells_text, sizeof cells_text));
+    SC_TRY(check_memory(st, st->grid_bytes, bytes, !ok_size, "renderer", what,
+                        cells_bytes > bytes / 2 ? "lower the slab count or raise the tile size"
+                                                : "lower the target size"));
     size_t pc = st->pixel_cap, pc2 = st->pixel_cap;
     int ok = ensure((void **)&st->hits, &pc, pixels, sizeof(sc_hit)) &&
              ensure((void **)&st->tests, &pc2, pixels, sizeof(uint32_t)) &&
@@ -79,6 +140,9 @@ sc_status sc_backend_cpu_resize(sc_renderer *r)
              ensure((void **)&st->tile_offsets, &st->tile_cap, tile_n, sizeof(uint32_t)) &&
              ensure((void **)&st->cell_offsets, &st->cell_cap, cell_n, sizeof(uint32_t));
     st->pixel_cap = pc < pc2 ? pc : pc2;
+    /* Held: what the buffers' capacities take (they never shrink). */
+    st->grid_bytes = st->pixel_cap * (sizeof(sc_hit) + sizeof(uint32_t)) +
+                     (st->group_cap + st->tile_cap + st->cell_cap) * sizeof(uint32_t);
     if (!ok) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for a %ux%u target",
                             p->width, p->height);
     /* A fresh target has no hits until the next frame. */
@@ -91,16 +155,26 @@ sc_status sc_backend_cpu_reserve(sc_renderer *r, size_t cap)
 {
     sc_cpu_state *st = r->cpu;
     if (cap <= st->ref_capacity) return SC_OK;
+    if (cap > SC_MAX_REF_CAPACITY)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "renderer: %zu references are more than 2^32 - 2", cap);
+    const size_t bytes = cap * 4 * sizeof(uint32_t); /* keys and values, ping-pong: < 2^36 */
+    char what[96];
+    snprintf(what, sizeof what, "a reference buffer of %zu triangle-tile references", cap);
+    SC_TRY(check_memory(st, st->ref_bytes, bytes, 0, "renderer", what,
+                        "lower initial_ref_capacity, the mesh's triangles, or raise the tile size"));
     free_refs(st);
+    st->ref_bytes = 0;
     st->ref_keys = malloc(cap * sizeof(uint32_t));
     st->ref_values = malloc(cap * sizeof(uint32_t));
     st->ref_keys_tmp = malloc(cap * sizeof(uint32_t));
     st->ref_values_tmp = malloc(cap * sizeof(uint32_t));
     if (!st->ref_keys || !st->ref_values || !st->ref_keys_tmp || !st->ref_values_tmp) {
         free_refs(st);
+        r->ref_capacity = 0;
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for %zu references", cap);
     }
     st->ref_capacity = cap;
+    st->ref_bytes = bytes;
     r->ref_capacity = cap;
     return SC_OK;
 }
@@ -108,8 +182,15 @@ sc_status sc_backend_cpu_reserve(sc_renderer *r, size_t cap)
 sc_status sc_backend_cpu_set_mesh(sc_renderer *r, const sc_mesh_data *m)
 {
     sc_cpu_state *st = r->cpu;
-    free_mesh(st);
     size_t v3 = 3 * (size_t)m->vertex_count, t3 = 3 * (size_t)m->triangle_count, nt = m->triangle_count;
+    /* 4 copies of the vertices (rest and deformed positions and normals), the indices, 3 words per
+     * triangle; below 2^40 bytes for 32-bit counts. */
+    const size_t bytes = 4 * v3 * sizeof(float) + t3 * sizeof(uint32_t) + 3 * nt * sizeof(uint32_t);
+    char what[96];
+    snprintf(what, sizeof what, "a mesh of %u vertices and %u triangles", m->vertex_count, m->triangle_count);
+    SC_TRY(check_memory(st, st->mesh_bytes, bytes, 0, "sc_renderer_set_mesh", what, "use a smaller mesh"));
+    free_mesh(st);
+    st->mesh_bytes = 0;
     st->rest_positions = malloc(v3 * sizeof(float) + 1);
     st->rest_normals = malloc(v3 * sizeof(float) + 1);
     st->positions = malloc(v3 * sizeof(float) + 1);
@@ -132,6 +213,7 @@ sc_status sc_backend_cpu_set_mesh(sc_renderer *r, const sc_mesh_data *m)
     sc_cpu_vertex_normals(st->rest_positions, m->vertex_count, st->indices, m->triangle_count, st->threads,
                           st->rest_normals);
     memcpy(st->normals, st->rest_normals, v3 * sizeof(float));
+    st->mesh_bytes = bytes;
     return SC_OK;
 }
 

@@ -13,6 +13,9 @@
 
 typedef struct sc_cpu_state {
     uint32_t threads;
+    /* Host memory: the bound (sc_renderer_desc.host_memory_limit resolved) and the bytes held by the
+     * mesh copies, the grid and pixel buffers, and the reference buffers. */
+    size_t memory_limit, mesh_bytes, grid_bytes, ref_bytes;
     /* Mesh: rest pose, deformed pose, normals (num_vertices x 3), indices (num_triangles x 3). */
     float *rest_positions, *rest_normals;
     float *positions, *normals;

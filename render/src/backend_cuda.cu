@@ -6,6 +6,7 @@
  * files (deform_cuda.cu, project_cuda.cu, bin_cuda.cu, raycast_cuda.cu, shade_cuda.cu). */
 #include <cuda_runtime.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,29 @@ template <typename T> static sc_status dev_alloc(T *&buf, size_t n, const char *
     size_t cap = 0;
     dev_free(buf);
     return dev_ensure(buf, &cap, n, what);
+}
+
+/* Adds to *need the bytes buffer `buf` (holding cap elements) would take to hold n, and to *freed
+ * what it gives back then; nothing when it already holds n. */
+template <typename T> static void grow_bytes(const T *buf, size_t cap, size_t n, size_t *need, size_t *freed)
+{
+    if (buf && cap >= n) return;
+    *need += n * sizeof(T);
+    if (buf) *freed += cap * sizeof(T);
+}
+
+/* Checks `need` bytes of new device buffers (`freed` bytes given back first) against the device's
+ * free memory before allocating, so a request far over it fails with what to lower. */
+static sc_status check_device_memory(size_t need, size_t freed, const char *what, const char *lower)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    SC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (need <= free_bytes || need - free_bytes <= freed) return SC_OK;
+    char need_text[32], free_text[32], total_text[32];
+    return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer (CUDA): %s needs %s of device memory, but %s of %s is free; %s",
+                   what, sc_format_bytes((double)need, need_text, sizeof need_text),
+                   sc_format_bytes((double)free_bytes + (double)freed, free_text, sizeof free_text),
+                   sc_format_bytes((double)total_bytes, total_text, sizeof total_text), lower);
 }
 
 static void free_mesh(sc_cuda_state *st)
@@ -164,6 +188,25 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     const size_t buckets = sc_cuda_tile_buckets(p->tile_bits);
     const size_t cell_n = ((size_t)p->num_tiles << p->slab_bits) + 1;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream)); /* no frame in flight uses the old buffers */
+    {
+        size_t need = 0, freed = 0;
+        grow_bytes(st->hits, st->pixel_cap, pixels, &need, &freed);
+        grow_bytes(st->tests, st->pixel_cap, pixels, &need, &freed);
+        grow_bytes(st->tile_counts, st->count_cap, buckets, &need, &freed);
+        grow_bytes(st->tile_cursors, st->cursor_cap, buckets, &need, &freed);
+        grow_bytes(st->tile_offsets, st->tile_cap, buckets + 1, &need, &freed);
+        grow_bytes(st->tile_offsets64, st->off64_cap, buckets + 1, &need, &freed);
+        const size_t cells_before = need;
+        grow_bytes(st->cell_offsets, st->cell_cap, cell_n, &need, &freed);
+        const size_t cells_bytes = need - cells_before;
+        char what[160], cells_text[32];
+        snprintf(what, sizeof what, "a %ux%u target in %u-pixel tiles with %u slabs (%s of cell offsets, tiles x slabs)",
+                 p->width, p->height, p->tile_size, p->num_slabs,
+                 sc_format_bytes((double)cells_bytes, cells_text, sizeof cells_text));
+        SC_TRY(check_device_memory(need, freed, what,
+                                   cells_bytes > need / 2 ? "lower the slab count or raise the tile size"
+                                                          : "lower the target size"));
+    }
     drop_graphs(st);
     size_t hits_cap = st->pixel_cap, tests_cap = st->pixel_cap;
     SC_TRY(dev_ensure(st->hits, &hits_cap, pixels, "the hit buffer"));
@@ -175,11 +218,17 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     SC_TRY(dev_ensure(st->tile_offsets64, &st->off64_cap, buckets + 1, "tile offsets"));
     SC_TRY(dev_ensure(st->cell_offsets, &st->cell_cap, cell_n, "cell offsets"));
     SC_TRY(ensure_split_temp(st, p));
-    /* A fresh target has no hits until the next frame; tile offsets start empty. */
-    sc_hit *h = (sc_hit *)malloc(pixels * sizeof(sc_hit));
+    /* A fresh target has no hits until the next frame; tile offsets start empty. The empty hits are
+     * copied from a bounded host chunk (host memory does not grow with the target). */
+    const size_t chunk = pixels < ((size_t)1 << 20) ? pixels : ((size_t)1 << 20);
+    sc_hit *h = (sc_hit *)malloc((chunk ? chunk : 1) * sizeof(sc_hit));
     if (!h) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for a %ux%u target", p->width, p->height);
-    for (size_t i = 0; i < pixels; ++i) h[i] = sc_hit{SC_NO_HIT, INFINITY, 0.0f, 0.0f};
-    cudaError_t e = cudaMemcpy(st->hits, h, pixels * sizeof(sc_hit), cudaMemcpyHostToDevice);
+    for (size_t i = 0; i < chunk; ++i) h[i] = sc_hit{SC_NO_HIT, INFINITY, 0.0f, 0.0f};
+    cudaError_t e = cudaSuccess;
+    for (size_t at = 0; at < pixels && e == cudaSuccess; at += chunk) {
+        const size_t n = pixels - at < chunk ? pixels - at : chunk;
+        e = cudaMemcpy(st->hits + at, h, n * sizeof(sc_hit), cudaMemcpyHostToDevice);
+    }
     free(h);
     SC_CUDA_CHECK(e);
     SC_CUDA_CHECK(cudaMemset(st->tests, 0, pixels * sizeof(uint32_t)));
@@ -194,7 +243,15 @@ extern "C" sc_status sc_backend_cuda_reserve(sc_renderer *r, size_t cap)
     /* The overflow fallback needs one tile's references to fit: at most one per triangle. */
     if (cap < st->num_triangles) cap = st->num_triangles;
     if (cap <= st->ref_capacity) return SC_OK;
+    if (cap > SC_MAX_REF_CAPACITY)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "renderer (CUDA): %zu references are more than 2^32 - 2", cap);
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+    {
+        char what[96];
+        snprintf(what, sizeof what, "a reference buffer of %zu triangle-tile references", cap);
+        SC_TRY(check_device_memory(cap * 4 * sizeof(uint32_t), st->ref_capacity * 4 * sizeof(uint32_t), what,
+                                   "lower initial_ref_capacity, the mesh's triangles, or raise the tile size"));
+    }
     drop_graphs(st);
     free_refs(st);
     for (int i = 0; i < 2; ++i) {
@@ -215,9 +272,19 @@ extern "C" sc_status sc_backend_cuda_set_mesh(sc_renderer *r, const sc_mesh_data
 {
     sc_cuda_state *st = r->cuda;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+    const size_t V = m->vertex_count, T = m->triangle_count, v3 = 3 * V, t3 = 3 * T;
+    {
+        /* Positions and normals (rest and deformed), adjacency, indices, per-triangle key and tile
+         * record: below 2^40 bytes for 32-bit counts. */
+        const size_t per_v = 4 * 3 * sizeof(float) + sizeof(uint32_t);
+        const size_t per_t = 2 * 3 * sizeof(uint32_t) + sizeof(float) + 4 * sizeof(uint32_t);
+        char what[96];
+        snprintf(what, sizeof what, "a mesh of %u vertices and %u triangles", m->vertex_count, m->triangle_count);
+        SC_TRY(check_device_memory(V * per_v + T * per_t, st->num_vertices * per_v + st->num_triangles * per_t, what,
+                                   "use a smaller mesh"));
+    }
     drop_graphs(st);
     free_mesh(st);
-    const size_t V = m->vertex_count, T = m->triangle_count, v3 = 3 * V, t3 = 3 * T;
     /* Host: rest normals (the CPU backend's function, so both backends deform alike) and the
      * vertex -> triangle adjacency in triangle order. */
     float *normals = (float *)malloc(v3 * sizeof(float) + 1);
@@ -509,10 +576,13 @@ extern "C" sc_status sc_backend_cuda_render(sc_renderer *r, const sc_frame_desc 
     SC_TRY(check_slots(st, 0));
     uint32_t grows = 0;
     if (st->grow_to > st->ref_capacity) { /* an earlier frame overflowed: grow before this one */
-        if (st->grow_to > UINT32_MAX - 1)
-            return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_render: %zu references exceed 2^32 - 1", st->grow_to);
+        if (st->grow_to > SC_MAX_REF_CAPACITY)
+            return SC_FAIL(SC_ERROR_OUT_OF_MEMORY,
+                           "sc_renderer_render: a frame had %zu triangle-tile references, more than 2^32 - 2; raise "
+                           "the tile size or move the camera back",
+                           st->grow_to);
         const double grown = SC_REF_CAPACITY_GROWTH * (double)st->grow_to;
-        const size_t cap = grown > (double)(UINT32_MAX - 1) ? (size_t)(UINT32_MAX - 1) : (size_t)grown;
+        const size_t cap = grown > (double)SC_MAX_REF_CAPACITY ? SC_MAX_REF_CAPACITY : (size_t)grown;
         SC_TRY(sc_backend_cuda_reserve(r, cap));
         grows = 1;
     }

@@ -2,10 +2,42 @@
  * every backend (internal): finite check, back-face cull, near-plane clip, frustum cull, screen
  * bounds under the pixel-centre convention, tile span, tile overlap test, depth key.
  *
- * Binning is conservative: a pixel whose centre ray hits the triangle (near <= t <= far) lies in a
- * tile the triangle overlaps. The triangle is clipped against the near plane (w >= near) in view
- * space, the clipped polygon (3 or 4 vertices, all in front) is projected, and its bounds and edges
- * are widened by a margin (render_tuning.h) before tiles are tested against them. */
+ * Binning is conservative: a pixel whose centre ray hits the triangle (intersect.h, the ray of
+ * sc_pixel_ray_dir, near <= t <= far) lies in a tile the triangle is binned to. Why, with u = 2^-24
+ * the unit roundoff of float and every operation rounded once (SC_F* macros, no fused operations):
+ *
+ * 1. The polygon. The triangle is clipped against w >= near_c in view space, near_c a little below
+ *    the near plane (SC_BIN_MARGIN_NEAR of the triangle's view extent: covers the rounding of the
+ *    view depths and of the ray test's t, so a ray hitting at t >= near never lies beyond the cut),
+ *    and the 3 or 4 vertices are projected to pixel coordinates. Every point of the exact polygon is
+ *    a convex combination of its vertices, so it lies within the largest vertex error of the convex
+ *    hull of the computed float vertices.
+ * 2. The margin (sc_bin_margin) bounds, in pixels, the vertex errors of 1 and how far a pixel ray of
+ *    sc_frame.h, as rounded, can stray from the exact pixel centre: the ray's direction, shear and
+ *    edge functions, and the view-space dot products and divisions of the projection, each a few
+ *    roundings relative to a view-space length. In pixels those are at most about 50 u times
+ *    big + k + S^2 / k, where big is the largest absolute pixel coordinate of the polygon, k the
+ *    projection's focal length in pixels and S the larger side of the target (S^2 / k: rays at the
+ *    edge of a wide field of view). For a clipped polygon, big also counts k times the triangle's
+ *    view extent over near_c: the clip points' own rounding. SC_BIN_MARGIN_REL (about 67 u) covers
+ *    that; SC_BIN_MARGIN_PX is headroom. So a hit pixel centre lies within the margin of the hull.
+ * 3. Bounds. The tile span covers the polygon's bounds widened by the margin (the rounding of the
+ *    bounds arithmetic is a few u of big, inside the margin), so it covers every hit pixel.
+ * 4. Winding. Edge tests need the polygon's true orientation. It is computed from coordinates
+ *    relative to vertex 0 (so the size of the products is the polygon's, not the distance from
+ *    pixel (0, 0)), and its rounding error is at most 5 u times the sum of the products' magnitudes
+ *    (each product of differences carries 3 roundings, the sums 2 more); only a value beyond 8 u
+ *    times that sum decides. Within it, or for a clipped quad whose corners do not all turn that way
+ *    beyond their own bounds (not provably convex), the polygon is binned by its bounds only.
+ * 5. Edge tests. A tile is rejected only when a corner of its pixel-centre rectangle lies more than
+ *    the margin outside an edge's line. The edge vector is a float difference (its direction off by
+ *    at most ~u) and the corner is measured from the edge's first vertex: the error in the distance
+ *    is at most about 5 u times |corner - vertex|, which is at most big + S plus a tile, well inside
+ *    the margin. With the orientation right, the lines widened by the margin contain the hull
+ *    widened by the margin, hence every hit pixel centre of 2.
+ *
+ * The depth key is the nearest vertex depth (at least near) lowered by SC_DEPTH_KEY_MARGIN: a hit's
+ * t is a convex combination of the vertices' depths along the ray, rounded a few times. */
 #ifndef SC_CLASSIFY_H
 #define SC_CLASSIFY_H
 
@@ -20,11 +52,17 @@
 typedef struct sc_tri_setup {
     float sx[4], sy[4];            /* clipped polygon in pixel coordinates (x right, y up) */
     uint32_t num_verts;            /* 3 or 4 */
-    float orient;                  /* +1 / -1: winding in screen space; 0: edge-on, bounds only */
+    float orient;                  /* +1 / -1: winding in screen space; 0: not provable, bounds only */
     float margin;                  /* pixels */
     uint32_t tx0, ty0, tx1, ty1;   /* tile span, inclusive */
     float depth_key;               /* nearest depth (clipped at near), lowered by the key margin */
 } sc_tri_setup;
+
+/* 8 u: a winding or turn decides only beyond this times the sum of its products' magnitudes (its
+ * rounding error is at most 5 u times that sum, see the header). */
+#define SC_CLASSIFY_TURN_REL 4.76837158203125e-07f
+/* Added to those bounds: products in the subnormal range round by an absolute amount. */
+#define SC_CLASSIFY_TURN_ABS 7.88860905221012e-31f
 
 SC_HD static inline float sc_minf(float a, float b) { return a < b ? a : b; }
 SC_HD static inline float sc_maxf(float a, float b) { return a > b ? a : b; }
@@ -42,6 +80,24 @@ SC_HD static inline float sc_dot3(const float *a, const float *b)
 #define SC_UNROLL
 #endif
 
+/* The projection's focal length in pixels: the larger of kx and ky (equal up to rounding). */
+SC_HD static inline float sc_focal_px(const sc_frame_params *p)
+{
+    return sc_maxf(SC_FMUL(SC_FMUL(0.5f, (float)p->width), p->proj_x),
+                   SC_FMUL(SC_FMUL(0.5f, (float)p->height), p->proj_y));
+}
+
+/* The binning margin in pixels of a polygon whose largest absolute pixel coordinate (or clip
+ * measure, see sc_tri_classify) is big: SC_BIN_MARGIN_PX + SC_BIN_MARGIN_REL * (big + k + S^2 / k),
+ * k the focal length in pixels, S the larger side of the target (see the header). */
+SC_HD static inline float sc_bin_margin(const sc_frame_params *p, float big)
+{
+    const float k = sc_focal_px(p);
+    const float s = (float)(p->width > p->height ? p->width : p->height);
+    const float view = SC_FADD(k, SC_FDIV(SC_FMUL(s, s), k));
+    return SC_FADD(SC_BIN_MARGIN_PX, SC_FMUL(SC_BIN_MARGIN_REL, SC_FADD(big, view)));
+}
+
 /* Appends (X, Y) to the polygon as slot *n (slots written by selects over the 4 constant slots, no
  * dynamic index) and widens the bounds. */
 SC_HD static inline void sc_poly_push(float X, float Y, float *sx, float *sy, uint32_t *n, float *bx0, float *bx1,
@@ -54,6 +110,48 @@ SC_HD static inline void sc_poly_push(float X, float Y, float *sx, float *sy, ui
     *bx0 = sc_minf(*bx0, X); *bx1 = sc_maxf(*bx1, X);
     *by0 = sc_minf(*by0, Y); *by1 = sc_maxf(*by1, Y);
     *big = sc_maxf(*big, sc_maxf(sc_absf(X), sc_absf(Y)));
+}
+
+/* The sign of the cross product (x1, y1) x (x2, y2) of two float differences when it is provably
+ * that sign (see the header), else 0. */
+SC_HD static inline float sc_cross_sign(float x1, float y1, float x2, float y2)
+{
+    const float a = SC_FMUL(x1, y2), b = SC_FMUL(y1, x2);
+    const float c = SC_FSUB(a, b);
+    const float bound = SC_FADD(SC_FMUL(SC_CLASSIFY_TURN_REL, SC_FADD(sc_absf(a), sc_absf(b))), SC_CLASSIFY_TURN_ABS);
+    return c > bound ? 1.0f : c < -bound ? -1.0f : 0.0f;
+}
+
+/* Winding of the triangle in slots 0..2: +1 counter-clockwise, -1 clockwise, 0 when too thin to
+ * tell. Relative to vertex 0, so the products are as small as the triangle. */
+SC_HD static inline float sc_tri_orient(const float *sx, const float *sy)
+{
+    return sc_cross_sign(SC_FSUB(sx[1], sx[0]), SC_FSUB(sy[1], sy[0]), SC_FSUB(sx[2], sx[0]), SC_FSUB(sy[2], sy[0]));
+}
+
+/* Winding of the clipped quad in slots 0..3, 0 unless it is provably convex with that winding:
+ * the fan area from vertex 0 decides the sign, and no corner may turn the other way beyond its
+ * bound (a corner within its bound is straight to a few u, which the margin covers). */
+SC_HD static inline float sc_quad_orient(const float *sx, const float *sy)
+{
+    const float e1x = SC_FSUB(sx[1], sx[0]), e1y = SC_FSUB(sy[1], sy[0]);
+    const float e2x = SC_FSUB(sx[2], sx[0]), e2y = SC_FSUB(sy[2], sy[0]);
+    const float e3x = SC_FSUB(sx[3], sx[0]), e3y = SC_FSUB(sy[3], sy[0]);
+    const float a1 = SC_FMUL(e1x, e2y), b1 = SC_FMUL(e1y, e2x);
+    const float a2 = SC_FMUL(e2x, e3y), b2 = SC_FMUL(e2y, e3x);
+    const float area2 = SC_FADD(SC_FSUB(a1, b1), SC_FSUB(a2, b2));
+    const float mag = SC_FADD(SC_FADD(sc_absf(a1), sc_absf(b1)), SC_FADD(sc_absf(a2), sc_absf(b2)));
+    const float bound = SC_FADD(SC_FMUL(SC_CLASSIFY_TURN_REL, mag), SC_CLASSIFY_TURN_ABS);
+    const float o = area2 > bound ? 1.0f : area2 < -bound ? -1.0f : 0.0f;
+    float convex = 1.0f;
+    SC_UNROLL
+    for (uint32_t i = 0; i < 4; ++i) {
+        const uint32_t j = (i + 1) & 3u, k = (i + 2) & 3u;
+        const float t = sc_cross_sign(SC_FSUB(sx[j], sx[i]), SC_FSUB(sy[j], sy[i]), SC_FSUB(sx[k], sx[j]),
+                                      SC_FSUB(sy[k], sy[j]));
+        if (t == -o) convex = 0.0f;
+    }
+    return SC_FMUL(o, convex);
 }
 
 /* Classifies triangle (a, b, c) (world positions). Returns 1 when it may cover a pixel centre and
@@ -70,9 +168,9 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
             if (!isfinite(v[i][k])) return 0;
     if (p->cull_back_faces && sc_tri_backfacing(p->eye, a, b, c)) return 0;
 
-    /* View space: x, y and depth w. */
+    /* View space: x, y and depth w; ext: the largest view coordinate (the scale of their rounding). */
     float vx[3], vy[3], vw[3];
-    float wmin = INFINITY;
+    float wmin = INFINITY, ext = 0.0f;
     SC_UNROLL
     for (int i = 0; i < 3; ++i) {
         float d[3] = {SC_FSUB(v[i][0], p->eye[0]), SC_FSUB(v[i][1], p->eye[1]), SC_FSUB(v[i][2], p->eye[2])};
@@ -80,21 +178,24 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
         vy[i] = sc_dot3(d, p->up);
         vw[i] = sc_dot3(d, p->forward);
         wmin = sc_minf(wmin, vw[i]);
+        ext = sc_maxf(ext, sc_maxf(sc_absf(vw[i]), sc_maxf(sc_absf(vx[i]), sc_absf(vy[i]))));
     }
+    /* The clip plane: near lowered by SC_BIN_MARGIN_NEAR of the view extent, never below near / 2. */
     const float nearp = p->near_plane;
-    if (!(vw[0] >= nearp || vw[1] >= nearp || vw[2] >= nearp)) return 0; /* wholly behind near */
+    const float nearc = sc_maxf(SC_FSUB(nearp, SC_FMUL(SC_BIN_MARGIN_NEAR, SC_FADD(nearp, ext))), SC_FMUL(0.5f, nearp));
+    if (!(vw[0] >= nearc || vw[1] >= nearc || vw[2] >= nearc)) return 0; /* wholly behind near */
     float key = SC_FMUL(sc_maxf(wmin, nearp), SC_FSUB(1.0f, SC_DEPTH_KEY_MARGIN));
     if (key > p->far_plane) return 0;
     s->depth_key = key;
 
-    /* Clip against w >= near (Sutherland-Hodgman with one plane) and project. A triangle wholly in
+    /* Clip against w >= nearc (Sutherland-Hodgman with one plane) and project. A triangle wholly in
      * front (the common case) is its 3 projected vertices, in the same order and arithmetic. */
     const float kx = SC_FMUL(SC_FMUL(0.5f, (float)p->width), p->proj_x);
     const float ky = SC_FMUL(SC_FMUL(0.5f, (float)p->height), p->proj_y);
     const float cx = SC_FMUL(0.5f, (float)p->width), cy = SC_FMUL(0.5f, (float)p->height);
     uint32_t n = 0;
     float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, big = 0.0f;
-    if (vw[0] >= nearp && vw[1] >= nearp && vw[2] >= nearp) {
+    if (vw[0] >= nearc && vw[1] >= nearc && vw[2] >= nearc) {
         SC_UNROLL
         for (int i = 0; i < 3; ++i) {
             float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, vx[i]), vw[i]));
@@ -109,26 +210,29 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
         SC_UNROLL
         for (int i = 0; i < 3; ++i) {
             const int j = i == 2 ? 0 : i + 1;
-            const int in_i = vw[i] >= nearp, in_j = vw[j] >= nearp;
+            const int in_i = vw[i] >= nearc, in_j = vw[j] >= nearc;
             if (in_i) {
                 float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, vx[i]), vw[i]));
                 float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, vy[i]), vw[i]));
                 sc_poly_push(X, Y, s->sx, s->sy, &n, &bx0, &bx1, &by0, &by1, &big);
             }
             if (in_i != in_j) {
-                float f = SC_FDIV(SC_FSUB(nearp, vw[i]), SC_FSUB(vw[j], vw[i]));
+                float f = SC_FDIV(SC_FSUB(nearc, vw[i]), SC_FSUB(vw[j], vw[i]));
                 float px = SC_FADD(vx[i], SC_FMUL(f, SC_FSUB(vx[j], vx[i])));
                 float py = SC_FADD(vy[i], SC_FMUL(f, SC_FSUB(vy[j], vy[i])));
-                float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, px), nearp));
-                float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, py), nearp));
+                float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, px), nearc));
+                float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, py), nearc));
                 sc_poly_push(X, Y, s->sx, s->sy, &n, &bx0, &bx1, &by0, &by1, &big);
             }
         }
+        /* A clip point is rounded relative to the edge's view extent, not to its own (small when
+         * it lies near the view axis): count that extent, projected at nearc, in the margin. */
+        big = sc_maxf(big, SC_FDIV(SC_FMUL(sc_maxf(kx, ky), ext), nearc));
     }
     if (n == 3) { s->sx[3] = s->sx[0]; s->sy[3] = s->sy[0]; } /* slot 3 defined for every polygon */
     s->num_verts = n;
     if (!isfinite(big)) return 0;
-    float margin = SC_FADD(SC_BIN_MARGIN_PX, SC_FMUL(SC_BIN_MARGIN_REL, big));
+    float margin = sc_bin_margin(p, big);
     s->margin = margin;
 
     /* Pixel centres x + 0.5 inside [bx0 - margin, bx1 + margin]: first = ceil(lo - 0.5),
@@ -145,23 +249,14 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
     s->ty0 = (uint32_t)fy0 / p->tile_size;
     s->ty1 = (uint32_t)fy1 / p->tile_size;
 
-    /* Winding in screen space; edge-on polygons are binned by their bounds only. */
-    float area2 = 0.0f;
-    SC_UNROLL
-    for (uint32_t i = 0; i < 4; ++i) {
-        if (i >= n) break;
-        const uint32_t j = i + 1 == n ? 0 : i + 1;
-        const float xj = j == 0 ? s->sx[0] : s->sx[(i + 1) & 3u], yj = j == 0 ? s->sy[0] : s->sy[(i + 1) & 3u];
-        area2 = SC_FADD(area2, SC_FDIFF_PROD(s->sx[i], yj, xj, s->sy[i]));
-    }
-    float scale = sc_maxf(SC_FSUB(bx1, bx0), SC_FSUB(by1, by0));
-    s->orient = (area2 > SC_FMUL(SC_FMUL(1.0e-3f, scale), margin)) ? 1.0f
-              : (area2 < -SC_FMUL(SC_FMUL(1.0e-3f, scale), margin)) ? -1.0f : 0.0f;
+    /* Winding in screen space, provable or 0 (bounds only). */
+    s->orient = n == 3 ? sc_tri_orient(s->sx, s->sy) : sc_quad_orient(s->sx, s->sy);
     return 1;
 }
 
 /* Nonzero when the polygon, widened by the margin, may contain a pixel centre of tile (tx, ty):
- * no edge has the tile's rectangle of pixel centres wholly on its outer side. */
+ * no edge has the tile's rectangle of pixel centres wholly more than the margin on its outer side.
+ * Each edge is measured from its first vertex (relative coordinates, see the header). */
 SC_HD static inline int sc_tri_overlaps_tile(const sc_frame_params *p, const sc_tri_setup *s, uint32_t tx, uint32_t ty)
 {
     if (s->orient == 0.0f) return 1;

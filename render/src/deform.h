@@ -51,27 +51,39 @@ SC_HD static inline uint32_t sc_hash_u32(uint32_t x)
     return x;
 }
 
-SC_HD static inline float sc_lattice_value(int32_t x, int32_t y, int32_t z, uint32_t seed)
+/* Lattice coordinates are 32-bit and wrap (unsigned arithmetic: no overflow). */
+SC_HD static inline float sc_lattice_value(uint32_t x, uint32_t y, uint32_t z, uint32_t seed)
 {
-    uint32_t h = sc_hash_u32((uint32_t)x ^ sc_hash_u32((uint32_t)y ^ sc_hash_u32((uint32_t)z ^ seed)));
+    uint32_t h = sc_hash_u32(x ^ sc_hash_u32(y ^ sc_hash_u32(z ^ seed)));
     return (float)(h >> 8) * (1.0f / 16777216.0f); /* [0, 1) */
 }
 
 SC_HD static inline float sc_smooth(float t) { return t * t * (3.0f - 2.0f * t); }
 SC_HD static inline float sc_lerpf(float a, float b, float t) { return a + (b - a) * t; }
 
+/* The lattice coordinate of an integral float, modulo 2^32; defined for every float (the
+ * float-to-integer conversion is undefined out of range): beyond 2^31 in magnitude the value is
+ * first reduced modulo 2^24 (exact in float), NaN gives 0. The same bits as (uint32_t)(int32_t)f
+ * wherever that is defined. */
+SC_HD static inline uint32_t sc_lattice_coord(float f)
+{
+    if (!(f >= -2147483648.0f && f < 2147483648.0f)) f = isfinite(f) ? fmodf(f, 16777216.0f) : 0.0f;
+    return (uint32_t)(int32_t)f;
+}
+
 /* Smooth 3D value noise in [0, 1): trilinear interpolation of hashed lattice values with
- * smoothstep weights (C1 continuous). */
+ * smoothstep weights (C1 continuous). Defined for every float input: no undefined conversion (a
+ * non-finite input gives a meaningless value, as the position it came from is). */
 SC_HD static inline float sc_value_noise(float x, float y, float z, uint32_t seed)
 {
     float fx = floorf(x), fy = floorf(y), fz = floorf(z);
-    int32_t ix = (int32_t)fx, iy = (int32_t)fy, iz = (int32_t)fz;
+    uint32_t ix = sc_lattice_coord(fx), iy = sc_lattice_coord(fy), iz = sc_lattice_coord(fz);
     float tx = sc_smooth(x - fx), ty = sc_smooth(y - fy), tz = sc_smooth(z - fz);
     float c[2][2];
-    for (int dz = 0; dz < 2; ++dz)
-        for (int dy = 0; dy < 2; ++dy)
+    for (uint32_t dz = 0; dz < 2; ++dz)
+        for (uint32_t dy = 0; dy < 2; ++dy)
             c[dz][dy] = sc_lerpf(sc_lattice_value(ix, iy + dy, iz + dz, seed),
-                                 sc_lattice_value(ix + 1, iy + dy, iz + dz, seed), tx);
+                                 sc_lattice_value(ix + 1u, iy + dy, iz + dz, seed), tx);
     return sc_lerpf(sc_lerpf(c[0][0], c[0][1], ty), sc_lerpf(c[1][0], c[1][1], ty), tz);
 }
 

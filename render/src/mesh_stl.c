@@ -1,174 +1,218 @@
 /* mesh_stl.c - STL, ASCII ("solid ... facet normal ... outer loop / vertex x y z x3 / endloop /
- * endfacet ... endsolid") and binary (80-byte header, uint32 count, 50 bytes per facet). A file is
- * binary when its size is exactly 84 + 50 * count, else ASCII when it starts with "solid" and has no
- * NUL byte in its first 84 (else: a truncated binary file). Facet
- * normals are ignored; vertices with identical coordinates are welded so smooth shading works. */
-#include <errno.h>
-#include <stdlib.h>
+ * endfacet ... endsolid", keywords in any case, several solids in a row allowed) and binary
+ * (80-byte header, uint32 count, 50 bytes per facet). Facet normals are ignored; vertices with
+ * identical coordinates are welded (mesh_weld.c) so smooth shading works.
+ *
+ * Which one: binary headers often start with "solid" too, so a file is ASCII when it starts (after
+ * a byte order mark and white space) with "solid" in any case, and either its first keyword after
+ * that line is "facet" or "endsolid", or its size is known and is not the binary size
+ * 84 + 50 * count and its first 84 bytes hold no NUL; anything else is binary, whose size must
+ * match its count. */
 #include <string.h>
+#include <strings.h>
 
 #include "mesh_internal.h"
 #include "sc_report.h"
 
-/* Open-addressing table from exact coordinates to vertex index. */
-typedef struct weld_table {
-    uint32_t *slots;             /* vertex index + 1; 0 = empty */
-    size_t mask;
-    sc_mesh_builder *b;
-} weld_table;
+enum { PEEK = 1024, WORD = 64 };
 
-static uint64_t hash_vertex(const float v[3])
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+static uint32_t le32(const unsigned char *p)
 {
-    uint32_t w[3];
-    memcpy(w, v, sizeof w);
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < 3; ++i) h = (h ^ w[i]) * 1099511628211ull;
-    return h ^ (h >> 29);
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static int weld_grow(weld_table *t)
+static sc_status add_facet(sc_weld_table *t, const float v[9])
 {
-    size_t cap = t->mask ? 2 * (t->mask + 1) : 4096;
-    uint32_t *s = calloc(cap, sizeof *s);
-    if (!s) return 0;
-    for (size_t i = 0; i < t->b->num_vertices; ++i) {
-        size_t h = (size_t)hash_vertex(t->b->positions + 3 * i) & (cap - 1);
-        while (s[h]) h = (h + 1) & (cap - 1);
-        s[h] = (uint32_t)i + 1;
-    }
-    free(t->slots);
-    t->slots = s;
-    t->mask = cap - 1;
-    return 1;
+    uint32_t i[3];
+    for (int k = 0; k < 3; ++k) SC_TRY(sc_weld(t, v + 3 * k, &i[k]));
+    return sc_mb_triangle(t->b, i[0], i[1], i[2]);
 }
 
-/* The index of vertex v, adding it when new; -1 when out of memory. */
-static int64_t weld(weld_table *t, const float v[3])
-{
-    if (2 * (t->b->num_vertices + 1) > t->mask + 1 && !weld_grow(t)) return -1;
-    size_t h = (size_t)hash_vertex(v) & t->mask;
-    while (t->slots[h]) {
-        const float *q = t->b->positions + 3 * (size_t)(t->slots[h] - 1);
-        if (memcmp(q, v, 3 * sizeof(float)) == 0) return t->slots[h] - 1;
-        h = (h + 1) & t->mask;
-    }
-    if (!sc_mb_vertex(t->b, v[0], v[1], v[2])) return -1;
-    t->slots[h] = (uint32_t)t->b->num_vertices;
-    return (int64_t)t->b->num_vertices - 1;
-}
+/* ---- binary ---- */
 
-static sc_status add_facet(weld_table *t, const float v[9], const char *name)
+static sc_status parse_binary(sc_mesh_reader *r, sc_weld_table *t, int looked_ascii)
 {
-    int64_t i[3];
-    for (int k = 0; k < 3; ++k) {
-        /* Negative zero welds with zero. */
-        float q[3] = {v[3 * k] + 0.0f, v[3 * k + 1] + 0.0f, v[3 * k + 2] + 0.0f};
-        i[k] = weld(t, q);
-        if (i[k] < 0) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "%s: out of host memory", name);
-    }
-    if (!sc_mb_triangle(t->b, i[0], i[1], i[2])) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "%s: out of host memory", name);
-    return SC_OK;
-}
-
-static sc_status parse_binary(const unsigned char *d, size_t size, uint32_t n, const char *name, weld_table *t)
-{
+    const char *hint = looked_ascii ? " (it starts with 'solid' but is not ASCII STL either)" : "";
+    SC_TRY(sc_rd_fill(r, 84));
+    if (sc_rd_avail(r) < 84)
+        return SC_FAIL(SC_ERROR_PARSE, "%s: not an STL file: %zu bytes, too short for binary STL, and no 'solid' for ASCII",
+                       r->name, sc_rd_avail(r));
+    uint32_t n = le32((const unsigned char *)sc_rd_peek(r) + 80);
+    uint64_t expected = 84 + 50 * (uint64_t)n;
+    if (r->size_hint != UINT64_MAX && r->size_hint != expected)
+        return SC_FAIL(SC_ERROR_PARSE, "%s: byte 80: binary STL header says %u facets (%llu bytes) but the file has %llu bytes%s",
+                       r->name, n, (unsigned long long)expected, (unsigned long long)r->size_hint, hint);
+    t->b->loc.at = 80;
+    t->b->loc.is_byte = 1;
+    if (n > t->b->limits.max_triangles) return sc_mb_fail_triangle_limit(t->b);
+    sc_rd_consume(r, 84);
     for (uint32_t f = 0; f < n; ++f) {
-        const unsigned char *rec = d + 84 + 50 * (size_t)f + 12;
+        SC_TRY(sc_rd_fill(r, 50));
+        if (sc_rd_avail(r) < 50)
+            return SC_FAIL(SC_ERROR_PARSE, "%s: byte %llu: binary STL header says %u facets (%llu bytes) but the data ends "
+                           "inside facet %u%s", r->name, (unsigned long long)sc_rd_offset(r), n,
+                           (unsigned long long)expected, f, hint);
+        const unsigned char *rec = (const unsigned char *)sc_rd_peek(r) + 12;
         float v[9];
         for (int k = 0; k < 9; ++k) {
-            uint32_t u = (uint32_t)rec[4 * k] | (uint32_t)rec[4 * k + 1] << 8 | (uint32_t)rec[4 * k + 2] << 16 |
-                         (uint32_t)rec[4 * k + 3] << 24;
+            uint32_t u = le32(rec + 4 * k);
             memcpy(&v[k], &u, 4);
         }
-        SC_TRY(add_facet(t, v, name));
+        t->b->loc.at = sc_rd_offset(r);
+        sc_rd_consume(r, 50);
+        SC_TRY(add_facet(t, v));
     }
-    (void)size;
+    SC_TRY(sc_rd_fill(r, 1));
+    if (sc_rd_avail(r))
+        return SC_FAIL(SC_ERROR_PARSE, "%s: byte %llu: binary STL header says %u facets (%llu bytes) but more data follows%s",
+                       r->name, (unsigned long long)sc_rd_offset(r), n, (unsigned long long)expected, hint);
     return SC_OK;
 }
 
-/* ASCII tokens with line numbers. */
-typedef struct stl_lexer {
-    const char *p, *end;
-    size_t line;
-    char tok[64];
-} stl_lexer;
+/* ---- ASCII ---- */
 
-static int next_token(stl_lexer *x)
+/* The next token, NUL-terminated in word (longer ones are cut: they match no keyword). */
+static sc_status next_word(sc_mesh_reader *r, char word[WORD], int *got)
 {
-    while (x->p < x->end && (*x->p == ' ' || *x->p == '\t' || *x->p == '\r' || *x->p == '\n')) {
-        if (*x->p == '\n') ++x->line;
-        ++x->p;
-    }
-    if (x->p >= x->end) return 0;
-    size_t n = 0;
-    while (x->p < x->end && !(*x->p == ' ' || *x->p == '\t' || *x->p == '\r' || *x->p == '\n')) {
-        if (n + 1 < sizeof x->tok) x->tok[n++] = *x->p;
-        ++x->p;
-    }
-    x->tok[n] = 0;
-    return 1;
-}
-
-static sc_status expect(stl_lexer *x, const char *word, const char *name)
-{
-    if (!next_token(x)) return SC_FAIL(SC_ERROR_PARSE, "%s:%zu: the file ends where '%s' was expected", name, x->line, word);
-    if (strcmp(x->tok, word) != 0)
-        return SC_FAIL(SC_ERROR_PARSE, "%s:%zu: expected '%s', found '%s'", name, x->line, word, x->tok);
+    const char *tok;
+    size_t n;
+    SC_TRY(sc_rd_token(r, SC_MESH_MAX_LINE, &tok, &n, got));
+    if (!*got) return SC_OK;
+    if (n >= WORD) n = WORD - 1;
+    memcpy(word, tok, n);
+    word[n] = 0;
     return SC_OK;
 }
 
-static sc_status read_number(stl_lexer *x, float *out, const char *name)
+static sc_status expect(sc_mesh_reader *r, const char *keyword)
 {
-    if (!next_token(x)) return SC_FAIL(SC_ERROR_PARSE, "%s:%zu: the file ends where a number was expected", name, x->line);
-    char *e;
-    errno = 0;
-    *out = strtof(x->tok, &e);
-    if (e == x->tok || *e) return SC_FAIL(SC_ERROR_PARSE, "%s:%zu: expected a number, found '%s'", name, x->line, x->tok);
+    char word[WORD];
+    int got;
+    SC_TRY(next_word(r, word, &got));
+    if (!got)
+        return SC_FAIL(SC_ERROR_PARSE, "%s:%llu: the file ends where '%s' was expected", r->name,
+                       (unsigned long long)r->next_line, keyword);
+    if (strcasecmp(word, keyword) != 0)
+        return SC_FAIL(SC_ERROR_PARSE, "%s:%llu: expected '%s', found '%s'", r->name, (unsigned long long)r->line,
+                       keyword, word);
     return SC_OK;
 }
 
-static sc_status parse_ascii(const char *data, size_t size, const char *name, weld_table *t)
+static sc_status read_number(sc_mesh_reader *r, float *out)
 {
-    stl_lexer x = {data, data + size, 1, {0}};
-    SC_TRY(expect(&x, "solid", name));
-    /* The solid's name: the rest of the first line. */
-    while (x.p < x.end && *x.p != '\n') ++x.p;
+    const char *tok;
+    size_t n;
+    int got;
+    SC_TRY(sc_rd_token(r, SC_MESH_MAX_LINE, &tok, &n, &got));
+    if (!got)
+        return SC_FAIL(SC_ERROR_PARSE, "%s:%llu: the file ends where a number was expected", r->name,
+                       (unsigned long long)r->next_line);
+    if (!sc_mesh_parse_float(tok, n, out))
+        return SC_FAIL(SC_ERROR_PARSE, "%s:%llu: expected a number, found '%.*s'", r->name, (unsigned long long)r->line,
+                       n > 40 ? 40 : (int)n, tok);
+    return SC_OK;
+}
+
+/* The rest of the current line (a solid's name). */
+static sc_status skip_line(sc_mesh_reader *r)
+{
+    const char *line;
+    size_t len;
+    int got;
+    return sc_rd_line(r, SC_MESH_MAX_LINE, &line, &len, &got);
+}
+
+static sc_status parse_facet(sc_mesh_reader *r, sc_weld_table *t)
+{
+    sc_mesh_loc at = {r->line, 0};
+    SC_TRY(expect(r, "normal"));
+    float v[9], normal;
+    for (int k = 0; k < 3; ++k) SC_TRY(read_number(r, &normal));
+    SC_TRY(expect(r, "outer"));
+    SC_TRY(expect(r, "loop"));
+    for (int k = 0; k < 3; ++k) {
+        SC_TRY(expect(r, "vertex"));
+        for (int c = 0; c < 3; ++c) SC_TRY(read_number(r, &v[3 * k + c]));
+    }
+    SC_TRY(expect(r, "endloop"));
+    SC_TRY(expect(r, "endfacet"));
+    t->b->loc = at;
+    return add_facet(t, v);
+}
+
+static sc_status parse_ascii(sc_mesh_reader *r, sc_weld_table *t)
+{
+    SC_TRY(sc_rd_skip_bom(r));
+    SC_TRY(expect(r, "solid"));
+    SC_TRY(skip_line(r));
     for (;;) {
-        if (!next_token(&x)) return SC_FAIL(SC_ERROR_PARSE, "%s:%zu: the file ends without 'endsolid'", name, x.line);
-        if (strcmp(x.tok, "endsolid") == 0) return SC_OK;
-        if (strcmp(x.tok, "facet") != 0)
-            return SC_FAIL(SC_ERROR_PARSE, "%s:%zu: expected 'facet' or 'endsolid', found '%s'", name, x.line, x.tok);
-        SC_TRY(expect(&x, "normal", name));
-        float v[9], nrm;
-        for (int k = 0; k < 3; ++k) SC_TRY(read_number(&x, &nrm, name));
-        SC_TRY(expect(&x, "outer", name));
-        SC_TRY(expect(&x, "loop", name));
-        for (int k = 0; k < 3; ++k) {
-            SC_TRY(expect(&x, "vertex", name));
-            for (int c = 0; c < 3; ++c) SC_TRY(read_number(&x, &v[3 * k + c], name));
+        char word[WORD];
+        int got;
+        SC_TRY(next_word(r, word, &got));
+        if (!got)
+            return SC_FAIL(SC_ERROR_PARSE, "%s:%llu: the file ends without 'endsolid'", r->name,
+                           (unsigned long long)r->next_line);
+        if (strcasecmp(word, "facet") == 0) {
+            SC_TRY(parse_facet(r, t));
+            continue;
         }
-        SC_TRY(expect(&x, "endloop", name));
-        SC_TRY(expect(&x, "endfacet", name));
-        SC_TRY(add_facet(t, v, name));
+        if (strcasecmp(word, "endsolid") != 0)
+            return SC_FAIL(SC_ERROR_PARSE, "%s:%llu: expected 'facet' or 'endsolid', found '%s'", r->name,
+                           (unsigned long long)r->line, word);
+        SC_TRY(skip_line(r));
+        /* The end, or another solid. */
+        SC_TRY(next_word(r, word, &got));
+        if (!got) return SC_OK;
+        if (strcasecmp(word, "solid") != 0)
+            return SC_FAIL(SC_ERROR_PARSE, "%s:%llu: expected 'solid' or the end of the file after 'endsolid', found '%s'",
+                           r->name, (unsigned long long)r->line, word);
+        SC_TRY(skip_line(r));
     }
 }
 
-sc_status sc_mesh_parse_stl(const char *data, size_t size, const char *name, sc_mesh_builder *b)
+/* ---- which one ---- */
+
+/* At p[0, n): "solid" in any case, then white space or the end. */
+static int starts_solid(const char *p, size_t n)
 {
-    weld_table t = {NULL, 0, b};
+    return n >= 5 && strncasecmp(p, "solid", 5) == 0 && (n == 5 || is_space(p[5]));
+}
+
+/* Looks at the first bytes: *solid when they start with "solid", *ascii when the first word of
+ * the next line is "facet" or "endsolid" (any case) and no NUL comes before it. */
+static void sniff(const char *p, size_t n, int *solid, int *ascii)
+{
+    *solid = *ascii = 0;
+    size_t i = n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (i < n && is_space(p[i])) ++i;
+    if (!starts_solid(p + i, n - i)) return;
+    *solid = 1;
+    const char *nl = memchr(p + i, '\n', n - i);
+    if (!nl || memchr(p, 0, (size_t)(nl - p))) return;
+    i = (size_t)(nl - p);
+    while (i < n && is_space(p[i])) ++i;
+    size_t w = i;
+    while (w < n && !is_space(p[w])) ++w;
+    *ascii = (w - i == 5 && strncasecmp(p + i, "facet", 5) == 0) || (w - i == 8 && strncasecmp(p + i, "endsolid", 8) == 0);
+}
+
+sc_status sc_mesh_parse_stl(sc_mesh_reader *r, sc_mesh_builder *b)
+{
+    SC_TRY(sc_rd_fill(r, PEEK));
+    int solid, ascii;
+    sniff(sc_rd_peek(r), sc_rd_avail(r), &solid, &ascii);
+    /* Not binary by its size (known up front) and text in the header's place: ASCII too. */
+    size_t head = sc_rd_avail(r) < 84 ? sc_rd_avail(r) : 84;
+    int binary_size = 0, text_head = !memchr(sc_rd_peek(r), 0, head);
+    if (r->size_hint != UINT64_MAX && sc_rd_avail(r) >= 84)
+        binary_size = r->size_hint == 84 + 50 * (uint64_t)le32((const unsigned char *)sc_rd_peek(r) + 80);
+    sc_weld_table t;
+    sc_weld_init(&t, b);
     sc_status s;
-    const unsigned char *d = (const unsigned char *)data;
-    uint32_t n = size >= 84 ? ((uint32_t)d[80] | (uint32_t)d[81] << 8 | (uint32_t)d[82] << 16 | (uint32_t)d[83] << 24) : 0;
-    if (size >= 84 && (uint64_t)size == 84 + 50 * (uint64_t)n) {
-        s = parse_binary(d, size, n, name, &t);
-    } else if (size >= 5 && memcmp(data, "solid", 5) == 0 && (size < 84 || !memchr(data, 0, 84))) {
-        s = parse_ascii(data, size, name, &t);
-    } else if (size >= 84) {
-        s = SC_FAIL(SC_ERROR_PARSE, "%s: byte 80: binary STL header says %u facets (%llu bytes) but the file has %zu bytes",
-                    name, n, (unsigned long long)(84 + 50 * (uint64_t)n), size);
-    } else {
-        s = SC_FAIL(SC_ERROR_PARSE, "%s:1: not an STL file (too short for binary, no 'solid' for ASCII)", name);
-    }
-    free(t.slots);
+    if (solid && (ascii || (r->size_hint != UINT64_MAX && !binary_size && text_head))) s = parse_ascii(r, &t);
+    else s = parse_binary(r, &t, solid);
+    sc_weld_free(&t);
     return s;
 }

@@ -141,9 +141,9 @@ __device__ static __forceinline__ void rc_test_staged(const float4 (*q)[3], uint
 
 /* Nonzero when triangle (a, b, c) (vertices minus the eye) may be hit by a ray through a pixel
  * centre of columns qx0..qx1, rows qy0..qy1: its projected bounds (classify.h's projection) widened
- * by SC_CUDA_RAYCAST_CULL_MARGIN times the binning margin overlap them. The binning rule keeps a
- * triangle from every tile outside its bounds widened once; this test is weaker, so it never drops a
- * triangle that the same rule at 8x8 tiles would keep. Triangles reaching behind the near plane, or
+ * by SC_CUDA_RAYCAST_CULL_MARGIN times the binning margin (sc_bin_margin) overlap them. The binning
+ * rule keeps a triangle from every tile outside its bounds widened once; this test is weaker, so it
+ * never drops a triangle that the same rule at 8x8 tiles would keep. Triangles reaching behind the near plane, or
  * with non-finite bounds, are always kept. */
 __device__ static inline bool rc_may_cover(const sc_frame_params &p, const float *a, const float *b, const float *c,
                                            uint32_t qx0, uint32_t qy0, uint32_t qx1, uint32_t qy1)
@@ -166,8 +166,7 @@ __device__ static inline bool rc_may_cover(const sc_frame_params &p, const float
         big = fmaxf(big, fmaxf(fabsf(X), fabsf(Y)));
     }
     if (!isfinite(big)) return true;
-    const float margin = SC_FADD(SC_BIN_MARGIN_PX, SC_FMUL(SC_BIN_MARGIN_REL, big));
-    const float m = SC_FMUL((float)SC_CUDA_RAYCAST_CULL_MARGIN, margin);
+    const float m = SC_FMUL((float)SC_CUDA_RAYCAST_CULL_MARGIN, sc_bin_margin(&p, big));
     return SC_FSUB(bx0, m) <= (float)qx1 + 0.5f && SC_FADD(bx1, m) >= (float)qx0 + 0.5f &&
            SC_FSUB(by0, m) <= (float)qy1 + 0.5f && SC_FADD(by1, m) >= (float)qy0 + 0.5f;
 }

@@ -19,12 +19,15 @@ enum {
 /* Growth factor when a frame's references overflow the buffer. */
 #define SC_REF_CAPACITY_GROWTH 1.5
 
-/* Conservative binning: projected bounds and tile/edge tests are widened by
- * SC_BIN_MARGIN_PX + SC_BIN_MARGIN_REL * (largest absolute screen coordinate of the triangle)
- * pixels, which covers the rounding differences between the world-space ray test and the
- * clip-space projection. */
+/* Conservative binning (classify.h says why these suffice): projected bounds and tile/edge tests
+ * are widened by SC_BIN_MARGIN_PX + SC_BIN_MARGIN_REL * (big + k + S^2 / k) pixels, big the largest
+ * absolute screen coordinate of the triangle, k the focal length in pixels, S the larger side of
+ * the target: the rounding of the world-space ray test and of the projection, about 50 float ulps
+ * (u = 2^-24) of those lengths at most; REL is 67 u. Triangles are clipped SC_BIN_MARGIN_NEAR of
+ * their view extent in front of the near plane (and never further than half of it). */
 #define SC_BIN_MARGIN_PX 0.0625f
-#define SC_BIN_MARGIN_REL 1.0e-5f
+#define SC_BIN_MARGIN_REL 4.0e-6f
+#define SC_BIN_MARGIN_NEAR (1.0f / 65536.0f)
 /* A triangle's depth key (its slab, the slab bounds) is its nearest depth lowered by this relative
  * amount, so that every computed hit depth on it is >= its key despite rounding: the early exit
  * compares hit depths with keys. */

@@ -5,6 +5,9 @@
 #ifndef SC_RENDERER_INTERNAL_H
 #define SC_RENDERER_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "deform.h"
 #include "sc_frame.h"
 #include "slabcast.h"
@@ -28,6 +31,26 @@ struct sc_renderer {
     struct sc_cpu_state *cpu;
     struct sc_cuda_state *cuda;
 };
+
+/* The most (triangle, tile) references a frame may have: reference offsets are 32-bit. */
+#define SC_MAX_REF_CAPACITY ((size_t)UINT32_MAX - 1)
+
+/* Overflow-checked size arithmetic: 0 (and *out untouched) when the result does not fit a size_t. */
+static inline int sc_size_mul(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > SIZE_MAX / a) return 0;
+    *out = a * b;
+    return 1;
+}
+static inline int sc_size_add(size_t a, size_t b, size_t *out)
+{
+    if (b > SIZE_MAX - a) return 0;
+    *out = a + b;
+    return 1;
+}
+
+/* Bytes as "16.0 GiB" (buf of at least 32 chars), for messages about memory. */
+const char *sc_format_bytes(double bytes, char *buf, size_t size);
 
 /* Host: the deformation of this frame as per-vertex constants (deform_eval.c). */
 void sc_deform_evaluate(const sc_deform_desc *desc, const float center[3], float radius, float time,

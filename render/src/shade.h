@@ -1,5 +1,8 @@
 /* shade.h - colours of the shading and visualisation modes, shared by the CPU and CUDA backends
- * (internal). Colours are floats in [0, 1]; sc_pack_rgba8 rounds them into a pixel. */
+ * (internal). Colours are floats in [0, 1]; sc_pack_rgba8 rounds them into a pixel.
+ * Every function here is defined for every float input (NaN and infinities included): values are
+ * clamped into range before any float-to-integer conversion, which is undefined behaviour out of
+ * range in C and gives arbitrary values on a GPU. */
 #ifndef SC_SHADE_H
 #define SC_SHADE_H
 
@@ -8,7 +11,8 @@
 
 #include "sc_hd.h"
 
-SC_HD static inline float sc_clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+/* v clamped to [0, 1]; NaN gives 0. */
+SC_HD static inline float sc_clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
 
 SC_HD static inline uint32_t sc_pack_rgba8(float r, float g, float b)
 {
@@ -24,17 +28,20 @@ SC_HD static inline void sc_heat(float v, float rgb[3])
     v = sc_clamp01(v);
     const float stops[6][3] = {{0.0f, 0.0f, 0.0f}, {0.1f, 0.15f, 0.75f}, {0.75f, 0.1f, 0.6f},
                                {1.0f, 0.5f, 0.05f}, {1.0f, 0.95f, 0.2f}, {1.0f, 1.0f, 1.0f}};
-    float f = v * 5.0f;
+    float f = v * 5.0f; /* in [0, 5]: the cast below is defined */
     int i = (int)f;
     if (i > 4) i = 4;
     float t = f - (float)i;
     for (int k = 0; k < 3; ++k) rgb[k] = stops[i][k] + (stops[i + 1][k] - stops[i][k]) * t;
 }
 
-/* log2(1 + count) / log2(1 + max), in [0, 1]. */
+/* log2(1 + count) / log2(1 + max), in [0, 1]. A max so small that log2(1 + max) rounds to 0 (or
+ * one that is not a positive number) shows every nonzero count hottest and 0 coldest. */
 SC_HD static inline float sc_log_scale(float count, float max)
 {
-    return sc_clamp01(log2f(1.0f + count) / log2f(1.0f + max));
+    float den = log2f(1.0f + max);
+    if (!(den > 0.0f)) return count > 0.0f ? 1.0f : 0.0f;
+    return sc_clamp01(log2f(1.0f + count) / den);
 }
 
 /* A saturated colour per index (hue from a hash), for triangle ids. */
@@ -47,10 +54,11 @@ SC_HD static inline void sc_id_colour(uint32_t id, float rgb[3])
     rgb[2] = 0.25f + 0.75f * (float)((h >> 16) & 0xFF) / 255.0f;
 }
 
-/* Hue wheel position v in [0, 1) as a colour, for slab indices. */
+/* Hue wheel position v in [0, 1) as a colour, for slab indices (a non-finite v is taken as 0). */
 SC_HD static inline void sc_hue(float v, float rgb[3])
 {
-    float h = (v - floorf(v)) * 6.0f;
+    if (!isfinite(v)) v = 0.0f;
+    float h = sc_clamp01(v - floorf(v)) * 6.0f; /* in [0, 6]: the cast below is defined */
     int i = (int)h;
     float f = h - (float)i;
     float q = 1.0f - f;

@@ -1,6 +1,7 @@
 /* test_cuda_runtime.cu - the GPU groundwork: a kernel checked against a CPU reference on awkward sizes,
  * and SC_CUDA_CHECK / SC_CUDA_CHECK_LAUNCH recording the failing call, file and line (gpu). */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sc_report.h"
@@ -65,15 +66,24 @@ static sc_status allocate_absurd(void **p)
     return SC_OK;
 }
 
-static void quiet(sc_log_level level, const char *message, void *user) { (void)level; (void)message; (void)user; }
+/* Keeps the last debug-level line: the one that carries the failure's source location. */
+static char debug_line[1024];
+static void keep_debug(sc_log_level level, const char *message, void *user)
+{
+    (void)user;
+    if (level == SC_LOG_DEBUG) snprintf(debug_line, sizeof debug_line, "%s", message);
+}
 
 static void test_cuda_check_records_call_file_and_line(void)
 {
-    sc_set_log_callback(quiet, NULL, SC_LOG_ERROR);
+    sc_set_log_callback(keep_debug, NULL, SC_LOG_DEBUG);
+    debug_line[0] = 0;
     void *p = NULL;
     SCT_CHECK(allocate_absurd(&p) == SC_ERROR_OUT_OF_MEMORY);
     SCT_CHECK_MSG(strstr(sc_last_error(), "cudaMalloc(p, (size_t)1 << 50) failed") != NULL, "%s", sc_last_error());
-    SCT_CHECK_MSG(strstr(sc_last_error(), "tests/foundation/test_cuda_runtime.cu:") != NULL, "%s", sc_last_error());
+    /* The user's message has no source location; the debug log line has it. */
+    SCT_CHECK_MSG(strstr(sc_last_error(), "test_cuda_runtime.cu:") == NULL, "%s", sc_last_error());
+    SCT_CHECK_MSG(strstr(debug_line, "tests/foundation/test_cuda_runtime.cu:") != NULL, "%s", debug_line);
     /* A launch with too many threads per block is caught at launch, without synchronising. */
     SCT_CHECK(launch_affine(NULL, NULL, 100, 4096, 0) == SC_ERROR_CUDA);
     SCT_CHECK_MSG(strstr(sc_last_error(), "launch of affine_kernel failed") != NULL, "%s", sc_last_error());

@@ -1,10 +1,12 @@
 /* test_render_api.c - the renderer's API: argument errors, defaults, deformation effects, caller
  * positions, smooth and flat shading, visualisation modes, resize (cpu). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend_cuda.h"
+#include "split.h"
 #include "render_test_util.h"
 #include "shade.h"
 
@@ -49,10 +51,6 @@ static void test_argument_errors(void)
     SCT_CHECK(sc_renderer_set_mesh(r, &md) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK_MSG(strstr(sc_last_error(), "triangle 0") != NULL, "%s", sc_last_error());
     idx[2] = 2;
-    pos[4] = NAN;
-    SCT_CHECK(sc_renderer_set_mesh(r, &md) == SC_ERROR_INVALID_ARGUMENT);
-    SCT_CHECK_MSG(strstr(sc_last_error(), "vertex 1") != NULL, "%s", sc_last_error());
-    pos[4] = 0;
     SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
 
     sc_camera_desc c = {0};
@@ -360,6 +358,457 @@ static void test_flat_shading(void)
     sc_mesh_free(&knot);
 }
 
+/* ---- Hostile input through the API: every class is rejected with a message naming the field, or
+ * handled; the renderer stays usable after each rejection. ---- */
+
+typedef struct log_capture {
+    int errors, warnings;
+    char last[1200];
+} log_capture;
+
+static void capture_log(sc_log_level level, const char *message, void *user)
+{
+    log_capture *c = user;
+    if (level == SC_LOG_ERROR) ++c->errors;
+    if (level == SC_LOG_WARNING) ++c->warnings;
+    snprintf(c->last, sizeof c->last, "%s", message);
+}
+
+/* A small renderer with the knot, ready to render; NULL on failure. */
+static sc_renderer *knot_renderer(uint32_t w, uint32_t h, sc_mesh *knot)
+{
+    if (sc_mesh_default(8, knot) != SC_OK) return NULL;
+    sc_renderer *r = make_renderer(w, h, 0, 0, 0);
+    if (!r) return NULL;
+    sc_mesh_data md = sc_mesh_view(knot);
+    if (sc_renderer_set_mesh(r, &md) != SC_OK) {
+        sc_renderer_destroy(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* Renders a frame into img (w x h) and returns the number of hit pixels (or -1 on failure). */
+static long render_ok(sc_renderer *r, uint8_t *img)
+{
+    sc_frame_desc f = {0};
+    f.rgba = img;
+    if (sc_renderer_render(r, &f) != SC_OK) return -1;
+    sc_frame_stats st;
+    if (sc_renderer_stats(r, &st) != SC_OK) return -1;
+    return (long)st.hit_pixels;
+}
+
+#define EXPECT_INVALID(call, field)                                                                       \
+    do {                                                                                                  \
+        sc_status st_ = (call);                                                                           \
+        SCT_CHECK_MSG(st_ == SC_ERROR_INVALID_ARGUMENT, "%s: got %s", field, sc_status_name(st_));       \
+        SCT_CHECK_MSG(strstr(sc_last_error(), field) != NULL, "message does not name %s: %s", field,      \
+                      sc_last_error());                                                                   \
+    } while (0)
+
+/* The colour helpers are defined for every float: no undefined float-to-int conversion, results in
+ * range (heat_max in (0, 6e-8] used to index stops[INT_MIN]). */
+static void test_shade_math_any_float(void)
+{
+    const float special[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-45f, 6e-8f, 1e-30f, -1.0f, 0.5f,
+                             1.0f, 2.0f, 1e30f, 3.4e38f, -3.4e38f, 2147483648.0f, -2147483904.0f};
+    const int n = (int)(sizeof special / sizeof special[0]);
+    int bad = 0;
+    for (int i = 0; i < n; ++i) {
+        float rgb[3];
+        float c = sc_clamp01(special[i]);
+        bad += !(c >= 0.0f && c <= 1.0f);
+        sc_heat(special[i], rgb);
+        for (int k = 0; k < 3; ++k) bad += !(rgb[k] >= 0.0f && rgb[k] <= 1.0f);
+        sc_hue(special[i], rgb);
+        for (int k = 0; k < 3; ++k) bad += !(rgb[k] >= 0.0f && rgb[k] <= 1.0f);
+        for (int j = 0; j < n; ++j) {
+            float v = sc_log_scale(special[i], special[j]);
+            bad += !(v >= 0.0f && v <= 1.0f);
+        }
+        (void)sc_pack_rgba8(special[i], special[i], special[i]);
+        bad += sc_pack_rgba8(NAN, 0.0f, 0.0f) != 0xFF000000u;
+    }
+    SCT_CHECK_EQ_U64(bad, 0);
+}
+
+/* Tiny heat_max renders (both heat modes); NaN, infinite or negative heat_max and every other
+ * non-finite shading float is rejected naming the field. */
+static void test_hostile_shading(void)
+{
+    enum { W = 40, H = 30 };
+    sc_mesh knot;
+    sc_renderer *r = knot_renderer(W, H, &knot);
+    SCT_REQUIRE(r);
+    uint8_t *img = malloc(W * H * 4);
+    const float tiny[] = {6e-8f, 1e-30f, 1e-45f};
+    for (int m = 0; m < 2; ++m)
+        for (int i = 0; i < 3; ++i) {
+            sc_shading_desc s = {0};
+            s.mode = m ? SC_VIEW_TESTS_HEAT : SC_VIEW_TILE_HEAT;
+            s.heat_max = tiny[i];
+            SCT_CHECK_OK(sc_renderer_set_shading(r, &s));
+            SCT_CHECK(render_ok(r, img) > 0);
+        }
+    log_capture lc = {0};
+    sc_set_log_callback(capture_log, &lc, SC_LOG_WARNING);
+    const float bad[] = {NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 3; ++i) {
+        sc_shading_desc s = {0};
+        s.heat_max = bad[i];
+        EXPECT_INVALID(sc_renderer_set_shading(r, &s), "shading.heat_max");
+        s.heat_max = 0;
+        s.ambient = bad[i];
+        EXPECT_INVALID(sc_renderer_set_shading(r, &s), "shading.ambient");
+        s.ambient = 0;
+        s.albedo[1] = bad[i];
+        EXPECT_INVALID(sc_renderer_set_shading(r, &s), "shading.albedo[1]");
+        s.albedo[1] = 0;
+        s.light_dir[2] = bad[i];
+        EXPECT_INVALID(sc_renderer_set_shading(r, &s), "shading.light_dir[2]");
+        s.light_dir[2] = 0;
+        s.background_bottom[0] = bad[i];
+        EXPECT_INVALID(sc_renderer_set_shading(r, &s), "shading.background_bottom[0]");
+        s.background_bottom[0] = 0;
+        s.background_top[2] = bad[i];
+        EXPECT_INVALID(sc_renderer_set_shading(r, &s), "shading.background_top[2]");
+    }
+    sc_shading_desc s = {0};
+    s.heat_max = -1.0f;
+    EXPECT_INVALID(sc_renderer_set_shading(r, &s), "shading.heat_max");
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+    /* The last good shading (tests heat, 1e-45) is still in force, and renders. */
+    SCT_CHECK(r->shading.mode == SC_VIEW_TESTS_HEAT && r->shading.heat_max == 1e-45f);
+    SCT_CHECK(render_ok(r, img) > 0);
+    /* A light direction whose squared length overflows (or underflows) a float lights as its unit. */
+    uint8_t *ref = malloc(W * H * 4);
+    memset(&s, 0, sizeof s);
+    s.light_dir[0] = 0.6f; s.light_dir[1] = -0.8f;
+    SCT_CHECK_OK(sc_renderer_set_shading(r, &s));
+    SCT_CHECK(render_ok(r, ref) > 0);
+    const float scale[] = {1e30f, 1e-30f};
+    for (int i = 0; i < 2; ++i) {
+        s.light_dir[0] = 0.6f * scale[i]; s.light_dir[1] = -0.8f * scale[i];
+        SCT_CHECK_OK(sc_renderer_set_shading(r, &s));
+        SCT_CHECK(render_ok(r, img) > 0);
+        SCT_CHECK_MSG(memcmp(img, ref, W * H * 4) == 0, "light_dir scaled by %g shades differently", (double)scale[i]);
+    }
+    free(ref);
+    free(img);
+    sc_renderer_destroy(r);
+    sc_mesh_free(&knot);
+}
+
+/* Every float of the deformation is checked; huge times keep positions finite (the phase is
+ * reduced in double), and noise far out in its lattice stays defined. */
+static void test_hostile_deform(void)
+{
+    enum { W = 40, H = 30 };
+    sc_mesh knot;
+    sc_renderer *r = knot_renderer(W, H, &knot);
+    SCT_REQUIRE(r);
+    uint8_t *img = malloc(W * H * 4);
+    sc_set_log_callback(capture_log, &(log_capture){0}, SC_LOG_WARNING);
+    const float bad[] = {NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 3; ++i) {
+        const float b = bad[i];
+        sc_deform_desc d;
+#define BAD_FIELD(lvalue, name)                                  \
+        memset(&d, 0, sizeof d);                                 \
+        d.twist.amount = 0.5f;                                   \
+        lvalue = b;                                              \
+        EXPECT_INVALID(sc_renderer_set_deform(r, &d), name)
+        BAD_FIELD(d.twist.amount, "deform.twist.amount");
+        BAD_FIELD(d.twist.axis[1], "deform.twist.axis[1]");
+        BAD_FIELD(d.twist.frequency, "deform.twist.frequency");
+        BAD_FIELD(d.bend.amount, "deform.bend.amount");
+        BAD_FIELD(d.bend.axis[0], "deform.bend.axis[0]");
+        BAD_FIELD(d.bend.direction[2], "deform.bend.direction[2]");
+        BAD_FIELD(d.bend.frequency, "deform.bend.frequency");
+        BAD_FIELD(d.wave.amount, "deform.wave.amount");
+        BAD_FIELD(d.wave.direction[0], "deform.wave.direction[0]");
+        BAD_FIELD(d.wave.displacement[1], "deform.wave.displacement[1]");
+        BAD_FIELD(d.wave.wavelength, "deform.wave.wavelength");
+        BAD_FIELD(d.wave.frequency, "deform.wave.frequency");
+        BAD_FIELD(d.pulse.amount, "deform.pulse.amount");
+        BAD_FIELD(d.pulse.frequency, "deform.pulse.frequency");
+        BAD_FIELD(d.pulse.spatial_frequency, "deform.pulse.spatial_frequency");
+        BAD_FIELD(d.noise.amount, "deform.noise.amount");
+        BAD_FIELD(d.noise.scale, "deform.noise.scale");
+        BAD_FIELD(d.noise.speed, "deform.noise.speed");
+#undef BAD_FIELD
+        SCT_CHECK(render_ok(r, img) > 0); /* no deformation was taken */
+    }
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+    /* Every effect on at the largest finite times: finite positions, something on screen. */
+    sc_deform_desc d = {0};
+    d.twist.amount = 0.5f;
+    d.bend.amount = 0.3f;
+    d.wave.amount = 0.02f;
+    d.pulse.amount = 0.02f;
+    d.noise.amount = 0.02f;
+    d.noise.speed = 3e38f;
+    SCT_CHECK_OK(sc_renderer_set_deform(r, &d));
+    const uint32_t nv = knot.vertex_count;
+    float *p = malloc(sizeof(float) * 3 * nv);
+    const float times[] = {3e38f, -3e38f, 1e20f, 123456.7f};
+    for (int i = 0; i < 4; ++i) {
+        sc_frame_desc f = {0};
+        f.time = times[i];
+        f.rgba = img;
+        SCT_CHECK_OK(sc_renderer_render(r, &f));
+        SCT_CHECK_OK(sc_renderer_read_positions(r, p));
+        size_t nonfinite = 0;
+        for (uint32_t v = 0; v < 3 * nv; ++v) nonfinite += !isfinite(p[v]);
+        SCT_CHECK_MSG(nonfinite == 0, "time %g: %zu non-finite coordinates", (double)times[i], nonfinite);
+        sc_frame_stats st;
+        SCT_CHECK_OK(sc_renderer_stats(r, &st));
+        SCT_CHECK_MSG(st.hit_pixels > 0, "time %g: empty frame", (double)times[i]);
+    }
+    free(p);
+    free(img);
+    sc_renderer_destroy(r);
+    sc_mesh_free(&knot);
+}
+
+/* Camera fields named; extreme but valid cameras give a finite view basis. */
+static void test_hostile_camera(void)
+{
+    enum { W = 40, H = 30 };
+    sc_mesh knot;
+    sc_renderer *r = knot_renderer(W, H, &knot);
+    SCT_REQUIRE(r);
+    uint8_t *img = malloc(W * H * 4);
+    sc_set_log_callback(capture_log, &(log_capture){0}, SC_LOG_WARNING);
+    const float bad[] = {NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 3; ++i) {
+        sc_camera_desc c = {{0, 0, 5}, {0, 0, 0}, {0, 1, 0}, 0, 0, 0};
+        c.eye[1] = bad[i];
+        EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.eye[1]");
+        c.eye[1] = 0;
+        c.target[2] = bad[i];
+        EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.target[2]");
+        c.target[2] = 0;
+        c.up[0] = bad[i];
+        EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.up[0]");
+        c.up[0] = 0;
+        c.fovy = bad[i];
+        EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.fovy");
+        c.fovy = 0;
+        c.near_plane = bad[i];
+        EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.near_plane");
+        c.near_plane = 0;
+        c.far_plane = bad[i];
+        EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.far_plane");
+    }
+    sc_camera_desc c = {{0, 0, 5}, {0, 0, 0}, {0, 1, 0}, 1e-40f, 0, 0};
+    EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.fovy");
+    c.fovy = 3.2f;
+    EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.fovy");
+    c.fovy = 0;
+    c.near_plane = -1;
+    EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.near_plane");
+    c.near_plane = 2;
+    c.far_plane = 1;
+    EXPECT_INVALID(sc_renderer_set_camera(r, &c), "camera.far_plane");
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+    SCT_CHECK(render_ok(r, img) > 0); /* still the default view */
+    /* Valid extremes: far apart eye and target, a tiny up vector; the basis is finite and unit. */
+    const sc_camera_desc ok[2] = {{{1e38f, 2e38f, 3e38f}, {-3e38f, -1e38f, -2e38f}, {0, 1, 0}, 0, 0, 0},
+                                  {{0, 0, 5}, {0, 0, 0}, {1e-30f, 1e-30f, 0}, 0, 0, 0}};
+    for (int i = 0; i < 2; ++i) {
+        SCT_CHECK_OK(sc_renderer_set_camera(r, &ok[i]));
+        const float *v[3] = {r->params.forward, r->params.right, r->params.up};
+        for (int k = 0; k < 3; ++k) {
+            float l = sqrtf(v[k][0] * v[k][0] + v[k][1] * v[k][1] + v[k][2] * v[k][2]);
+            SCT_CHECK_MSG(fabsf(l - 1.0f) < 1e-5f, "camera %d: basis vector %d has length %g", i, k, (double)l);
+        }
+        SCT_CHECK(render_ok(r, img) >= 0);
+    }
+    SCT_CHECK(render_ok(r, img) > 0); /* the second camera sees the knot */
+    free(img);
+    sc_renderer_destroy(r);
+    sc_mesh_free(&knot);
+}
+
+/* initial_ref_capacity beyond 32-bit offsets is rejected at create (2^62 used to wrap the
+ * allocation size); one that fits the type but not the memory limit fails with a message saying
+ * what to lower, and the renderer can still take a mesh afterwards. */
+static void test_hostile_capacities(void)
+{
+    const size_t caps[] = {(size_t)1 << 62, SIZE_MAX, (size_t)UINT32_MAX, (size_t)UINT32_MAX + 7};
+    sc_set_log_callback(capture_log, &(log_capture){0}, SC_LOG_WARNING);
+    for (int i = 0; i < 4; ++i) {
+        sc_renderer_desc d = {0};
+        d.backend = SC_BACKEND_CPU;
+        d.width = d.height = 16;
+        d.initial_ref_capacity = caps[i];
+        sc_renderer *r = NULL;
+        EXPECT_INVALID(sc_renderer_create(&d, &r), "initial_ref_capacity");
+        SCT_CHECK(r == NULL);
+        sc_renderer_destroy(r); /* never set_mesh on one: the old code corrupted the heap there */
+    }
+    sc_renderer_desc d = {0};
+    d.backend = SC_BACKEND_CPU;
+    d.width = d.height = 16;
+    d.initial_ref_capacity = (size_t)1 << 31; /* 32 GiB of reference buffers */
+    d.host_memory_limit = (size_t)256 << 20;
+    sc_renderer *r = NULL;
+    SCT_REQUIRE_OK(sc_renderer_create(&d, &r));
+    sc_mesh knot;
+    SCT_REQUIRE_OK(sc_mesh_default(4, &knot));
+    sc_mesh_data md = sc_mesh_view(&knot);
+    SCT_CHECK(sc_renderer_set_mesh(r, &md) == SC_ERROR_OUT_OF_MEMORY);
+    SCT_CHECK_MSG(strstr(sc_last_error(), "initial_ref_capacity") && strstr(sc_last_error(), "32.0 GiB"), "%s",
+                  sc_last_error());
+    sc_frame_desc f = {0};
+    SCT_CHECK(sc_renderer_render(r, &f) == SC_ERROR_INVALID_ARGUMENT); /* no mesh was set */
+    sc_renderer_destroy(r);
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+    sc_mesh_free(&knot);
+}
+
+/* The grid's memory is checked before it is allocated: 1-pixel tiles with 1024 slabs at 2048x2048
+ * need 16 GiB of cell offsets. */
+static void test_grid_memory_bound(void)
+{
+    log_capture lc = {0};
+    sc_set_log_callback(capture_log, &lc, SC_LOG_WARNING);
+    sc_renderer_desc d = {0};
+    d.backend = SC_BACKEND_CPU;
+    d.width = d.height = 2048;
+    d.tile_size = 1;
+    d.num_slabs = 1024;
+    d.host_memory_limit = (size_t)1 << 30;
+    sc_renderer *r = NULL;
+    SCT_CHECK(sc_renderer_create(&d, &r) == SC_ERROR_OUT_OF_MEMORY && r == NULL);
+    SCT_CHECK_MSG(strstr(sc_last_error(), "16.0 GiB of cell offsets") &&
+                  strstr(sc_last_error(), "lower the slab count or raise the tile size"), "%s", sc_last_error());
+    sc_renderer_destroy(r);
+    /* A small target fits; growing it past the bound fails and keeps the renderer as it was. */
+    d.width = d.height = 64;
+    SCT_REQUIRE_OK(sc_renderer_create(&d, &r));
+    SCT_CHECK(sc_renderer_resize(r, 2048, 2048) == SC_ERROR_OUT_OF_MEMORY);
+    SCT_CHECK(r->params.width == 64 && r->params.height == 64);
+    sc_mesh knot;
+    SCT_REQUIRE_OK(sc_mesh_default(8, &knot));
+    sc_mesh_data md = sc_mesh_view(&knot);
+    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
+    uint8_t *img = malloc(64 * 64 * 4);
+    SCT_CHECK(render_ok(r, img) > 0);
+    free(img);
+    sc_renderer_destroy(r);
+    sc_mesh_free(&knot);
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+}
+
+/* A vertex with a non-finite coordinate: unused, it does not matter; the triangles using it are
+ * dropped with one warning, never hit, and their neighbours' normals stay finite. Framing comes from
+ * the kept triangles (an unused 3e38 vertex does not move it); indices out of range still fail. */
+static void test_nonfinite_vertices(void)
+{
+    enum { W = 48, H = 48 };
+    /* A quad of two triangles (0 1 2, 0 2 3), triangle 2 sharing vertex 2 with a NaN vertex 4,
+     * triangle 3 using an infinite vertex 5; vertices 6 (NaN) and 7 (3e38) unused. */
+    float pos[8 * 3] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0, NAN, 0, 0, 0, 0, INFINITY, NAN, NAN, NAN, 3e38f, 3e38f, 0};
+    uint32_t idx[4 * 3] = {0, 1, 2, 0, 2, 3, 2, 4, 1, 3, 5, 0};
+    sc_mesh_data md = {pos, 8, idx, 4};
+    for (int flat = 0; flat < 2; ++flat) {
+        sc_renderer_desc d = {0};
+        d.backend = SC_BACKEND_CPU;
+        d.width = W;
+        d.height = H;
+        d.flat_shading = flat;
+        sc_renderer *r = NULL;
+        SCT_REQUIRE_OK(sc_renderer_create(&d, &r));
+        log_capture lc = {0};
+        sc_set_log_callback(capture_log, &lc, SC_LOG_WARNING);
+        SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
+        sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+        SCT_CHECK_MSG(lc.warnings == 1 && lc.errors == 0 && strstr(lc.last, "2 of 4 triangles"), "%d warnings: %s",
+                      lc.warnings, lc.last);
+        SCT_CHECK_MSG(fabsf(r->mesh_radius - sqrtf(2.0f)) < 1e-5f, "radius %g", (double)r->mesh_radius);
+        SCT_CHECK(r->mesh_center[0] == 0 && r->mesh_center[1] == 0 && r->mesh_center[2] == 0);
+        for (int v = 0; v < 4; ++v) {
+            const float *n = r->cpu->normals + 3 * v;
+            SCT_CHECK_MSG(n[0] == 0 && n[1] == 0 && fabsf(n[2] - 1.0f) < 1e-6f, "normal of vertex %d: %g %g %g", v,
+                          (double)n[0], (double)n[1], (double)n[2]);
+        }
+        uint8_t *img = malloc(W * H * 4);
+        sc_shading_desc s = {0};
+        s.mode = SC_VIEW_NORMALS;
+        SCT_CHECK_OK(sc_renderer_set_shading(r, &s));
+        SCT_CHECK(render_ok(r, img) > 0);
+        sc_hit *hits = malloc(W * H * sizeof *hits);
+        SCT_CHECK_OK(sc_renderer_read_hits(r, hits));
+        size_t hit = 0, wrong = 0;
+        for (int i = 0; i < W * H; ++i) {
+            if (hits[i].tri == SC_NO_HIT) continue;
+            ++hit;
+            wrong += hits[i].tri > 1;
+            /* Normal (0, 0, 1) shows as (128, 128, 255). */
+            wrong += img[4 * i] != 128 || img[4 * i + 1] != 128 || img[4 * i + 2] != 255;
+        }
+        SCT_CHECK(hit > 0);
+        SCT_CHECK_EQ_U64(wrong, 0);
+        free(hits);
+        free(img);
+        sc_renderer_destroy(r);
+    }
+    /* Out-of-range indices stay an error. */
+    sc_renderer *r = make_renderer(8, 8, 0, 0, 0);
+    SCT_REQUIRE(r);
+    idx[4] = 8;
+    sc_set_log_callback(capture_log, &(log_capture){0}, SC_LOG_WARNING);
+    EXPECT_INVALID(sc_renderer_set_mesh(r, &md), "triangle 1 has vertex index 8");
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+    sc_renderer_destroy(r);
+}
+
+/* split_bucket_of_ref is defined for any arguments (NULL desc, i >= n, missing arrays, bad rules)
+ * and has a status-returning twin. */
+static void test_split_bucket_of_ref_contract(void)
+{
+    uint32_t keys[4] = {0x12, 0x34, 0x56, 0x78};
+    split_desc d;
+    memset(&d, 0, sizeof d);
+    d.key_type = SPLIT_KEY_U32;
+    d.n = 4;
+    d.keys_in = keys;
+    d.buckets.rule = SPLIT_BUCKETS_BITS;
+    d.buckets.start_bit = 4;
+    d.buckets.bit_count = 4;
+    SCT_CHECK(split_bucket_of_ref(&d, 2) == 5);
+    SCT_CHECK(split_bucket_of_ref(NULL, 0) == SPLIT_NO_BUCKET);
+    SCT_CHECK(split_bucket_of_ref(&d, 4) == SPLIT_NO_BUCKET);
+    SCT_CHECK(split_bucket_of_ref(&d, SIZE_MAX) == SPLIT_NO_BUCKET);
+    uint32_t b = 77;
+    sc_set_log_callback(capture_log, &(log_capture){0}, SC_LOG_WARNING);
+    SCT_CHECK(split_bucket_of_ref_checked(NULL, 0, &b) == SC_ERROR_INVALID_ARGUMENT && b == 77);
+    SCT_CHECK(split_bucket_of_ref_checked(&d, 4, &b) == SC_ERROR_INVALID_ARGUMENT && b == 77);
+    SCT_CHECK_OK(split_bucket_of_ref_checked(&d, 3, &b));
+    SCT_CHECK(b == 7);
+    d.buckets.bit_count = 40;
+    SCT_CHECK(split_bucket_of_ref(&d, 0) == SPLIT_NO_BUCKET);
+    d.buckets.bit_count = 4;
+    d.keys_in = NULL;
+    SCT_CHECK(split_bucket_of_ref(&d, 0) == SPLIT_NO_BUCKET);
+    d.keys_in = keys;
+    d.buckets.rule = SPLIT_BUCKETS_IDS;
+    SCT_CHECK(split_bucket_of_ref(&d, 0) == SPLIT_NO_BUCKET); /* bucket_ids NULL */
+    d.buckets.rule = SPLIT_BUCKETS_RANGE;
+    d.buckets.num_buckets = 4;
+    SCT_CHECK(split_bucket_of_ref(&d, 0) == SPLIT_NO_BUCKET); /* range_delta 0 */
+    d.buckets.range_delta = 0x20;
+    SCT_CHECK(split_bucket_of_ref(&d, 2) == 2);
+    d.buckets.rule = SPLIT_BUCKETS_BOUNDARIES;
+    SCT_CHECK(split_bucket_of_ref(&d, 0) == SPLIT_NO_BUCKET); /* boundaries NULL */
+    d.buckets.rule = (split_bucket_rule)99;
+    SCT_CHECK(split_bucket_of_ref_checked(&d, 0, &b) == SC_ERROR_INVALID_ARGUMENT);
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+}
+
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "render_api");
@@ -369,5 +818,13 @@ int main(int argc, char **argv)
     SCT_RUN(test_caller_positions);
     SCT_RUN(test_shading_and_modes);
     SCT_RUN(test_flat_shading);
+    SCT_RUN(test_shade_math_any_float);
+    SCT_RUN(test_hostile_shading);
+    SCT_RUN(test_hostile_deform);
+    SCT_RUN(test_hostile_camera);
+    SCT_RUN(test_hostile_capacities);
+    SCT_RUN(test_grid_memory_bound);
+    SCT_RUN(test_nonfinite_vertices);
+    SCT_RUN(test_split_bucket_of_ref_contract);
     return sct_end();
 }

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The slabcast program as a user meets it, headless on the CPU backend at a tiny size: the fallback
+# messages (no GPU, no display), clean output (no uninitialised "pipelined" numbers, no source
+# locations), exit codes and one-line messages for bad options, image formats by extension, JSON
+# statistics for a hostile mesh name, and framing of a mesh with a 3e38 vertex.
+# usage: run_cli_checks.sh SLABCAST_BINARY WORK_DIR
+set -u
+bin=$1 work=$2
+rm -rf "$work" && mkdir -p "$work" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+small=(--resolution 8 --size 32x24 --frames 2)
+# No GPU (CUDA_VISIBLE_DEVICES hides every device) and no display, for every run below.
+run() { env -u DISPLAY -u WAYLAND_DISPLAY CUDA_VISIBLE_DEVICES= "$bin" "$@" > "$work/out" 2> "$work/err"; }
+lines() { grep -c '' "$1"; }
+python=/usr/bin/python3; [ -x $python ] || python=
+
+# Every stderr line is the program's ("slabcast: ..."), without source locations.
+check_stderr_clean() {
+  grep -v '^slabcast: ' "$work/err" | grep -q . && fail "$1: stderr has lines not from slabcast: $(cat "$work/err")"
+  grep -Eq ' at [^ ]+\.(c|cu|h):[0-9]+' "$work/err" && fail "$1: stderr shows source locations: $(cat "$work/err")"
+  return 0
+}
+
+# 1. No --backend, no --headless: falls back to cpu and headless, says so once each, with the reason
+#    and the image path; no "pipelined" line (it is measured on cuda only) and null in the JSON.
+if run "${small[@]}" --out "$work/fallback.png" --stats-json "$work/fallback.json"; then
+  [ "$(grep -c 'no CUDA GPU (.*): rendering on the cpu backend' "$work/err")" = 1 ] ||
+    fail "no single GPU fallback message: $(cat "$work/err")"
+  [ "$(grep -c 'no window (no display: .*DISPLAY.*): rendering headless; the last frame goes to .*fallback.png' "$work/err")" = 1 ] ||
+    fail "no single display fallback message: $(cat "$work/err")"
+  [ "$(lines "$work/err")" = 2 ] || fail "fallback run: expected 2 stderr lines: $(cat "$work/err")"
+  check_stderr_clean "fallback run"
+  grep -q pipelined "$work/out" && fail "cpu run prints a pipelined line: $(grep pipelined "$work/out")"
+  [ "$(head -c 4 "$work/fallback.png" | od -An -tx1 | tr -d ' \n')" = 89504e47 ] || fail "fallback.png is not a PNG"
+  if [ -n "$python" ]; then
+    $python -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["pipelined"] is None, j["pipelined"]; assert j["frames"] == 2' \
+      "$work/fallback.json" || fail "fallback.json: invalid, or pipelined is not null"
+  fi
+else
+  fail "fallback run exited $?: $(cat "$work/err")"
+fi
+
+# 2. Explicit --backend cpu --headless: nothing to say on stderr.
+run "${small[@]}" --backend cpu --headless --out "$work/plain.png" || fail "plain run failed: $(cat "$work/err")"
+[ -s "$work/err" ] && fail "plain run wrote to stderr: $(cat "$work/err")"
+
+# 3. Bad options: exit 2 before any work, one line naming the option.
+bad_options=("--size 4294967297x1" "--size 0x5" "--dt 0" "--dt 1e38" "--dt nan" "--time inf" "--frames 99999999999"
+             "--frames 12abc" "--tile 33" "--slabs 0" "--threads -1" "--max-mesh-bytes 0" "--max-vertices 1e3"
+             "--out x.gif" "--out noextension" "--mode fancy")
+for args in "${bad_options[@]}"; do
+  read -ra a <<< "$args"
+  run "${a[@]}" --headless --backend cpu --out "$work/bad.png"
+  rc=$?
+  [ $rc = 2 ] || fail "'$args' exited $rc, not 2"
+  [ "$(lines "$work/err")" = 1 ] && grep -q "^slabcast: .*${a[0]}" "$work/err" ||
+    fail "'$args': not one line naming ${a[0]}: $(cat "$work/err")"
+  [ -s "$work/out" ] && fail "'$args' wrote to stdout: $(cat "$work/out")"
+done
+run --bogus
+[ $? = 2 ] && grep -q "unknown option '--bogus'" "$work/err" && ! grep -q "needs a value" "$work/err" ||
+  fail "--bogus: $(cat "$work/err")"
+run --headless --mesh
+[ $? = 2 ] && grep -q "option --mesh needs a value" "$work/err" && ! grep -q unknown "$work/err" ||
+  fail "--mesh without a value: $(cat "$work/err")"
+
+# 4. Runtime failures: exit 1, one clean line naming the file.
+run "${small[@]}" --backend cpu --headless --mesh "$work/missing.obj"
+[ $? = 1 ] && [ "$(lines "$work/err")" = 1 ] && grep -q "missing.obj" "$work/err" ||
+  fail "missing mesh: $(cat "$work/err")"
+check_stderr_clean "missing mesh"
+run "${small[@]}" --backend cpu --headless --out "$work/no/such/dir/x.png"
+[ $? = 1 ] && [ "$(lines "$work/err")" = 1 ] && grep -q "no/such/dir" "$work/err" ||
+  fail "unwritable --out: $(cat "$work/err")"
+
+# 5. The image format follows the extension.
+for ext in jpg JPEG bmp tga png; do
+  run "${small[@]}" --backend cpu --headless --out "$work/shot.$ext" || { fail "--out shot.$ext failed: $(cat "$work/err")"; continue; }
+  magic=$(head -c 3 "$work/shot.$ext" | od -An -tx1 | tr -d ' \n')
+  case $ext in
+    jpg|JPEG) ok=$([ "$magic" = ffd8ff ] && echo 1) ;;          # JPEG SOI marker
+    bmp) ok=$([ "${magic:0:4}" = 424d ] && echo 1) ;;             # "BM"
+    tga) ok=$(case ${magic:4:2} in 02|0a) echo 1 ;; esac) ;;      # true-colour, raw or RLE
+    png) ok=$([ "$magic" = 89504e ] && echo 1) ;;                 # "\x89PN"
+  esac
+  [ "$ok" = 1 ] || fail "shot.$ext starts with $magic"
+done
+
+# 6. A mesh name with a quote, a backslash and a non-UTF-8 byte gives valid JSON naming it.
+tetra='v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n'
+name=$'q"uo\\te\xff.obj'
+printf "$tetra" > "$work/$name"
+if run "${small[@]}" --backend cpu --headless --mesh "$work/$name" --out "$work/q.png" --stats-json "$work/q.json"; then
+  if [ -n "$python" ]; then
+    $python -c 'import json,sys; j=json.load(open(sys.argv[1], encoding="utf-8")); assert j["mesh"] == "q\"uo\\te\ufffd.obj", j["mesh"]' \
+      "$work/q.json" || fail "q.json: invalid JSON or wrong mesh name: $(cat "$work/q.json")"
+  fi
+else
+  fail "mesh with a quote in its name: $(cat "$work/err")"
+fi
+
+# 7. Framing: a 3e38 vertex, and an unused far vertex, never break the camera.
+printf 'v -3e38 -3e38 -3e38\nv 3e38 -3e38 -3e38\nv 0 3e38 -3e38\nv 0 0 3e38\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n' > "$work/huge.obj"
+run "${small[@]}" --backend cpu --headless --mesh "$work/huge.obj" --out "$work/huge.png"
+rc=$?
+[ $rc = 0 ] && [ -s "$work/huge.png" ] || fail "huge.obj exited $rc: $(cat "$work/err")"
+grep -q "hit pixels" "$work/out" && ! grep -q " 0 hit pixels" "$work/out" || fail "huge.obj renders nothing: $(cat "$work/out")"
+printf "${tetra}v 1e38 1e38 1e38\n" > "$work/far.obj"
+run "${small[@]}" --backend cpu --headless --mesh "$work/far.obj" --out "$work/far.png"
+rc=$?
+[ $rc = 0 ] || fail "far.obj exited $rc: $(cat "$work/err")"
+grep -q " 0 hit pixels" "$work/out" && fail "far.obj renders nothing (framed on the unused vertex)"
+
+[ $fails = 0 ] && echo "PASS: slabcast command line checks" || echo "$fails check(s) failed"
+[ $fails = 0 ]
