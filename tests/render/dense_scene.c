@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "brute_force_dense.h"
+#include "renderer_internal.h"
 #include "sctest.h"
 #include "sctest_models.h"
 
@@ -157,4 +159,61 @@ int dense_check_frame(sc_renderer *r, const sc_frame_params *p, uint32_t vertex_
     free(want);
     free(pos);
     return rc;
+}
+
+static uint32_t dense_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > 64 ? 64u : (uint32_t)n;
+}
+
+void dense_check_frames(sc_backend backend, const sc_mesh *m, uint32_t w, uint32_t h, const float *times,
+                        uint32_t num_times, const char *name)
+{
+    sc_renderer_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.backend = backend;
+    desc.width = w;
+    desc.height = h;
+    sc_renderer *r = NULL;
+    if (sc_renderer_create(&desc, &r) != SC_OK) {
+        sct_fail(__FILE__, __LINE__, "sc_renderer_create(%ux%u): %s", w, h, sc_last_error());
+        return;
+    }
+    sc_mesh_data md = sc_mesh_view(m);
+    sc_camera_desc cam = dense_orbit_camera(m);
+    sc_deform_desc def = dense_bench_deform();
+    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
+    SCT_CHECK_OK(sc_renderer_set_camera(r, &cam));
+    SCT_CHECK_OK(sc_renderer_set_deform(r, &def));
+    const char *backend_name = backend == SC_BACKEND_CUDA ? "cuda" : "cpu";
+    for (uint32_t i = 0; i < num_times; ++i) {
+        char what[128];
+        snprintf(what, sizeof what, "%s: %s %ux%u t=%g", backend_name, name, w, h, (double)times[i]);
+        dense_diff d;
+        if (dense_check_frame(r, &r->params, m->vertex_count, m->indices, m->triangle_count, times[i],
+                              dense_threads(), what, &d) != 0)
+            continue;
+        SCT_CHECK_MSG(d.hits > d.pixels / 20, "%s: only %llu hit pixels", what, (unsigned long long)d.hits);
+        SCT_CHECK_MSG(d.wrong == 0, "%s: %llu wrong pixels (%llu holes), %llu ties", what,
+                      (unsigned long long)d.wrong, (unsigned long long)d.holes, (unsigned long long)d.ties);
+    }
+    sc_renderer_destroy(r);
+}
+
+void dense_check_model(sc_backend backend, const char *file, uint32_t levels, uint32_t w, uint32_t h,
+                       const float *times, uint32_t num_times)
+{
+    sc_mesh m;
+    const int rc = dense_scene_load(file, levels, &m);
+    char name[160];
+    if (rc == 77) {
+        snprintf(name, sizeof name, "%s not found (SLABCAST_MODELS, ../shared/models, out/models)", file);
+        sct_skip(name);
+        return;
+    }
+    if (rc != 0) return;
+    snprintf(name, sizeof name, "%s subdivided %u times", file, levels);
+    dense_check_frames(backend, &m, w, h, times, num_times, name);
+    sc_mesh_free(&m);
 }

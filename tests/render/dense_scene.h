@@ -39,6 +39,15 @@ typedef struct dense_diff {
 int dense_check_frame(sc_renderer *r, const sc_frame_params *p, uint32_t vertex_count, const uint32_t *indices,
                       uint32_t triangle_count, float time, uint32_t num_threads, const char *what, dense_diff *out);
 
+/* One renderer of `backend` at w x h with the mesh, the program's default camera and the bench's
+ * deformation; dense_check_frame for each time; every frame must hit a twentieth of its pixels and
+ * have no wrong pixel (sctest failures otherwise). */
+void dense_check_frames(sc_backend backend, const sc_mesh *m, uint32_t w, uint32_t h, const float *times,
+                        uint32_t num_times, const char *name);
+/* The same on the shared model `file` subdivided `levels` times; skipped when the model is absent. */
+void dense_check_model(sc_backend backend, const char *file, uint32_t levels, uint32_t w, uint32_t h,
+                       const float *times, uint32_t num_times);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,17 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "brute_force_dense.h"
 #include "dense_scene.h"
 #include "render_test_util.h"
-
-static uint32_t threads(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1u : n > 64 ? 64u : (uint32_t)n;
-}
 
 /* The dense reference equals the every-ray brute force (bit for bit) on a scene. */
 static void expect_references_agree(const sc_mesh *m, uint32_t w, uint32_t h, const float eye[3],
@@ -90,52 +83,18 @@ static void test_small_reference_vs_brute_force(void)
     sc_mesh_free(&sphere.m);
 }
 
-/* One renderer, the program's default camera and the bench's deformation; a frame per time. */
-static void check_frames(const sc_mesh *m, uint32_t w, uint32_t h, const float *times, uint32_t num_times,
-                         const char *name)
-{
-    sc_renderer *r = make_renderer(w, h, 0, 0, 0);
-    if (!r) return;
-    sc_mesh_data md = sc_mesh_view(m);
-    sc_camera_desc cam = dense_orbit_camera(m);
-    sc_deform_desc def = dense_bench_deform();
-    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
-    SCT_CHECK_OK(sc_renderer_set_camera(r, &cam));
-    SCT_CHECK_OK(sc_renderer_set_deform(r, &def));
-    for (uint32_t i = 0; i < num_times; ++i) {
-        char what[128];
-        snprintf(what, sizeof what, "%s %ux%u t=%g", name, w, h, (double)times[i]);
-        dense_diff d;
-        if (dense_check_frame(r, &r->params, m->vertex_count, m->indices, m->triangle_count, times[i], threads(), what,
-                              &d) != 0)
-            continue;
-        SCT_CHECK_MSG(d.hits > d.pixels / 20, "%s: only %llu hit pixels", what, (unsigned long long)d.hits);
-        SCT_CHECK_MSG(d.wrong == 0, "%s: %llu wrong pixels (%llu holes), %llu ties", what,
-                      (unsigned long long)d.wrong, (unsigned long long)d.holes, (unsigned long long)d.ties);
-    }
-    sc_renderer_destroy(r);
-}
-
 static void test_small_knot_1080p(void)
 {
     sc_mesh knot;
     SCT_REQUIRE_OK(sc_mesh_default(512, &knot));
     const float times[] = {0.0f, 1.65f};
-    check_frames(&knot, 1920, 1080, times, 2, "built-in knot");
+    dense_check_frames(SC_BACKEND_CPU, &knot, 1920, 1080, times, 2, "built-in knot");
     sc_mesh_free(&knot);
 }
 
 static void dragon_frames(uint32_t levels, uint32_t w, uint32_t h, const float *times, uint32_t n)
 {
-    sc_mesh m;
-    const int rc = dense_scene_load("stanford-dragon.obj.xz", levels, &m);
-    if (rc == 77) {
-        sct_skip("stanford-dragon.obj.xz not found (SLABCAST_MODELS, ../shared/models, out/models)");
-        return;
-    }
-    if (rc != 0) return;
-    check_frames(&m, w, h, times, n, levels ? "dragon/2" : "dragon");
-    sc_mesh_free(&m);
+    dense_check_model(SC_BACKEND_CPU, "stanford-dragon.obj.xz", levels, w, h, times, n);
 }
 
 static void test_small_dragon_1080p(void)
