@@ -48,7 +48,7 @@ void scf_check_status(sc_status s, const char *call)
 
 static sc_mesh_limits fuzz_limits(void)
 {
-    sc_mesh_limits l = {SCF_MAX_BYTES, SCF_MAX_VERTICES, SCF_MAX_TRIANGLES};
+    sc_mesh_limits l = {SCF_MAX_BYTES, SCF_MAX_VERTICES, SCF_MAX_TRIANGLES, 0};
     return l;
 }
 

@@ -88,7 +88,7 @@ static int load_mesh(const app_options *o, app_scene *s)
 {
     const char *base = strrchr(o->mesh_path, '/');
     snprintf(s->mesh_name, sizeof s->mesh_name, "%s", base ? base + 1 : o->mesh_path);
-    sc_mesh_limits limits = {o->max_mesh_bytes, o->max_vertices, o->max_triangles};
+    sc_mesh_limits limits = {o->max_mesh_bytes, o->max_vertices, o->max_triangles, o->max_xz_ratio};
     sc_mesh_report report = {0};
     if (sc_mesh_load_limited(o->mesh_path, SC_MESH_FORMAT_AUTO, &limits, &s->mesh, &report) != SC_OK) {
         app_report_error(NULL);

@@ -27,7 +27,7 @@ typedef enum opt_id {
     OPT_HELP, OPT_CULL, OPT_FLAT, OPT_HEADLESS, OPT_WINDOW, OPT_VERBOSE, /* flags: no value */
     OPT_MESH, OPT_RESOLUTION, OPT_SUBDIVIDE, OPT_SIZE, OPT_BACKEND, OPT_TILE, OPT_SLABS, OPT_DEFORM,
     OPT_MODE, OPT_FRAMES, OPT_TIME, OPT_DT, OPT_OUT, OPT_STATS_JSON, OPT_THREADS, OPT_MAX_MESH_BYTES,
-    OPT_MAX_VERTICES, OPT_MAX_TRIANGLES
+    OPT_MAX_VERTICES, OPT_MAX_TRIANGLES, OPT_MAX_XZ_RATIO
 } opt_id;
 
 /* Every option, with the placeholder of its value (NULL: a flag). */
@@ -44,6 +44,7 @@ static const struct app_opt { const char *name; const char *arg; opt_id id; } k_
     {"--out", "FILE", OPT_OUT},           {"--stats-json", "FILE", OPT_STATS_JSON},
     {"--threads", "N", OPT_THREADS},      {"--max-mesh-bytes", "N", OPT_MAX_MESH_BYTES},
     {"--max-vertices", "N", OPT_MAX_VERTICES}, {"--max-triangles", "N", OPT_MAX_TRIANGLES},
+    {"--max-xz-ratio", "N", OPT_MAX_XZ_RATIO},
 };
 #define APP_OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -65,6 +66,8 @@ void app_print_usage(FILE *f)
             "                      (powers of 1024); 1 .. 2^62 (default: the loader's)\n"
             "  --max-vertices N    loader limit on vertices, 1 .. 4294967295 (default: the loader's)\n"
             "  --max-triangles N   loader limit on triangles, also bounds --subdivide, 1 .. 4294967295\n"
+            "  --max-xz-ratio N    .xz files: decompressed bytes per compressed byte past 16 MiB, 1 .. 4294967295\n"
+            "                      (default: the loader's, 256)\n"
             "  --resolution N      built-in torus knot: 4*N^2 triangles, %u .. %u (default 512: 1M triangles)\n"
             "  --subdivide N       midpoint-subdivide the mesh N times (4^N times the triangles), 0 .. %u\n"
             "  --size WxH          image size in pixels, each side 1 .. %u (default 1024x1024)\n"
@@ -439,6 +442,7 @@ static int apply_value(app_options *o, opt_id id, const char *opt, const char *v
     case OPT_MAX_MESH_BYTES: return parse_limit_opt(opt, v, 1, APP_MAX_MESH_BYTES, &o->max_mesh_bytes, err);
     case OPT_MAX_VERTICES: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_vertices, err);
     case OPT_MAX_TRIANGLES: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_triangles, err);
+    case OPT_MAX_XZ_RATIO: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_xz_ratio, err);
     case OPT_BACKEND:
         if (strcmp(v, "auto") == 0) o->backend = SC_BACKEND_DEFAULT;
         else if (strcmp(v, "cuda") == 0 || strcmp(v, "gpu") == 0) o->backend = SC_BACKEND_CUDA;

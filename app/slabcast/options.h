@@ -67,6 +67,7 @@ typedef struct app_options {
     uint64_t max_mesh_bytes;     /* loader limits; 0: the loader's default */
     uint64_t max_vertices;
     uint64_t max_triangles;
+    uint64_t max_xz_ratio;
     int verbose;                 /* log info and debug lines, and keep source locations in errors */
     int help;
 } app_options;

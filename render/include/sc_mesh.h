@@ -54,7 +54,7 @@ typedef struct sc_mesh_report {
 /* Loading limits (sc_mesh_load_limited, sc_mesh_parse_limited). A field 0 means its default.
  * Exceeding one fails with SC_ERROR_OUT_OF_MEMORY and a message naming the file, the limit and its
  * value, and how to raise it (sc_mesh_limits.<field>, or the slabcast program's --max-mesh-bytes,
- * --max-vertices, --max-triangles). The defaults fit a 16 GB machine: a vertex costs 12 bytes
+ * --max-vertices, --max-triangles, --max-xz-ratio). The defaults fit a 16 GB machine: a vertex costs 12 bytes
  * (three floats) and a triangle 12 bytes (three 32-bit indices), plus up to half again while the
  * arrays grow and 4 bytes per vertex to renumber them, so 2^28 of each take about 8 GiB at the
  * peak; file bytes are streamed (a small window, not the whole file, is held), so max_bytes bounds
@@ -62,6 +62,12 @@ typedef struct sc_mesh_report {
 #define SC_MESH_DEFAULT_MAX_BYTES (UINT64_C(1) << 32)
 #define SC_MESH_DEFAULT_MAX_VERTICES (UINT64_C(1) << 28)
 #define SC_MESH_DEFAULT_MAX_TRIANGLES (UINT64_C(1) << 28)
+/* Compressed (.xz) files: once SC_MESH_XZ_RATIO_GRACE bytes have been decompressed, the data may be at
+ * most max_xz_ratio times the compressed bytes consumed. Real meshes compress 3-10 to 1 (the Stanford
+ * dragon's OBJ 6 to 1); a decompression bomb (megabytes of repeated lines from kilobytes) is stopped
+ * after a fraction of a second instead of after max_bytes. */
+#define SC_MESH_DEFAULT_MAX_XZ_RATIO UINT64_C(256)
+#define SC_MESH_XZ_RATIO_GRACE (UINT64_C(16) << 20)
 
 typedef struct sc_mesh_limits {
     uint64_t max_bytes;      /* bytes of file data read (after decompression); default SC_MESH_DEFAULT_MAX_BYTES */
@@ -69,6 +75,8 @@ typedef struct sc_mesh_limits {
                                 at most 2^32 - 2 take effect (32-bit indices) */
     uint64_t max_triangles;  /* triangles after fanning, before dropping; default SC_MESH_DEFAULT_MAX_TRIANGLES;
                                 at most 2^32 - 1 take effect */
+    uint64_t max_xz_ratio;   /* .xz data: decompressed bytes per compressed byte past SC_MESH_XZ_RATIO_GRACE;
+                                default SC_MESH_DEFAULT_MAX_XZ_RATIO */
 } sc_mesh_limits;
 
 typedef enum sc_mesh_format {

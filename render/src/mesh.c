@@ -114,7 +114,7 @@ static sc_status parse_source(sc_mesh_source *src, uint64_t size_hint, sc_mesh_f
 {
     sc_mesh_limits lim = sc_mesh_limits_resolve(limits);
     if (is_xz_name(src->name)) {
-        SC_TRY(sc_mesh_source_begin_xz(src));
+        SC_TRY(sc_mesh_source_begin_xz(src, lim.max_xz_ratio));
         size_hint = UINT64_MAX;
     } else if (size_hint != UINT64_MAX && size_hint > lim.max_bytes) {
         return sc_mesh_fail_byte_limit(src->name, lim.max_bytes);

@@ -11,7 +11,9 @@
 
 sc_mesh_limits sc_mesh_limits_resolve(const sc_mesh_limits *limits)
 {
-    sc_mesh_limits r = {SC_MESH_DEFAULT_MAX_BYTES, SC_MESH_DEFAULT_MAX_VERTICES, SC_MESH_DEFAULT_MAX_TRIANGLES};
+    sc_mesh_limits r = {SC_MESH_DEFAULT_MAX_BYTES, SC_MESH_DEFAULT_MAX_VERTICES, SC_MESH_DEFAULT_MAX_TRIANGLES,
+                        SC_MESH_DEFAULT_MAX_XZ_RATIO};
+    if (limits && limits->max_xz_ratio) r.max_xz_ratio = limits->max_xz_ratio;
     if (limits && limits->max_bytes) r.max_bytes = limits->max_bytes;
     if (limits && limits->max_vertices) r.max_vertices = limits->max_vertices;
     if (limits && limits->max_triangles) r.max_triangles = limits->max_triangles;

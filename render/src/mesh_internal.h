@@ -29,6 +29,7 @@ typedef struct sc_mesh_source {
     FILE *file;                     /* stream (when data is NULL) */
     uint64_t raw_read;              /* bytes taken from memory or the stream */
     sc_mesh_xz *xz;                 /* non-NULL: the raw bytes are .xz data */
+    uint64_t max_xz_ratio;          /* decompressed per compressed byte (sc_mesh_limits.max_xz_ratio) */
 } sc_mesh_source;
 
 void sc_mesh_source_memory(sc_mesh_source *s, const char *name, const void *data, size_t size);
@@ -37,8 +38,9 @@ void sc_mesh_source_stream(sc_mesh_source *s, const char *name, FILE *file);
 sc_status sc_mesh_source_read_raw(sc_mesh_source *s, unsigned char *buf, size_t cap, size_t *got);
 /* Reads up to cap (> 0) bytes of (decompressed) data; *got == 0 only at its end. */
 sc_status sc_mesh_source_read(sc_mesh_source *s, unsigned char *buf, size_t cap, size_t *got);
-/* From now on the raw bytes are decompressed as .xz (mesh_xz.c). */
-sc_status sc_mesh_source_begin_xz(sc_mesh_source *s);
+/* From now on the raw bytes are decompressed as .xz (mesh_xz.c), at most max_ratio decompressed
+ * bytes per compressed byte once past SC_MESH_XZ_RATIO_GRACE (SC_ERROR_OUT_OF_MEMORY naming the limit). */
+sc_status sc_mesh_source_begin_xz(sc_mesh_source *s, uint64_t max_ratio);
 void sc_mesh_source_end(sc_mesh_source *s);   /* frees the decompressor; closes nothing */
 /* Decompressed bytes from the xz decoder (mesh_xz.c). */
 sc_status sc_mesh_xz_read(sc_mesh_source *s, unsigned char *buf, size_t cap, size_t *got);

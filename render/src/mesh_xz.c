@@ -35,8 +35,9 @@ static const char *xz_message(lzma_ret ret)
     }
 }
 
-sc_status sc_mesh_source_begin_xz(sc_mesh_source *s)
+sc_status sc_mesh_source_begin_xz(sc_mesh_source *s, uint64_t max_ratio)
 {
+    s->max_xz_ratio = max_ratio;
     sc_mesh_xz *xz = malloc(sizeof *xz);
     if (!xz) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the xz decoder", s->name);
     memset(xz, 0, sizeof *xz);
@@ -84,6 +85,16 @@ sc_status sc_mesh_xz_read(sc_mesh_source *s, unsigned char *buf, size_t cap, siz
         else if (ret != LZMA_OK) return xz_fail(s, ret);
     }
     *got = cap - xz->strm.avail_out;
+    /* A decompression bomb: far more output per input byte than any mesh compresses to. The grace
+     * amount keeps small, highly regular files (and the xz headers' fixed cost) out of the rule. */
+    const uint64_t out = xz->strm.total_out, in = xz->strm.total_in;
+    if (out > SC_MESH_XZ_RATIO_GRACE && (in == 0 || out / in >= s->max_xz_ratio))
+        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY,
+                       "%s: xz: %llu MiB decompressed from %llu KiB, more than %llu times the compressed size, the "
+                       "loading limit for compressed files (a decompression bomb?; raise it with --max-xz-ratio or "
+                       "sc_mesh_limits.max_xz_ratio)",
+                       s->name, (unsigned long long)(out >> 20), (unsigned long long)(in >> 10),
+                       (unsigned long long)s->max_xz_ratio);
     return SC_OK;
 }
 

@@ -80,7 +80,7 @@ static void test_every_option(void)
     SCT_REQUIRE(parse(&o, "--mesh m.obj --resolution 64 --subdivide 2 --size 1000x777 --backend cpu --tile 16 --slabs 32 "
                           "--cull --flat --deform bend,noise --mode tests --frames 9 --time 1.5 --dt 0.25 "
                           "--out x.png --stats-json s.json --headless --threads 3 --max-mesh-bytes 2G "
-                          "--max-vertices 1000 --max-triangles 5000 --verbose") == 0);
+                          "--max-vertices 1000 --max-triangles 5000 --max-xz-ratio 1000 --verbose") == 0);
     SCT_CHECK(strcmp(o.mesh_path, "m.obj") == 0 && o.resolution == 64 && o.subdivide == 2);
     SCT_CHECK(o.width == 1000 && o.height == 777 && o.backend == SC_BACKEND_CPU);
     SCT_CHECK(o.tile_size == 16 && o.num_slabs == 32 && o.cull_back_faces && o.flat_shading);
@@ -89,7 +89,8 @@ static void test_every_option(void)
     SCT_CHECK(o.start_time == 1.5f && o.time_step == 0.25f);
     SCT_CHECK(strcmp(o.out_path, "x.png") == 0 && o.out_format == APP_IMAGE_PNG && strcmp(o.stats_json, "s.json") == 0);
     SCT_CHECK(o.window == APP_WINDOW_OFF && o.threads == 3);
-    SCT_CHECK(o.max_mesh_bytes == (UINT64_C(2) << 30) && o.max_vertices == 1000 && o.max_triangles == 5000);
+    SCT_CHECK(o.max_mesh_bytes == (UINT64_C(2) << 30) && o.max_vertices == 1000 && o.max_triangles == 5000 &&
+              o.max_xz_ratio == 1000);
     SCT_CHECK(o.verbose == 1);
     SCT_REQUIRE(parse(&o, "--deform none --backend cuda --window") == 0);
     SCT_CHECK(o.deform_mask == 0 && o.backend == SC_BACKEND_CUDA && o.window == APP_WINDOW_ON);
@@ -157,7 +158,7 @@ static void test_bad_values_are_refused(void)
         {"--resolution", "2"}, {"--resolution", "16385"}, {"--subdivide", "7"}, {"--tile", "0"}, {"--tile", "33"},
         {"--slabs", "0"}, {"--slabs", "1025"}, {"--threads", "0"}, {"--threads", "1025"}, {"--size", "0x5"},
         {"--size", "5x0"}, {"--size", "16385x1"}, {"--max-mesh-bytes", "0"}, {"--max-vertices", "0"},
-        {"--max-triangles", "0"},
+        {"--max-triangles", "0"}, {"--max-xz-ratio", "0"}, {"--max-xz-ratio", "1e3"},
         /* words */
         {"--backend", "vulkan"}, {"--deform", "twist,spin"}, {"--deform", "twist,,wave"}, {"--deform", ","},
         {"--deform", ""}, {"--mode", "fancy"},

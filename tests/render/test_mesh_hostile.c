@@ -376,10 +376,22 @@ static void test_memory_bounded(void)
 
     /* 3.2 GB of valid comment lines: stopped by the byte limit, with how to raise it. */
     SCT_REQUIRE(write_xz_bomb(temp_path(path, sizeof path, "comments.obj.xz"), "# a comment line\n", 16u << 20, 200));
-    sc_mesh_limits lim = {32u << 20, 0, 0};
+    sc_mesh_limits lim = {32u << 20, 0, 0, UINT32_MAX}; /* the ratio would stop it first */
     r = load_path(path, &lim);
     expect_error("xz bomb of comments, max_bytes 32 MiB", &r, SC_ERROR_OUT_OF_MEMORY, "comments.obj.xz", "33554432",
                  "--max-mesh-bytes", "sc_mesh_limits.max_bytes", NULL);
+    /* The same with the default limits (4 GiB of bytes): stopped by the compression ratio once past
+     * 16 MiB, not after reading 3.2 GB. */
+    r = load_path(path, NULL);
+    expect_error("xz bomb of comments, default limits", &r, SC_ERROR_OUT_OF_MEMORY, "comments.obj.xz",
+                 "--max-xz-ratio", "sc_mesh_limits.max_xz_ratio", NULL);
+    unlink(path);
+
+    /* 3.2 GB of valid vertex lines (2^28 vertices would take 3 GiB before the vertex limit): the ratio. */
+    SCT_REQUIRE(write_xz_bomb(temp_path(path, sizeof path, "vertices.obj.xz"), "v 1 2 3\n", 16u << 20, 200));
+    r = load_path(path, NULL);
+    expect_error("xz bomb of vertices, default limits", &r, SC_ERROR_OUT_OF_MEMORY, "vertices.obj.xz",
+                 "--max-xz-ratio", NULL);
     unlink(path);
 
     /* A link to /dev/zero, for each format. */
@@ -396,7 +408,7 @@ static void test_memory_bounded(void)
     char *big = malloc(1u << 20);
     memset(big, '\n', 1u << 20);
     SCT_REQUIRE(write_file(temp_path(path, sizeof path, "big.obj"), big, 1u << 20));
-    sc_mesh_limits small = {4096, 0, 0};
+    sc_mesh_limits small = {4096, 0, 0, 0};
     r = load_path(path, &small);
     expect_error("1 MB file, max_bytes 4096", &r, SC_ERROR_OUT_OF_MEMORY, "big.obj", "4096", "--max-mesh-bytes", NULL);
     unlink(path);
@@ -408,7 +420,7 @@ static void test_memory_bounded(void)
 
     /* Vertex and triangle limits. */
     const char *quad = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
-    sc_mesh_limits verts = {0, 3, 0}, tris = {0, 0, 1};
+    sc_mesh_limits verts = {0, 3, 0, 0}, tris = {0, 0, 1, 0};
     r = parse_text(quad, "quad.obj", &verts);
     expect_error("4 vertices, max_vertices 3", &r, SC_ERROR_OUT_OF_MEMORY, "quad.obj:4:", "more than 3 vertices",
                  "--max-vertices", "sc_mesh_limits.max_vertices", NULL);
@@ -417,7 +429,7 @@ static void test_memory_bounded(void)
                  "--max-triangles", "sc_mesh_limits.max_triangles", NULL);
     char text[1024];
     snprintf(text, sizeof text, "ply\nformat ascii 1.0\n%send_header\n", k_ply_mesh_header);
-    sc_mesh_limits two = {0, 2, 0};
+    sc_mesh_limits two = {0, 2, 0, 0};
     r = parse_text(text, "limit.ply", &two);
     expect_error("PLY header: 3 vertices, max_vertices 2", &r, SC_ERROR_OUT_OF_MEMORY, "limit.ply:3:", "--max-vertices",
                  NULL);
