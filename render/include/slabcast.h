@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sc_mesh.h"
 #include "sc_status.h"
 
 #ifdef __cplusplus
@@ -55,15 +56,6 @@ typedef struct sc_renderer_desc {
     size_t host_memory_limit;    /* CPU backend: bytes its buffers (mesh, grid, pixels, references)
                                     may take; 0: half of the machine's physical memory */
 } sc_renderer_desc;
-
-/* An indexed triangle mesh in the caller's HOST memory (the renderer copies it). Positions are
- * vertex_count x 3 floats (x, y, z), indices triangle_count x 3 (counter-clockwise = front). */
-typedef struct sc_mesh_data {
-    const float *positions;
-    uint32_t vertex_count;
-    const uint32_t *indices;
-    uint32_t triangle_count;
-} sc_mesh_data;
 
 /* Camera: look-at + perspective (cglm conventions: right-handed, looking down -z in view space). */
 typedef struct sc_camera_desc {

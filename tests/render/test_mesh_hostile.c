@@ -40,7 +40,7 @@ enum {
     CHILD_ALARM_S = 20,                  /* a hang fails the case after this long */
     MAX_RSS_KB = 256 * 1024              /* every case ends within 256 MB */
 };
-static const double k_time_bound_s = 1.0; /* every case ends within a second */
+static const double k_time_bound_s = 1.0; /* every case ends within a second of CPU time */
 
 static char g_dir[64];                   /* the cases' temporary folder */
 
@@ -90,11 +90,13 @@ static void child_run(const hostile_case *c, int fd)
     alarm(CHILD_ALARM_S);
     sc_set_log_callback(capture_log, &r, SC_LOG_INFO);
     sc_mesh m;
+    /* CPU time of the process, not wall time: the bound is on the loader's work, and a loaded
+     * machine (parallel tests, fuzzers) must not fail it. */
     struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
     if (c->path) r.status = sc_mesh_load_limited(c->path, SC_MESH_FORMAT_AUTO, c->limits, &m, &r.report);
     else r.status = sc_mesh_parse_limited(c->data, c->size, c->name, SC_MESH_FORMAT_AUTO, c->limits, &m, &r.report);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     r.seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     snprintf(r.error, sizeof r.error, "%s", r.status ? sc_last_error() : "");
     r.vertices = m.vertex_count;

@@ -8,7 +8,6 @@
 #include "mesh_internal.h"
 #include "sc_report.h"
 
-enum { SC_RD_CHUNK = 1 << 20 };
 
 sc_status sc_mesh_fail_byte_limit(const char *name, uint64_t max_bytes)
 {

@@ -3,7 +3,7 @@
  * Every public call of the split library (split_*) and of the renderer (sc_*) returns an sc_status.
  * On failure the library also records a detailed message for the calling thread (which call failed
  * and why, in the user's terms), readable with sc_last_error(), and passes it to the log callback at
- * SC_LOG_ERROR. The source location of the failure ("... at render/src/renderer.c:274") is for
+ * SC_LOG_ERROR. The source location of the failure ("... at render/api/renderer.c:274") is for
  * developers only: it goes to the log callback as a second, SC_LOG_DEBUG line (message + location),
  * delivered only when the callback asks for SC_LOG_DEBUG.
  * Libraries never print on their own except through the log callback and never call exit().

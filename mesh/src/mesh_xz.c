@@ -8,12 +8,6 @@
 #include "mesh_internal.h"
 #include "sc_report.h"
 
-/* The decoder may use this much memory: no xz preset needs more than 65 MiB to decompress, the
- * largest dictionary allowed (1.5 GiB) needs about as much again. */
-#define SC_XZ_MEMLIMIT (UINT64_C(1) << 30)
-
-enum { SC_XZ_IN = 1 << 16 };
-
 struct sc_mesh_xz {
     lzma_stream strm;
     int in_eof;

@@ -9,7 +9,6 @@ enum {
     SC_MAX_KEY_BITS = 32,             /* tile bits + slab bits of a reference key */
     SC_SPLIT_PASS_BITS = 11,          /* bucket bits of one multisplit pass (2048 buckets) */
     SC_MIN_REF_CAPACITY = 4096,       /* smallest reference buffer */
-    SC_DEFAULT_MESH_RESOLUTION = 512, /* built-in mesh: 4 * 512^2 = 1,048,576 triangles */
     SC_CPU_MAX_THREADS = 64,
     SC_CPU_TRIANGLES_PER_TASK = 16384 /* triangles per work item of the CPU projection */
 };

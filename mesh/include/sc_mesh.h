@@ -29,11 +29,19 @@
 #include <stdio.h>
 
 #include "sc_status.h"
-#include "slabcast.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* An indexed triangle mesh in the caller's HOST memory (what sc_renderer_set_mesh takes; it copies the arrays). Positions are
+ * vertex_count x 3 floats (x, y, z), indices triangle_count x 3 (counter-clockwise = front). */
+typedef struct sc_mesh_data {
+    const float *positions;
+    uint32_t vertex_count;
+    const uint32_t *indices;
+    uint32_t triangle_count;
+} sc_mesh_data;
 
 /* A mesh owning its arrays (malloc'ed; free with sc_mesh_free). */
 typedef struct sc_mesh {

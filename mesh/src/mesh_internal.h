@@ -8,11 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mesh_tuning.h"
 #include "sc_mesh.h"
-
-/* Longest text line (OBJ, PLY header and ASCII data, STL) or token a loader accepts: room for a
- * polygon of a million corners, and a bound on the window held for a file with no line breaks. */
-enum { SC_MESH_MAX_LINE = 16 << 20 };
 
 /* Limits with every default resolved and the 32-bit index caps applied. */
 sc_mesh_limits sc_mesh_limits_resolve(const sc_mesh_limits *limits);

@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render_tuning.h"
+#include "mesh_tuning.h"
 #include "sc_mesh.h"
 #include "sc_report.h"
 
-enum { DEFAULT_MESH_MAX_RES = 16384 };
 
 static const double KNOT_P = 2.0, KNOT_Q = 3.0;
 static const double KNOT_SCALE = 1.0 / 3.0;  /* the curve's radius is at most 3 */
@@ -37,9 +36,9 @@ sc_status sc_mesh_default(uint32_t res, sc_mesh *out)
     if (!out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_mesh_default: out must not be NULL");
     memset(out, 0, sizeof *out);
     if (res == 0) res = SC_DEFAULT_MESH_RESOLUTION;
-    if (res < 3 || res > DEFAULT_MESH_MAX_RES)
+    if (res < 3 || res > SC_DEFAULT_MESH_MAX_RES)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_mesh_default: resolution %u is not in 3..%d", res,
-                       DEFAULT_MESH_MAX_RES);
+                       SC_DEFAULT_MESH_MAX_RES);
     const uint32_t rings = 2 * res, around = res;
     const size_t nv = (size_t)rings * around, nt = 2 * nv;
     out->positions = malloc(nv * 3 * sizeof(float));
