@@ -8,7 +8,9 @@ function(slabcast_require found what package)
   endif()
 endfunction()
 
-find_package(CUDAToolkit REQUIRED)          # cudart; CUB ships with it
+if(SLABCAST_WITH_CUDA)
+  find_package(CUDAToolkit REQUIRED)        # cudart; CUB ships with it
+endif()
 find_package(Threads REQUIRED)
 
 # OpenGL / EGL headers only: GLAD loads every entry point at run time, nothing links libGL/libEGL.
@@ -23,13 +25,14 @@ slabcast_require(LibLZMA_FOUND "liblzma (lzma.h)" "liblzma-dev")
 
 find_path(SLABCAST_CGLM_INCLUDE cglm/cglm.h)
 slabcast_require(SLABCAST_CGLM_INCLUDE "cglm (cglm/cglm.h)" "libcglm-dev")
+# Header-only helpers the libraries use privately: nothing of them reaches an installed consumer.
 add_library(slabcast_cglm INTERFACE)            # header-only use: every cglm call is inline
-target_include_directories(slabcast_cglm SYSTEM INTERFACE ${SLABCAST_CGLM_INCLUDE})
+target_include_directories(slabcast_cglm SYSTEM INTERFACE $<BUILD_INTERFACE:${SLABCAST_CGLM_INCLUDE}>)
 
 find_path(SLABCAST_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb)
 slabcast_require(SLABCAST_STB_INCLUDE "stb (stb_image_write.h)" "libstb-dev")
 add_library(slabcast_stb INTERFACE)
-target_include_directories(slabcast_stb SYSTEM INTERFACE ${SLABCAST_STB_INCLUDE})
+target_include_directories(slabcast_stb SYSTEM INTERFACE $<BUILD_INTERFACE:${SLABCAST_STB_INCLUDE}>)
 
 find_package(glfw3 3.3 QUIET)
 if(glfw3_FOUND)

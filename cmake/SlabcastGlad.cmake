@@ -27,6 +27,8 @@ if(NOT EXISTS ${_glad_stamp} OR NOT EXISTS ${SLABCAST_GLAD_DIR}/src/egl.c)
 endif()
 
 add_library(slabcast_glad STATIC ${SLABCAST_GLAD_DIR}/src/gl.c ${SLABCAST_GLAD_DIR}/src/egl.c)
-target_include_directories(slabcast_glad SYSTEM PUBLIC ${SLABCAST_GLAD_DIR}/include)
+# Installed (cmake/SlabcastInstall.cmake) with its headers under include/slabcast/loader.
+target_include_directories(slabcast_glad SYSTEM PUBLIC $<BUILD_INTERFACE:${SLABCAST_GLAD_DIR}/include>)
+target_include_directories(slabcast_glad PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/slabcast/loader>)
 target_link_libraries(slabcast_glad PUBLIC ${CMAKE_DL_LIBS})
 set_target_properties(slabcast_glad PROPERTIES POSITION_INDEPENDENT_CODE ON)

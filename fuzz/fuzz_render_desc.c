@@ -178,6 +178,8 @@ static sc_renderer *base_renderer(void)
     call_ok(sc_renderer_set_camera(r, &cam), "sc_renderer_set_camera");
     call_ok(sc_renderer_set_deform(r, NULL), "sc_renderer_set_deform");
     call_ok(sc_renderer_set_shading(r, NULL), "sc_renderer_set_shading");
+    const sc_render_options none = {0, 0};
+    call_ok(sc_renderer_set_options(r, &none), "sc_renderer_set_options");
     return r;
 }
 
@@ -370,6 +372,11 @@ static void op_render(scf_state *st, scf_bytes *b)
         f.rgba = rgba;
     }
     if (flags & 16) f.surface = 1ull + take_u8(b);
+    if (flags & 32) { /* per-frame options before the frame: cull = bit 6, flat = bit 7 */
+        sc_render_options o = {(flags >> 6) & 1, (flags >> 7) & 1};
+        sc_clear_error();
+        scf_check_status(sc_renderer_set_options(st->r, &o), "sc_renderer_set_options");
+    }
     sc_clear_error();
     sc_status s = sc_renderer_render(st->r, &f);
     scf_check_status(s, "sc_renderer_render");

@@ -380,8 +380,11 @@ def resize(w, h):
     return bytes([OP_RESIZE]) + dim(w) + dim(h)
 
 
-def render(time=0.0, rgba=True, pitch=1, positions=None, surface=False):
+def render(time=0.0, rgba=True, pitch=1, positions=None, surface=False, options=None):
+    """options: (cull, flat) set with sc_renderer_set_options before the frame."""
     flags = (2 if rgba else 0) | (pitch << 2) | (16 if surface else 0) | (1 if positions is not None else 0)
+    if options is not None:
+        flags |= 32 | (64 if options[0] else 0) | (128 if options[1] else 0)
     b = bytes([OP_RENDER]) + f32(time) + bytes([flags])
     if positions is not None:
         b += floats(*positions)
@@ -404,6 +407,8 @@ def render_files():
     C(T, "resize_pitch", resize(17, 9) + render(pitch=2) + resize(64, 1) + render(pitch=0))
     C(T, "positions", render(0, positions=[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1.5]))
     C(T, "tiles_slabs", create(64, 64, 1, 64, 0, flags=3) + mesh(*TETRA) + camera() + render())
+    C(T, "options_toggle", render(0.5, options=(1, 1)) + render(1.0, options=(0, 1)) + render(1.5, options=(1, 0))
+      + render(2.0, options=(0, 0)))
 
     R(T, "heat_max_1e-9", shading("tile_heat", heat=1e-9) + render() + shading("tests_heat", heat=1e-9) + render())
     R(T, "heat_max_6e-8", shading("tile_heat", heat=6e-8) + render() + shading("tests_heat", heat="denorm") + render())

@@ -1,11 +1,15 @@
 /* image.c - RGBA8 images in host or device memory; PNG, JPEG, BMP or TGA output. */
-#include <cuda_runtime_api.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+
+/* Device images only where the CUDA backend is built (SLABCAST_WITH_CUDA): without it every image is host memory. */
+#if SLABCAST_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -28,18 +32,23 @@ int app_image_alloc(app_image *img, sc_backend backend, unsigned width, unsigned
     img->on_device = backend == SC_BACKEND_CUDA;
     img->pixels = NULL;
     if (img->on_device) {
+#if SLABCAST_WITH_CUDA
         cudaError_t e = cudaMalloc(&img->pixels, bytes);
         if (e != cudaSuccess) {
             fprintf(stderr, "slabcast: cudaMalloc of a %ux%u image failed: %s\n", width, height, cudaGetErrorString(e));
             img->pixels = NULL;
             return -1;
         }
-    } else {
-        img->pixels = malloc(bytes);
-        if (!img->pixels) {
-            fprintf(stderr, "slabcast: out of memory for a %ux%u image\n", width, height);
-            return -1;
-        }
+        return 0;
+#else
+        fprintf(stderr, "slabcast: this build has no CUDA backend\n");
+        return -1;
+#endif
+    }
+    img->pixels = malloc(bytes);
+    if (!img->pixels) {
+        fprintf(stderr, "slabcast: out of memory for a %ux%u image\n", width, height);
+        return -1;
     }
     return 0;
 }
@@ -47,8 +56,11 @@ int app_image_alloc(app_image *img, sc_backend backend, unsigned width, unsigned
 void app_image_free(app_image *img)
 {
     if (!img->pixels) return;
+#if SLABCAST_WITH_CUDA
     if (img->on_device) cudaFree(img->pixels);
-    else free(img->pixels);
+    else
+#endif
+        free(img->pixels);
     img->pixels = NULL;
 }
 
@@ -59,12 +71,17 @@ int app_image_to_host(const app_image *img, void *host)
         memcpy(host, img->pixels, bytes);
         return 0;
     }
+#if SLABCAST_WITH_CUDA
     cudaError_t e = cudaMemcpy(host, img->pixels, bytes, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) {
         fprintf(stderr, "slabcast: cudaMemcpy of the image to the host failed: %s\n", cudaGetErrorString(e));
         return -1;
     }
     return 0;
+#else
+    fprintf(stderr, "slabcast: this build has no CUDA backend\n");
+    return -1;
+#endif
 }
 
 int app_write_image(const char *path, app_image_format format, const void *rgba, unsigned width, unsigned height)

@@ -1,6 +1,5 @@
 /* main.c - slabcast: loads a mesh (or builds the default one), then opens the viewer when a display
  * is there, or renders headless: per-stage times, counters, the last frame as an image. */
-#include <cuda_runtime_api.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +8,11 @@
 #include <unistd.h>
 
 #include "app.h"
+
+/* The CUDA runtime only where the CUDA backend is built (SLABCAST_WITH_CUDA). */
+#if SLABCAST_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 /* ---- errors and log lines ---------------------------------------------------------------------- */
 
@@ -158,6 +162,9 @@ static int create_renderer(const app_options *o, app_scene *s)
 static void note_backend_fallback(const app_options *o, const app_scene *s)
 {
     if (o->backend != SC_BACKEND_DEFAULT || s->backend != SC_BACKEND_CPU) return;
+#if !SLABCAST_WITH_CUDA
+    fprintf(stderr, "slabcast: no CUDA backend (built without CUDA): rendering on the cpu backend\n");
+#else
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
@@ -170,6 +177,7 @@ static void note_backend_fallback(const app_options *o, const app_scene *s)
         fprintf(stderr, "slabcast: the CUDA backend is not available in this build (%d device%s found): rendering "
                         "on the cpu backend\n", count, count == 1 ? "" : "s");
     }
+#endif
 }
 
 static int set_scene(const app_options *o, app_scene *s)

@@ -24,7 +24,7 @@ typedef struct viewer {
     int save_requested;
     int deform_preset;
     int cull, flat;
-    int rebuild;
+    int options_changed;
 } viewer;
 
 /* GLFW's last error: kept while the window is being opened (the caller reports it once, with the
@@ -66,8 +66,8 @@ static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
         v->scene->deform_mask = k_deform_presets[v->deform_preset];
         sc_deform_desc d = app_deform_desc(v->scene->deform_mask);
         sc_renderer_set_deform(v->scene->renderer, &d);
-    } else if (key == GLFW_KEY_C) { v->cull = !v->cull; v->rebuild = 1; }
-    else if (key == GLFW_KEY_F) { v->flat = !v->flat; v->rebuild = 1; }
+    } else if (key == GLFW_KEY_C) { v->cull = !v->cull; v->options_changed = 1; }
+    else if (key == GLFW_KEY_F) { v->flat = !v->flat; v->options_changed = 1; }
 }
 
 static void on_mouse_button(GLFWwindow *win, int button, int action, int mods)
@@ -106,32 +106,15 @@ static void on_framebuffer_size(GLFWwindow *win, int w, int h)
     }
 }
 
-/* A renderer with the current culling/shading options (the API takes them at creation). */
-static int rebuild_renderer(viewer *v)
+/* Culling and flat shading as toggled: per-frame settings of the renderer, from the next frame on
+ * (no new renderer, no mesh upload). */
+static int apply_render_options(viewer *v)
 {
-    app_scene *s = v->scene;
-    sc_renderer_desc rd = {0};
-    rd.backend = s->backend;
-    rd.width = (uint32_t)v->fb_width;
-    rd.height = (uint32_t)v->fb_height;
-    rd.tile_size = v->options->tile_size;
-    rd.num_slabs = v->options->num_slabs;
-    rd.cull_back_faces = v->cull;
-    rd.flat_shading = v->flat;
-    rd.num_threads = v->options->threads;
-    sc_renderer *r = NULL;
-    if (sc_renderer_create(&rd, &r) != SC_OK) return -1;
-    sc_mesh_data md = sc_mesh_view(&s->mesh);
-    sc_deform_desc dd = app_deform_desc(s->deform_mask);
-    sc_shading_desc sh = {0};
-    sh.mode = s->mode;
-    if (sc_renderer_set_mesh(r, &md) != SC_OK || sc_renderer_set_deform(r, &dd) != SC_OK ||
-        sc_renderer_set_shading(r, &sh) != SC_OK) {
-        sc_renderer_destroy(r);
+    sc_render_options ro = {v->cull, v->flat};
+    if (sc_renderer_set_options(v->scene->renderer, &ro) != SC_OK) {
+        fprintf(stderr, "slabcast: %s\n", sc_last_error());
         return -1;
     }
-    sc_renderer_destroy(s->renderer);
-    s->renderer = r;
     return 0;
 }
 
@@ -237,9 +220,9 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
     int frames_done = 0, frames_since_title = 0;
     while (rc == 0 && !glfwWindowShouldClose(v.window) && (o->frames == 0 || frames_done < o->frames)) {
         glfwPollEvents();
-        if (v.rebuild) {
-            v.rebuild = 0;
-            if (rebuild_renderer(&v) != 0) { rc = 1; break; }
+        if (v.options_changed) {
+            v.options_changed = 0;
+            if (apply_render_options(&v) != 0) { rc = 1; break; }
         }
         if (v.resized) {
             v.resized = 0;

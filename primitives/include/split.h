@@ -41,7 +41,14 @@
  *  - The *_ref functions take the same descriptors with HOST pointers, run on the calling thread,
  *    and produce bit-identical results (same permutation, same offsets) for the stable variants.
  *
- * Header holds no CUDA types except cudaStream_t (declared here as the CUDA runtime declares it). */
+ * Header holds no CUDA types except cudaStream_t (declared here as the CUDA runtime declares it), so
+ * it compiles as plain C without the CUDA toolkit.
+ *
+ * CPU-only build (SLABCAST_WITH_CUDA OFF): the library holds the references and the host bucket rule
+ * only: split_multisplit_ref, split_index_ref, split_segmented_ref, split_gather_ref,
+ * split_scatter_ref, split_sort_ref, split_bucket_of_ref and split_bucket_of_ref_checked. The device
+ * functions (split_multisplit, split_index, split_segmented, split_gather, split_scatter, split_sort)
+ * exist only in a CUDA build. */
 #ifndef SPLIT_H
 #define SPLIT_H
 
@@ -84,6 +91,9 @@ typedef enum split_bucket_rule {
      * is a sorted (ascending) device array of num_buckets - 1 keys of the key type. */
     SPLIT_BUCKETS_BOUNDARIES
 } split_bucket_rule;
+/* The number of rules above: one past the last (a new rule goes last and is named here; the library
+ * checks this count at compile time in each of its rule switches). */
+enum { SPLIT_RULE_COUNT = SPLIT_BUCKETS_BOUNDARIES + 1 };
 
 typedef struct split_buckets {
     split_bucket_rule rule;

@@ -6,6 +6,7 @@
 #include "sc_report.h"
 #include "split.h"
 #include "split_validate.h"
+#include "two_pass_kernels.cuh"
 
 static size_t align_up(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
 
@@ -36,9 +37,8 @@ static uint32_t split_count_copies(uint32_t num_buckets)
 }
 
 /* Tile order (the look-back kernel, multisplit_lookback.cu) for a split into B buckets that moves
- * records: B <= SPLIT_LOOKBACK_MAX_BUCKETS, unstable splits too (its stable ranking measured faster
- * than the column order's unstable atomics: H100, 2^26 keys, B = 256, 0.695 vs 0.754 ms, when B = 256
- * still took the column order). */
+ * records: B <= SPLIT_LOOKBACK_MAX_BUCKETS, unstable splits too (its stable ranking is faster than the
+ * column order's unstable atomics). */
 static int split_tile_order(uint32_t num_buckets) { return num_buckets <= SPLIT_LOOKBACK_MAX_BUCKETS; }
 
 /* Tile order: a scatter kernel's tiles, and the count kernel's columns of whole tiles over them. */
@@ -100,9 +100,8 @@ static int job_looks_back(const split_job *job)
 
 /* Nonzero when the look-back kernel scans the count table itself (split_kernel_params.scan_claim)
  * instead of a table scan launch: its kernels that move more than the keys (PAY, multisplit_lookback.cu:
- * a payload stream or the scatter index). H100, 2^26 / 2^24 uniform, against the scan launch (3
- * interleaved rounds, one machine): pairs B = 32 0.536 -> 0.525 ms / 0.146 -> 0.143, B = 256 0.720 ->
- * 0.711 / 0.192 -> 0.193, hockey-stick B = 32 0.503 -> 0.498, B = 2 and 2048 unchanged. */
+ * a payload stream or the scatter index): one launch less; the key-only kernels keep the launch, as
+ * the scan's code alone slows them. */
 static int lookback_scans_table(const split_job *job)
 {
     return job_path_of(job) == PATH_LOOKBACK && (job_payloads(job) != 0 || job->scatter_index != NULL);
@@ -176,38 +175,17 @@ sc_status split_job_temp_bytes(const split_job *job, size_t *bytes)
     return SC_OK;
 }
 
-sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream)
+/* The job's tiles and the scatter kernel's grid: every path that moves records takes its tiles in
+ * input order from a counter (tile_area), with SMs x (the kernel's blocks per SM) blocks; the count
+ * kernel counts whole tiles in columns of col_tiles, writes the tile rows and zeroes the counter.
+ * given: the look-back kernel looks back over the job's given totals instead (no tile rows). */
+static sc_status job_tiles(const split_job *job, job_path path, int given, uint32_t *tile_area, cudaStream_t stream,
+                           split_kernel_params *pp)
 {
-    const uint32_t n = job->n, nb = job->rp.num_buckets;
-    if (n == 0) {
-        if (job->bucket_offsets)
-            SC_CUDA_CHECK(cudaMemsetAsync(job->bucket_offsets, 0, ((size_t)nb + 1) * sizeof(uint32_t), stream));
-        return SC_OK;
-    }
-    job_layout_t J;
-    SC_TRY(job_layout(job, &J));
-    if (temp_bytes < job_layout_bytes(&J))
-        return SC_FAIL(SC_ERROR_TEMP_STORAGE, "split: temporary storage of %zu bytes is smaller than the %zu needed",
-                       temp_bytes, job_layout_bytes(&J));
-    const job_path path = job_path_of(job);
-    split_kernel_params p;
-    memset(&p, 0, sizeof p);
-    p.rule = job->rp;
-    p.n = n;
-    p.tile_items = SPLIT_BLOCK_TILE_ITEMS;
-    const uint32_t payloads = job_payloads(job);
-    const int given = job_looks_back(job);
-    split_table_shape(n, &p.num_tiles, &p.count_cols, &p.count_col_tiles);
-    char *t = (char *)temp;
-    p.table_counts = (uint32_t *)t;
-    uint32_t *offsets = (uint32_t *)(t + J.table);
-    p.table_offsets = offsets;
-    uint32_t *tile_area = (uint32_t *)(t + 2 * J.table);
+    split_kernel_params &p = *pp;
+    const uint32_t n = job->n, nb = job->rp.num_buckets, payloads = job_payloads(job);
     uint32_t sms = 1;
     if (path != PATH_COUNT_ONLY) SC_TRY(sc_cuda_device_sms(&sms));
-    /* Every path that moves records takes its tiles in input order from a counter, with SMs x (the
-     * kernel's blocks per SM) blocks; the count kernel counts whole tiles in columns of col_tiles,
-     * writes the tile rows and zeroes the counter. */
     uint64_t grid = 0;
     if (path == PATH_LOOKBACK) {
         const int out = split_lookback_out_of(payloads, job->scatter_index != NULL);
@@ -217,8 +195,7 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         grid = (uint64_t)sms * split_lookback_blocks_per_sm(job->key64, out, nb, given);
         if (given) {
             /* Look back; bucket b starts at table_offsets[b * count_cols], the scan of the B given
-             * totals (the look-back order with its own count measured slower than tile rows: H100,
-             * 2^26 pairs, B = 256, 0.889 against 0.787 ms). */
+             * totals (with a count of its own, looking back is slower than tile rows). */
             p.tile_status = tile_area + LOOKBACK_HEAD_WORDS;
             SC_CUDA_CHECK(cudaMemsetAsync(tile_area, 0, ((size_t)LOOKBACK_HEAD_WORDS + (size_t)L.tiles * nb) * sizeof(uint32_t),
                                           stream));
@@ -235,8 +212,8 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         p.count_col_tiles = L.col_tiles;
         grid = (uint64_t)sms * SPLIT_TL_BLOCKS_PER_SM;
     } else if (path == PATH_COLUMN) {
-        /* The column-order kernel's tiles (split_table_shape) in tile order (each block its own column
-         * of every bucket had made partial sectors: H100, 2^26, B = 2048, see PERFORMANCE.md). */
+        /* The column-order kernel's tiles (split_table_shape) in tile order (each block writing its
+         * own front of every bucket would make partial sectors). */
         grid = (uint64_t)sms * SPLIT_SCATTER_MIN_BLOCKS;
     }
     if (path != PATH_COUNT_ONLY) {
@@ -244,23 +221,14 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
         p.tile_counter = tile_area;
         if (!given) p.tile_rows = tile_area + LOOKBACK_HEAD_WORDS;
     }
-    /* The table scan's status words, zeroed by the count kernel. With given totals the table is the B
-     * totals (count_cols 1), one chunk of either scan: no status word is read, and no count kernel zeroes
-     * them (the look-back kernel's chunk counters are zeroed with its status above). */
-    static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_SMALL_SCAN_MAX, "given totals take the one-block scan");
-    static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_SCAN_ROWS * SPLIT_LB_THREADS,
-                  "given totals take one chunk of the look-back kernel's scan");
-    const size_t entries = (size_t)p.count_cols * nb;
-    const int fused_scan = lookback_scans_table(job); /* the look-back kernel scans the table itself */
-    p.scan_chunks = job_scan_chunks(job, entries);
-    p.scan_status = p.scan_chunks ? (unsigned long long *)(t + 2 * J.table + J.tile_area) : NULL;
-    if (fused_scan) {
-        p.scan_in = given ? job->given_totals : p.table_counts;
-        p.scan_out = offsets;
-        p.scan_claim = tile_area + HEAD_SCAN_CLAIM;
-        p.scan_done = tile_area + HEAD_SCAN_DONE;
-    }
-    p.bucket_offsets = job->bucket_offsets; /* written by block 0 of the scatter kernel (count only: its own launch) */
+    return SC_OK;
+}
+
+/* The job's histogram copies, extra totals and the streams it reads and writes. */
+static void job_streams(const split_job *job, split_kernel_params *pp)
+{
+    split_kernel_params &p = *pp;
+    const uint32_t nb = job->rp.num_buckets;
     p.count_copies = split_count_copies(nb);
     if (job->extra_totals && job->rule == SPLIT_BUCKETS_BITS && !job->key64) {
         p.extra_totals = job->extra_totals;
@@ -276,7 +244,13 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     }
     p.gather_index = job->gather_index;
     p.scatter_index = job->scatter_index;
+}
 
+/* The job's launches: count kernel (unless given totals), table scan (unless the look-back kernel
+ * scans it), then the path's scatter kernel or, counting only, the bucket offsets. */
+static sc_status job_launch(const split_job *job, job_path path, int given, int fused_scan, const split_kernel_params &p,
+                            uint32_t *offsets, size_t entries, cudaStream_t stream)
+{
     if (!given) {
         if (job->key64) SC_TRY(split_launch_count<uint64_t>(p, job->rule, stream));
         else SC_TRY(split_launch_count<uint32_t>(p, job->rule, stream));
@@ -302,22 +276,63 @@ sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cud
     return SC_OK;
 }
 
+sc_status split_job_run(void *temp, size_t temp_bytes, const split_job *job, cudaStream_t stream)
+{
+    const uint32_t n = job->n, nb = job->rp.num_buckets;
+    if (n == 0) {
+        if (job->bucket_offsets)
+            SC_CUDA_CHECK(cudaMemsetAsync(job->bucket_offsets, 0, ((size_t)nb + 1) * sizeof(uint32_t), stream));
+        return SC_OK;
+    }
+    job_layout_t J;
+    SC_TRY(job_layout(job, &J));
+    if (temp_bytes < job_layout_bytes(&J))
+        return SC_FAIL(SC_ERROR_TEMP_STORAGE, "split: temporary storage of %zu bytes is smaller than the %zu needed",
+                       temp_bytes, job_layout_bytes(&J));
+    const job_path path = job_path_of(job);
+    split_kernel_params p;
+    memset(&p, 0, sizeof p);
+    p.rule = job->rp;
+    p.n = n;
+    p.tile_items = SPLIT_BLOCK_TILE_ITEMS;
+    const int given = job_looks_back(job);
+    split_table_shape(n, &p.num_tiles, &p.count_cols, &p.count_col_tiles);
+    char *t = (char *)temp;
+    p.table_counts = (uint32_t *)t;
+    uint32_t *offsets = (uint32_t *)(t + J.table);
+    p.table_offsets = offsets;
+    uint32_t *tile_area = (uint32_t *)(t + 2 * J.table);
+    SC_TRY(job_tiles(job, path, given, tile_area, stream, &p));
+    /* The table scan's status words, zeroed by the count kernel. With given totals the table is the B
+     * totals (count_cols 1), one chunk of either scan: no status word is read, and no count kernel zeroes
+     * them (the look-back kernel's chunk counters are zeroed with its status above). */
+    static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_SMALL_SCAN_MAX, "given totals take the one-block scan");
+    static_assert(SPLIT_LOOKBACK_MAX_BUCKETS <= SPLIT_LB_SCAN_ROWS * SPLIT_LB_THREADS,
+                  "given totals take one chunk of the look-back kernel's scan");
+    const size_t entries = (size_t)p.count_cols * nb;
+    const int fused_scan = lookback_scans_table(job); /* the look-back kernel scans the table itself */
+    p.scan_chunks = job_scan_chunks(job, entries);
+    p.scan_status = p.scan_chunks ? (unsigned long long *)(t + 2 * J.table + J.tile_area) : NULL;
+    if (fused_scan) {
+        p.scan_in = given ? job->given_totals : p.table_counts;
+        p.scan_out = offsets;
+        p.scan_claim = tile_area + HEAD_SCAN_CLAIM;
+        p.scan_done = tile_area + HEAD_SCAN_DONE;
+    }
+    p.bucket_offsets = job->bucket_offsets; /* written by block 0 of the scatter kernel (count only: its own launch) */
+    job_streams(job, &p);
+    return job_launch(job, path, given, fused_scan, p, offsets, entries, stream);
+}
+
 /* Builds the job of a validated public descriptor. */
-static void job_from_desc(const split_desc *d, const split_checked *c, split_job *job)
+static sc_status job_from_desc(const split_desc *d, const split_checked *c, split_job *job)
 {
     memset(job, 0, sizeof *job);
     const split_buckets *b = &d->buckets;
     job->n = c->n;
     job->key64 = d->key_type == SPLIT_KEY_U64;
     job->rule = b->rule;
-    job->rp.num_buckets = c->num_buckets;
-    job->rp.start_bit = split_field_start(b);
-    job->rp.bit_mask = ((uint64_t)1 << b->bit_count) - 1;
-    job->rp.bucket_ids = b->bucket_ids;
-    job->rp.range_base = b->range_base;
-    job->rp.range_delta = b->range_delta;
-    job->rp.range_magic = split_range_magic(b->range_delta);
-    job->rp.boundaries = b->boundaries;
+    SC_TRY(split_rule_params_of(b, c->num_buckets, &job->rp));
     /* Keys are read only when the rule needs them or they move. */
     job->keys_in = (b->rule != SPLIT_BUCKETS_IDS || d->keys_out) ? d->keys_in : NULL;
     job->keys_out = d->keys_out;
@@ -330,6 +345,7 @@ static void job_from_desc(const split_desc *d, const split_checked *c, split_job
     job->gather_index = d->gather_index;
     job->scatter_index = d->scatter_index;
     job->unstable = d->unstable;
+    return SC_OK;
 }
 
 /* ---- two stable LSD passes for wide BITS fields (B = 512 .. 2048) ---- */
@@ -345,17 +361,15 @@ static int two_pass_eligible(const split_desc *d)
 /* Pass `pass` of the two-pass split: the field's low bits from the caller's inputs into the middle
  * buffers, then its top SPLIT_TWO_PASS_HIGH_BITS bits from there into the caller's outputs. 32-bit
  * keys: the first pass's count kernel also counts the second pass's field into high_totals (one read
- * of the keys less; H100, 2^26 keys, B = 2048: see PERFORMANCE.md), which the second pass is given. */
-static void two_pass_job(const split_desc *d, const split_checked *c, int pass, void *mid_keys, uint32_t *mid_vals,
-                         uint32_t *high_totals, split_job *job)
+ * of the keys less), which the second pass is given. */
+static sc_status two_pass_job(const split_desc *d, const split_checked *c, int pass, void *mid_keys, uint32_t *mid_vals,
+                              uint32_t *high_totals, split_job *job)
 {
     const uint32_t lo_bits = d->buckets.bit_count - SPLIT_TWO_PASS_HIGH_BITS;
     const uint32_t pb = pass == 0 ? lo_bits : (uint32_t)SPLIT_TWO_PASS_HIGH_BITS;
     const int fused = d->key_type == SPLIT_KEY_U32;
-    job_from_desc(d, c, job);
-    job->rp.num_buckets = 1u << pb;
-    job->rp.start_bit = d->buckets.start_bit + (pass == 0 ? 0u : lo_bits);
-    job->rp.bit_mask = ((uint64_t)1 << pb) - 1;
+    SC_TRY(job_from_desc(d, c, job));
+    split_rule_params_bits(d->buckets.start_bit + (pass == 0 ? 0u : lo_bits), pb, 1u << pb, &job->rp);
     job->bucket_offsets = NULL;
     job->unstable = 0;
     if (fused && pass == 0) {
@@ -369,6 +383,7 @@ static void two_pass_job(const split_desc *d, const split_checked *c, int pass, 
         job->values_in[0] = pass == 0 ? d->values_in : mid_vals;
         job->values_out[0] = pass == 0 ? mid_vals : d->values_out;
     }
+    return SC_OK;
 }
 
 /* Layout: job temp (the larger of the two passes' own jobs) | keys (n) | values (n, when moved) | the
@@ -385,38 +400,14 @@ static sc_status two_pass_layout(const split_desc *d, const split_checked *c, si
     size_t most = 0;
     for (int pass = 0; pass < 2; ++pass) {
         split_job job;
-        two_pass_job(d, c, pass, base, d->values_in ? (uint32_t *)(base + *keys_bytes) : NULL,
-                     (uint32_t *)(base + *keys_bytes + *vals_bytes), &job);
+        SC_TRY(two_pass_job(d, c, pass, base, d->values_in ? (uint32_t *)(base + *keys_bytes) : NULL,
+                            (uint32_t *)(base + *keys_bytes + *vals_bytes), &job));
         size_t b;
         SC_TRY(split_job_temp_bytes(&job, &b));
         if (b > most) most = b;
     }
     *job_bytes = align_up(most);
     return SC_OK;
-}
-
-/* bucket_offsets[b] = first j with bucket(keys[j]) >= b (keys grouped by bucket ascending);
- * bucket_offsets[B] = n. A warp per entry narrows [lo, hi) by 32 probes at once, about log_33 n steps
- * of one load each (a thread's binary search took log_2 n: H100, 2^26 keys, B = 2048, 15 us of the
- * split under Nsight Compute). */
-template <typename KeyT>
-__global__ void split_offsets_search_kernel(const KeyT *keys, uint32_t n, uint32_t start_bit, uint32_t mask,
-                                            uint32_t num_buckets, uint32_t *bucket_offsets)
-{
-    split_wait_prior_grids(); /* the keys of the split's last pass */
-    const uint32_t lane = threadIdx.x & 31u, b = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    if (b > num_buckets) return; /* the whole warp */
-    auto below = [&](uint32_t j) { return (uint32_t)(((uint64_t)keys[j] >> start_bit) & mask) < b; };
-    /* The answer lies in [lo, hi]: the records before lo are below b, those from hi on are not. */
-    uint32_t lo = b == num_buckets ? n : 0u, hi = n;
-    while (hi - lo > 32u) {
-        const uint32_t step = (hi - lo) / 33u; /* lane i probes lo + (i + 1) step < hi */
-        const uint32_t c = __popc(__ballot_sync(SPLIT_FULL_MASK, below(lo + (lane + 1u) * step)));
-        hi = c < 32u ? lo + (c + 1u) * step : hi; /* probe c is not below */
-        lo = c ? lo + c * step + 1u : lo;         /* probe c - 1 is */
-    }
-    const uint32_t m = __ballot_sync(SPLIT_FULL_MASK, lo + lane < hi && below(lo + lane));
-    if (lane == 0) bucket_offsets[b] = lo + __popc(m);
 }
 
 static sc_status two_pass_run(void *temp, const split_desc *d, const split_checked *c, cudaStream_t stream)
@@ -437,7 +428,7 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
     if (d->key_type == SPLIT_KEY_U32) SC_CUDA_CHECK(cudaMemsetAsync(high_totals, 0, TWO_PASS_TOTALS_BYTES, stream));
     for (int pass = 0; pass < 2; ++pass) {
         split_job job;
-        two_pass_job(d, c, pass, mid_keys, mid_vals, high_totals, &job);
+        SC_TRY(two_pass_job(d, c, pass, mid_keys, mid_vals, high_totals, &job));
         SC_TRY(split_job_run(temp, job_bytes, &job, stream));
     }
     if (d->bucket_offsets) {
@@ -479,7 +470,7 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
         need = job_bytes + keys_bytes + vals_bytes + TWO_PASS_TOTALS_BYTES;
     } else {
         split_job job;
-        job_from_desc(d, &c, &job);
+        SC_TRY(job_from_desc(d, &c, &job));
         SC_TRY(split_job_temp_bytes(&job, &need));
     }
     if (temp == NULL) {
@@ -489,7 +480,7 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
     SC_TRY(split_validate_temp_size(*temp_bytes, need, entry));
     if (two_pass) return two_pass_run(temp, d, &c, stream);
     split_job job;
-    job_from_desc(d, &c, &job);
+    SC_TRY(job_from_desc(d, &c, &job));
     return split_job_run(temp, *temp_bytes, &job, stream);
 }
 

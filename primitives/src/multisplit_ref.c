@@ -26,6 +26,7 @@ static uint32_t bucket_of(const split_desc *d, size_t i)
 {
     const split_buckets *b = &d->buckets;
     uint32_t nb = split_resolved_buckets(b);
+    SPLIT_STATIC_ASSERT(SPLIT_RULE_COUNT == 4, "bucket_of computes four rules: add the new rule's case");
     switch (b->rule) {
     case SPLIT_BUCKETS_BITS: {
         uint64_t mask = ((uint64_t)1 << b->bit_count) - 1;
@@ -62,10 +63,10 @@ static const char *bucket_problem(const split_desc *d, size_t i)
     if (d->key_type != SPLIT_KEY_U32 && d->key_type != SPLIT_KEY_U64) return "unknown key_type";
     const uint32_t key_bits = d->key_type == SPLIT_KEY_U64 ? 64u : 32u;
     if (b->rule == SPLIT_BUCKETS_IDS) return b->bucket_ids ? NULL : "buckets.bucket_ids is NULL (IDS rule)";
-    if (b->rule != SPLIT_BUCKETS_BITS && b->rule != SPLIT_BUCKETS_RANGE && b->rule != SPLIT_BUCKETS_BOUNDARIES)
-        return "unknown bucket rule";
+    if (!split_rule_known((int)b->rule)) return "unknown bucket rule";
     if (!d->keys_in) return "keys_in is NULL";
     const uint32_t nb = split_resolved_buckets(b);
+    SPLIT_STATIC_ASSERT(SPLIT_RULE_COUNT == 4, "bucket_problem checks four rules: add the new rule's case");
     switch (b->rule) {
     case SPLIT_BUCKETS_BITS:
         if (b->bit_count > 32u || (uint64_t)b->start_bit + b->bit_count > key_bits)
@@ -74,10 +75,12 @@ static const char *bucket_problem(const split_desc *d, size_t i)
     case SPLIT_BUCKETS_RANGE:
         if (nb == 0) return "buckets.num_buckets is 0";
         return b->range_delta ? NULL : "buckets.range_delta is 0 (RANGE rule)";
-    default: /* BOUNDARIES */
+    case SPLIT_BUCKETS_BOUNDARIES:
         if (nb == 0) return "buckets.num_buckets is 0";
         return (nb > 1 && !b->boundaries) ? "buckets.boundaries is NULL (BOUNDARIES rule)" : NULL;
+    case SPLIT_BUCKETS_IDS: break;  /* answered above */
     }
+    return "unknown bucket rule";
 }
 
 uint32_t split_bucket_of_ref(const split_desc *d, size_t i)

@@ -7,6 +7,7 @@
 #include "multisplit_internal.h"
 #include "sc_report.h"
 #include "split.h"
+#include "sort_kernels.cuh"
 #include "split_validate.h"
 
 static size_t sort_align(size_t x) { return (x + SPLIT_TEMP_ALIGN - 1) / SPLIT_TEMP_ALIGN * SPLIT_TEMP_ALIGN; }
@@ -58,19 +59,16 @@ static void sort_pass_job(const split_sort_desc *d, const split_sort_checked *c,
     memset(job, 0, sizeof *job);
     job->n = c->n;
     job->rule = SPLIT_BUCKETS_BITS;
-    job->rp.num_buckets = 1u << bits;
-    job->rp.bit_mask = (1u << bits) - 1u;
+    split_rule_params_bits(k96 ? bit % 32 : bit, bits, 1u << bits, &job->rp);
     if (k96) {
         const uint32_t w = bit / 32;
         job->key64 = 0;
-        job->rp.start_bit = bit % 32;
         job->keys_in = src->word[w];
         job->keys_out = dst->word[w];
         for (uint32_t o = 0; o < 3; ++o)
             if (o != w) add_stream(job, src->word[o], dst->word[o]);
     } else {
         job->key64 = c->key_bits == 64;
-        job->rp.start_bit = bit;
         job->keys_in = pass == 0 ? d->keys_in : src->keys;
         job->keys_out = last ? d->keys_out : dst->keys;
     }
@@ -109,24 +107,6 @@ static sc_status sort_layout_of(const split_sort_desc *d, const split_sort_check
     L->total = L->job_bytes + 2 * o;
     if (L->total == 0) L->total = SPLIT_TEMP_ALIGN;
     return SC_OK;
-}
-
-__global__ void sort_deinterleave_kernel(const uint32_t *keys, uint32_t n, uint32_t *w0, uint32_t *w1, uint32_t *w2)
-{
-    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    w0[i] = keys[3 * i];
-    w1[i] = keys[3 * i + 1];
-    w2[i] = keys[3 * i + 2];
-}
-
-__global__ void sort_interleave_kernel(const uint32_t *w0, const uint32_t *w1, const uint32_t *w2, uint32_t n, uint32_t *keys)
-{
-    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    keys[3 * i] = w0[i];
-    keys[3 * i + 1] = w1[i];
-    keys[3 * i + 2] = w2[i];
 }
 
 sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, cudaStream_t stream)

@@ -1,5 +1,5 @@
 /* split_bucket.cuh - device bucket rules of the split library (internal, CUDA).
- * split_rule_params is a plain struct passed by value to kernels; split_bucket<KeyT, RULE>() maps a
+ * split_rule_params (split_rules.h) is passed by value to kernels; split_bucket<KeyT, RULE>() maps a
  * record to its bucket exactly as split_bucket_of_ref() does on the host. The multisplit kernels keep
  * a boundaries table in shared memory with an index of slots (split_load_boundaries,
  * split_bounds_lookup); the others search it in global memory. */
@@ -10,24 +10,19 @@
 
 #include <type_traits>
 
+#include "sc_report.h"
 #include "split.h"
+#include "split_rules.h"
 #include "split_tuning.h"
 
-typedef struct split_rule_params {
-    uint32_t num_buckets;       /* B, resolved */
-    uint32_t start_bit;         /* BITS */
-    uint64_t bit_mask;          /* BITS: 2^bit_count - 1 */
-    const uint32_t *bucket_ids; /* IDS: n entries (an id >= B is taken as B - 1 on the device) */
-    uint64_t range_base;        /* RANGE */
-    uint64_t range_delta;       /* RANGE, > 0 */
-    uint64_t range_magic;       /* RANGE: ceil(2^64 / delta) for 2 <= delta <= 2^32, else 0 (split_range_magic) */
-    const void *boundaries;     /* BOUNDARIES: B - 1 sorted keys of the key type (device) */
-} split_rule_params;
-
-/* split_rule_params.range_magic of a RANGE delta (host and device). */
-static inline uint64_t split_range_magic(uint64_t delta)
+/* An unknown rule at split_with_rule: SC_ERROR_INVALID_ARGUMENT with a message, as the result type R
+ * (a status, or a null kernel pointer for callers that pick a kernel). */
+template <typename R>
+inline R split_rule_unknown(int rule)
 {
-    return delta >= 2 && delta <= ((uint64_t)1 << 32) ? UINT64_MAX / delta + 1 : 0;
+    const sc_status st = SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "split: bucket rule %d is not a split_bucket_rule", rule);
+    if constexpr (std::is_same<R, sc_status>::value) return st;
+    else return R();
 }
 
 /* f(std::integral_constant<int, RULE>()) for a runtime rule (host): the one switch from a descriptor's
@@ -35,12 +30,14 @@ static inline uint64_t split_range_magic(uint64_t delta)
 template <typename F>
 inline auto split_with_rule(int rule, F &&f) -> decltype(f(std::integral_constant<int, SPLIT_BUCKETS_BITS>()))
 {
-    switch (rule) {
+    static_assert(SPLIT_RULE_COUNT == 4, "split_with_rule dispatches four rules: add the new rule's case");
+    switch ((split_bucket_rule)rule) {
     case SPLIT_BUCKETS_BITS: return f(std::integral_constant<int, SPLIT_BUCKETS_BITS>());
     case SPLIT_BUCKETS_IDS: return f(std::integral_constant<int, SPLIT_BUCKETS_IDS>());
     case SPLIT_BUCKETS_RANGE: return f(std::integral_constant<int, SPLIT_BUCKETS_RANGE>());
-    default: return f(std::integral_constant<int, SPLIT_BUCKETS_BOUNDARIES>());
+    case SPLIT_BUCKETS_BOUNDARIES: return f(std::integral_constant<int, SPLIT_BUCKETS_BOUNDARIES>());
     }
+    return split_rule_unknown<decltype(f(std::integral_constant<int, SPLIT_BUCKETS_BITS>()))>(rule);
 }
 
 /* Shared-memory form of a BOUNDARIES table (the multisplit kernels; split_load_boundaries writes it):
@@ -129,6 +126,8 @@ __device__ __forceinline__ uint32_t split_bounds_lookup(const KeyT *s_region, ui
 template <typename KeyT, int RULE>
 __device__ inline uint32_t split_bucket(const split_rule_params &p, KeyT key, uint64_t i, const KeyT *s_bounds)
 {
+    static_assert(SPLIT_RULE_COUNT == 4 && RULE >= 0 && RULE < SPLIT_RULE_COUNT,
+                  "split_bucket computes four rules: add the new rule's case");
     if (RULE == SPLIT_BUCKETS_BITS) return (uint32_t)(((uint64_t)key >> p.start_bit) & p.bit_mask);
     if (RULE == SPLIT_BUCKETS_IDS) {
         uint32_t id = __ldg(p.bucket_ids + i);
@@ -140,7 +139,7 @@ __device__ inline uint32_t split_bucket(const split_rule_params &p, KeyT key, ui
         const uint64_t x = k - p.range_base;
         /* x < 2^32 and 2 <= delta <= 2^32: x * ceil(2^64 / delta) / 2^64 is off x / delta by less than
          * x / 2^64 < 1 / delta, so its floor is the quotient (a multiply instead of a 64-bit
-         * division: H100, 2^26 keys, see PERFORMANCE.md). */
+         * division). */
         uint64_t q;
         if ((x >> 32) == 0 && p.range_magic) q = __umul64hi(x, p.range_magic);
         else if (p.range_delta == 1) q = x;
@@ -148,6 +147,17 @@ __device__ inline uint32_t split_bucket(const split_rule_params &p, KeyT key, ui
         return q < (uint64_t)(p.num_buckets - 1) ? (uint32_t)q : p.num_buckets - 1;
     }
     return split_upper_bound_in<KeyT>(s_bounds, 0, p.num_buckets - 1, key);
+}
+
+/* split_bucket, with the BITS rule of 32-bit keys in 32-bit arithmetic (sb = start_bit & 31, mask =
+ * the field mask; an empty field has start_bit 0 and mask 0, see split_field_start). */
+template <typename KeyT, int RULE>
+__device__ __forceinline__ uint32_t split_bucket_fast(const split_rule_params &r, uint32_t sb, uint32_t mask, KeyT key,
+                                                      uint64_t i, const KeyT *s_bounds)
+{
+    if (RULE == SPLIT_BUCKETS_BITS && sizeof(KeyT) == 4) return ((uint32_t)key >> sb) & mask;
+    if (RULE == SPLIT_BUCKETS_BOUNDARIES) return split_bounds_lookup<KeyT>(s_bounds, r.num_buckets, key);
+    return split_bucket<KeyT, RULE>(r, key, i, s_bounds);
 }
 
 #endif /* SPLIT_BUCKET_CUH */

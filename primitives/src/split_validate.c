@@ -42,6 +42,9 @@ static sc_status check_rule(const split_desc *d, uint32_t key_bits, int check_po
                             int wide_kind, uint32_t *num_buckets)
 {
     const split_buckets *b = &d->buckets;
+    if (!split_rule_known((int)b->rule))
+        return SPLIT_BAD(entry, "%s: buckets.rule = %d is not a split_bucket_rule", entry, (int)b->rule);
+    SPLIT_STATIC_ASSERT(SPLIT_RULE_COUNT == 4, "check_rule checks four rules: add the new rule's case");
     switch (b->rule) {
     case SPLIT_BUCKETS_BITS:
         if (wide && b->bit_count > (uint32_t)SPLIT_WIDE_MAX_BITS)
@@ -70,8 +73,6 @@ static sc_status check_rule(const split_desc *d, uint32_t key_bits, int check_po
         break;
     case SPLIT_BUCKETS_BOUNDARIES:
         break;
-    default:
-        return SPLIT_BAD(entry, "%s: buckets.rule = %d is not a split_bucket_rule", entry, (int)b->rule);
     }
     uint32_t nb = split_resolved_buckets(b);
     if (wide && (nb < 1 || nb > (uint32_t)SPLIT_MAX_WIDE_BUCKETS))

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "split.h"
+#include "split_rules.h"
 
 #ifdef __cplusplus
 extern "C" {

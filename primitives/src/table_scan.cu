@@ -2,20 +2,9 @@
  * launch of blocks of SPLIT_SMALL_SCAN_THREADS threads. Tables of up to SPLIT_SMALL_SCAN_MAX entries (few
  * buckets: B <= 8 at 1024 columns, and the B given totals of a two-pass split's second pass) take one
  * block; larger ones a block per chunk of SPLIT_SMALL_SCAN_MAX entries, each adding the totals the
- * chunks before it publish (it replaced CUB's DeviceScan, two launches without programmatic dependent
- * launch: H100, 2^24 keys, B = 32 0.102 -> 0.099 ms, B = 256 0.135 -> 0.131). */
+ * chunks before it publish (one launch, programmatic dependent, where a device-wide scan takes two).
+ * The kernel is in table_scan_block.cuh. */
 #include "table_scan_block.cuh"
-
-/* A chunk per block (split_scan_chunk): blockIdx.x of gridDim.x; status NULL when there is one. */
-template <int ROWS>
-__global__ void __launch_bounds__(SPLIT_SMALL_SCAN_THREADS)
-    split_small_scan_kernel(const uint32_t *in, uint32_t *out, uint32_t n, unsigned long long *status)
-{
-    __shared__ split_scan_chunk_smem<SPLIT_SMALL_SCAN_THREADS, ROWS> s;
-    split_wait_prior_grids();   /* the count kernel's table (and the zeroed status) */
-    split_release_dependents(); /* the scatter kernel may be scheduled; it waits for this one */
-    split_scan_chunk<SPLIT_SMALL_SCAN_THREADS, ROWS>(in, out, n, status, blockIdx.x, gridDim.x, s);
-}
 
 template <int ROWS>
 static sc_status split_launch_small_scan(const uint32_t *in, uint32_t *out, uint32_t n, cudaStream_t stream)

@@ -46,7 +46,10 @@ __device__ __forceinline__ void split_scan_chunk(const uint32_t *in, uint32_t *o
     }
     __syncthreads();
     if (warp == 0) {
-        constexpr uint32_t PER_LANE = TOTALS / 32; /* lane l: totals [l * PER_LANE, (l + 1) * PER_LANE) */
+        /* Warp 0 scans the ROWS x WARPS warp totals in entry order: each lane a run of PER_LANE of them
+         * serially, then one warp scan over the lanes' sums (a generic block scan of one value per
+         * thread does not fit rows of warp totals). Lane l: totals [l * PER_LANE, (l + 1) * PER_LANE). */
+        constexpr uint32_t PER_LANE = TOTALS / 32;
         uint32_t sum = 0;
         for (uint32_t k = 0; k < PER_LANE; ++k) sum += s.prefix[lane * PER_LANE + k];
         const uint32_t incl = split_warp_inclusive_sum(sum, lane);
@@ -77,6 +80,17 @@ __device__ __forceinline__ void split_scan_chunk(const uint32_t *in, uint32_t *o
         const uint32_t i = base + (uint32_t)r * THREADS + t;
         if (i < n) out[i] = v[r] + s.prefix[r * WARPS + warp] + before;
     }
+}
+
+/* A chunk per block (split_scan_chunk): blockIdx.x of gridDim.x; status NULL when there is one. */
+template <int ROWS>
+__global__ void __launch_bounds__(SPLIT_SMALL_SCAN_THREADS)
+    split_small_scan_kernel(const uint32_t *in, uint32_t *out, uint32_t n, unsigned long long *status)
+{
+    __shared__ split_scan_chunk_smem<SPLIT_SMALL_SCAN_THREADS, ROWS> s;
+    split_wait_prior_grids();   /* the count kernel's table (and the zeroed status) */
+    split_release_dependents(); /* the scatter kernel may be scheduled; it waits for this one */
+    split_scan_chunk<SPLIT_SMALL_SCAN_THREADS, ROWS>(in, out, n, status, blockIdx.x, gridDim.x, s);
 }
 
 #endif /* TABLE_SCAN_BLOCK_CUH */

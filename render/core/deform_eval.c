@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "render_tuning.h"
-#include "renderer_internal.h"
+#include "deform_eval.h"
 
 static const float SC_TWO_PI = 6.28318530717958647692f;
 

@@ -4,20 +4,19 @@
 #include <string.h>
 
 #include "cpu_parallel.h"
-#include "renderer_internal.h"
+#include "normals_cpu.h"
+#include "render_tuning.h"
 
 typedef struct normalize_ctx {
     float *normals;
     uint32_t num_vertices;
 } normalize_ctx;
 
-enum { NORMALIZE_CHUNK = 65536 };
-
 static void normalize_chunk(void *arg, uint32_t item, uint32_t worker)
 {
     (void)worker;
     normalize_ctx *c = arg;
-    uint32_t v0 = item * NORMALIZE_CHUNK, v1 = v0 + NORMALIZE_CHUNK;
+    uint32_t v0 = item * SC_CPU_NORMALIZE_PER_TASK, v1 = v0 + SC_CPU_NORMALIZE_PER_TASK;
     if (v1 > c->num_vertices) v1 = c->num_vertices;
     for (uint32_t v = v0; v < v1; ++v) {
         float *n = c->normals + 3 * (size_t)v;
@@ -47,5 +46,5 @@ void sc_cpu_vertex_normals(const float *pos, uint32_t num_vertices, const uint32
         }
     }
     normalize_ctx c = {normals, num_vertices};
-    sc_cpu_parallel_for(num_threads, (num_vertices + NORMALIZE_CHUNK - 1) / NORMALIZE_CHUNK, normalize_chunk, &c);
+    sc_cpu_parallel_for(num_threads, (num_vertices + SC_CPU_NORMALIZE_PER_TASK - 1) / SC_CPU_NORMALIZE_PER_TASK, normalize_chunk, &c);
 }

@@ -1,21 +1,51 @@
-/* render_tuning.h - every tuning constant and default of the renderer, in one place (internal).
- * Plain enums and #defines so the header is usable from C (.c) and CUDA (.cu) alike. */
+/* render_tuning.h - every tuning constant, launch shape and default of the renderer, in one place,
+ * each with the reason for its value (internal). Plain enums and #defines so the header is usable
+ * from C (.c) and CUDA (.cu) alike; measurements behind the values are in docs/PERFORMANCE.md. */
 #ifndef RENDER_TUNING_H
 #define RENDER_TUNING_H
 
 enum {
-    SC_DEFAULT_TILE_SIZE = 8,         /* pixels per tile edge */
-    SC_DEFAULT_SLABS = 16,            /* depth slabs */
-    SC_MAX_KEY_BITS = 32,             /* tile bits + slab bits of a reference key */
+    SC_DEFAULT_TILE_SIZE = 8,         /* pixels per tile edge: 64 rays, two per lane of one warp */
+    SC_DEFAULT_SLABS = 16,            /* depth slabs: enough for the early exit, few empty cells */
+    SC_MAX_KEY_BITS = 32,             /* tile bits + slab bits of a reference key (32-bit keys) */
     SC_SPLIT_PASS_BITS = 11,          /* bucket bits of one multisplit pass (2048 buckets) */
-    SC_MIN_REF_CAPACITY = 4096,       /* smallest reference buffer */
-    SC_CPU_MAX_THREADS = 64,
-    SC_CPU_TRIANGLES_PER_TASK = 16384 /* triangles per work item of the CPU projection */
+    SC_MIN_REF_CAPACITY = 4096,       /* smallest reference buffer: small meshes never grow */
+    SC_CPU_MAX_THREADS = 64,          /* per-thread accumulators are arrays of this size */
+    SC_CPU_TRIANGLES_PER_TASK = 16384, /* triangles per work item of the CPU projection and emit */
+    SC_CPU_VERTICES_PER_TASK = 16384, /* vertices per work item of the CPU deformation */
+    SC_CPU_NORMALIZE_PER_TASK = 65536 /* vertices per work item of the normals' normalisation */
 };
 
-/* Automatic initial reference capacity: this many references per triangle (at least the min). */
+/* CUDA launch shapes (threads per block unless said otherwise). */
+enum {
+    SC_CUDA_DEFORM_THREADS = 256,     /* one thread per vertex; memory bound, any full block does */
+    SC_CUDA_NORMALS_THREADS = 256,    /* one thread per vertex gathering its triangles */
+    SC_CUDA_PROJECT_THREADS = 128,    /* the classification needs about 60 registers; a lower cap spills */
+    SC_CUDA_EMIT_THREADS = 256,       /* emit: one atomic per block for its references' range */
+    SC_CUDA_EMIT_MIN_BLOCKS = 6,      /* ... resident blocks asked of the compiler (at most 42 registers) */
+    SC_CUDA_EMIT_ITEMS = 1,           /* ... consecutive triangles per thread: more items mean fewer
+                                         blocks to hide the loads on small meshes */
+    SC_CUDA_OVERFLOW_THREADS = 128,   /* overflow fallback: a tile's rays per round */
+    SC_CUDA_OVERFLOW_SCAN_ITEMS = 8,  /* ... tile counts per thread of its one-block offsets scan */
+    SC_CUDA_FRAMES_IN_FLIGHT = 3,     /* frames enqueued before the host waits for the oldest */
+    SC_CUDA_RAYCAST_WARPS = 4,        /* warps per tile of at most 64 pixels: a heavy tile's
+                                         references spread over 4 warps, 6 blocks per SM */
+    SC_CUDA_RAYCAST_MIN_BLOCKS = 6,   /* ... resident blocks asked of the compiler (at most 85 registers) */
+    SC_CUDA_RAYCAST_QUAD = 8,         /* edge of the 8x8 quadrant a warp's 64 rays cover (2 per lane) */
+    SC_CUDA_RAYCAST_CLUSTER_SIDE = 2, /* tiles of 9..16 pixels per edge: 2 x 2 quadrants, ... */
+    SC_CUDA_RAYCAST_CLUSTER = 4,      /* ... one block each, as a thread-block cluster of 4 */
+    SC_CUDA_RAYCAST_QUADS_MAX_WARPS = 16, /* tiles of 17..32: a warp per quadrant, at most 4 x 4 */
+    SC_CUDA_RAYCAST_BATCH_32 = 256,   /* ... triangles staged per batch (one per thread at most) */
+    SC_CUDA_RAYCAST_CULL_MARGIN = 4,  /* quadrant cull of tiles of 9..16: this many binning margins,
+                                         so nothing the 8x8 binning would keep is dropped */
+    SC_CUDA_SHADE_BLOCK_X = 32,       /* shade: a warp per row segment (coalesced pixel writes) */
+    SC_CUDA_SHADE_BLOCK_Y = 4         /* ... 4 rows per block */
+};
+
+/* Automatic initial reference capacity: this many references per triangle (at least the min): most
+ * triangles of a typical view fall in one tile at the default tile size. */
 #define SC_REF_CAPACITY_PER_TRIANGLE 1.5
-/* Growth factor when a frame's references overflow the buffer. */
+/* Growth factor when a frame's references overflow the buffer: head room for a moving camera. */
 #define SC_REF_CAPACITY_GROWTH 1.5
 
 /* Conservative binning (classify.h says why these suffice): projected bounds and tile/edge tests

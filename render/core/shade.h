@@ -1,5 +1,11 @@
-/* shade.h - colours of the shading and visualisation modes, shared by the CPU and CUDA backends
- * (internal). Colours are floats in [0, 1]; sc_pack_rgba8 rounds them into a pixel.
+/* shade.h - the colour of a pixel, shared by the CPU and CUDA backends (internal): the shading
+ * inputs the front end resolves once (sc_shade_params), the frame's buffers shading reads
+ * (sc_shade_buffers), and sc_shade_pixel, the one per-pixel function both backends call: Lambert +
+ * ambient with one directional light (two-sided: the normal is turned towards the viewer), smooth
+ * (interpolated vertex normals) or flat, over a vertical background gradient; or one of the
+ * visualisation modes (sc_view_mode). Colours are floats in [0, 1]; sc_pack_rgba8 rounds them into a
+ * pixel. The arithmetic is plain float operations (the CUDA backend is compiled without FMA
+ * contraction), so both backends give the same pixels for the same hits.
  * Every function here is defined for every float input (NaN and infinities included): values are
  * clamped into range before any float-to-integer conversion, which is undefined behaviour out of
  * range in C and gives arbitrary values on a GPU. */
@@ -9,7 +15,32 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "sc_frame.h"
 #include "sc_hd.h"
+#include "slabcast.h"
+
+/* Shading inputs, resolved once by the front end from sc_shading_desc (defaults filled). */
+typedef struct sc_shade_params {
+    int mode;                      /* sc_view_mode */
+    float light[3];                /* unit vector towards the light */
+    float ambient;                 /* >= 0 */
+    float albedo[3];
+    float bg_bottom[3], bg_top[3]; /* background gradient, bottom and top row */
+    float heat_max_tile;           /* references per tile shown hottest */
+    float heat_max_tests;          /* ray-triangle tests per pixel shown hottest */
+} sc_shade_params;
+
+/* The frame's buffers shading reads (the backend's memory); each is read only by the modes that
+ * need it. */
+typedef struct sc_shade_buffers {
+    const sc_hit *hits;            /* per pixel */
+    const uint32_t *tests;         /* per pixel: ray-triangle tests (SC_VIEW_TESTS_HEAT) */
+    const uint32_t *tile_offsets;  /* per tile + 1: first reference (SC_VIEW_TILE_HEAT) */
+    const float *tri_keys;         /* per triangle: depth key (SC_VIEW_SLAB) */
+    const uint32_t *indices;       /* the mesh, this frame's positions and vertex normals */
+    const float *positions;
+    const float *normals;
+} sc_shade_buffers;
 
 /* v clamped to [0, 1]; NaN gives 0. */
 SC_HD static inline float sc_clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
@@ -70,6 +101,84 @@ SC_HD static inline void sc_hue(float v, float rgb[3])
     case 4: rgb[0] = f; rgb[1] = 0; rgb[2] = 1; break;
     default: rgb[0] = 1; rgb[1] = 0; rgb[2] = q; break;
     }
+}
+
+SC_HD static inline void sc_normalize3(float v[3])
+{
+    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (l > 0.0f) { v[0] /= l; v[1] /= l; v[2] /= l; }
+}
+
+/* The shading normal of hit h (a hit) seen along dir: the face normal (flat shading) or the
+ * interpolated vertex normals, unit, turned towards the viewer. */
+SC_HD static inline void sc_shade_normal(const sc_frame_params *p, const sc_shade_buffers *b, const sc_hit *h,
+                                         const float dir[3], float n[3])
+{
+    const uint32_t *f = b->indices + 3 * (size_t)h->tri;
+    if (p->flat_shading) {
+        const float *pos = b->positions;
+        const float *a = pos + 3 * (size_t)f[0], *v1 = pos + 3 * (size_t)f[1], *v2 = pos + 3 * (size_t)f[2];
+        float e1[3] = {v1[0] - a[0], v1[1] - a[1], v1[2] - a[2]}, e2[3] = {v2[0] - a[0], v2[1] - a[1], v2[2] - a[2]};
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    } else {
+        float w0 = 1.0f - h->u - h->v;
+        const float *nv = b->normals;
+        const float *n0 = nv + 3 * (size_t)f[0], *n1 = nv + 3 * (size_t)f[1], *n2 = nv + 3 * (size_t)f[2];
+        for (int k = 0; k < 3; ++k) n[k] = w0 * n0[k] + h->u * n1[k] + h->v * n2[k];
+    }
+    sc_normalize3(n);
+    if (n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0.0f) {
+        n[0] = -n[0]; n[1] = -n[1]; n[2] = -n[2];
+    }
+}
+
+/* The packed RGBA8 colour of pixel (x, y) (row 0 at the bottom) of a frame whose layout p carries
+ * this frame's depth range. */
+SC_HD static inline uint32_t sc_shade_pixel(const sc_shade_params *s, const sc_frame_params *p,
+                                            const sc_shade_buffers *b, uint32_t x, uint32_t y)
+{
+    const size_t px = (size_t)y * p->width + x;
+    const sc_hit h = b->hits[px];
+    float gy = ((float)y + 0.5f) / (float)p->height;
+    float rgb[3];
+    for (int k = 0; k < 3; ++k) rgb[k] = s->bg_bottom[k] + (s->bg_top[k] - s->bg_bottom[k]) * gy;
+    switch (s->mode) {
+    case SC_VIEW_TILE_HEAT: {
+        uint32_t tile = (y / p->tile_size) * p->tiles_x + x / p->tile_size;
+        float count = (float)(b->tile_offsets[tile + 1] - b->tile_offsets[tile]);
+        sc_heat(sc_log_scale(count, s->heat_max_tile), rgb);
+        break;
+    }
+    case SC_VIEW_TESTS_HEAT:
+        sc_heat(sc_log_scale((float)b->tests[px], s->heat_max_tests), rgb);
+        break;
+    default:
+        if (h.tri == SC_NO_HIT) break;
+        if (s->mode == SC_VIEW_TRIANGLE_ID) {
+            sc_id_colour(h.tri, rgb);
+        } else if (s->mode == SC_VIEW_DEPTH) {
+            float span = p->depth_max - p->depth_min;
+            float v = span > 0.0f ? (h.depth - p->depth_min) / span : 0.0f;
+            rgb[0] = rgb[1] = rgb[2] = 1.0f - sc_clamp01(v);
+        } else if (s->mode == SC_VIEW_SLAB) {
+            sc_hue((float)sc_slab_of(p, b->tri_keys[h.tri]) / (float)p->num_slabs, rgb);
+        } else {
+            float dir[3], n[3];
+            sc_pixel_ray_dir(p, x, y, dir);
+            sc_shade_normal(p, b, &h, dir, n);
+            if (s->mode == SC_VIEW_NORMALS) {
+                for (int k = 0; k < 3; ++k) rgb[k] = 0.5f * (n[k] + 1.0f);
+            } else {
+                float lambert = n[0] * s->light[0] + n[1] * s->light[1] + n[2] * s->light[2];
+                float l = s->ambient + (1.0f - s->ambient) * (lambert > 0.0f ? lambert : 0.0f);
+                for (int k = 0; k < 3; ++k) rgb[k] = s->albedo[k] * l;
+            }
+        }
+        break;
+    }
+    return sc_pack_rgba8(rgb[0], rgb[1], rgb[2]);
 }
 
 #endif /* SC_SHADE_H */

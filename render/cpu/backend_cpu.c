@@ -1,15 +1,17 @@
 /* backend_cpu.c - the CPU backend: buffers and the frame (deform, normals, project, reduce, scan,
- * emit, tile split, slab split, ray cast, shade), each stage timed. No CUDA call anywhere here. */
+ * emit, tile split, slab split, ray cast, shade), each stage timed, behind the backend table
+ * sc_backend_cpu_ops (sc_backend_ops.h). No CUDA call anywhere here. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "backend_cpu.h"
 #include "cpu_parallel.h"
+#include "normals_cpu.h"
 #include "render_tuning.h"
-#include "renderer_internal.h"
 #include "sc_report.h"
+#include "sizes.h"
 
 static void free_mesh(sc_cpu_state *st)
 {
@@ -25,17 +27,6 @@ static void free_refs(sc_cpu_state *st)
     free(st->ref_keys); free(st->ref_values); free(st->ref_keys_tmp); free(st->ref_values_tmp);
     st->ref_keys = st->ref_values = st->ref_keys_tmp = st->ref_values_tmp = NULL;
     st->ref_capacity = 0;
-}
-
-/* The default bound of the renderer's host memory: half of the physical memory (a request above it
- * would push the machine into swap or the OOM killer: Linux overcommits, so malloc alone does not
- * refuse it); no bound when the system does not say. */
-static size_t default_memory_limit(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    size_t bytes;
-    if (pages <= 0 || page <= 0 || !sc_size_mul((size_t)pages, (size_t)page, &bytes)) return SIZE_MAX;
-    return bytes / 2;
 }
 
 /* Whether `bytes` for one part, with the other parts as held (`held` is this part's current bytes,
@@ -57,32 +48,33 @@ static sc_status check_memory(const sc_cpu_state *st, size_t held, size_t bytes,
                    sc_format_bytes((double)st->memory_limit, limit, sizeof limit), lower);
 }
 
-sc_status sc_backend_cpu_create(sc_renderer *r)
-{
-    sc_cpu_state *st = calloc(1, sizeof *st);
-    if (!st) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
-    st->threads = r->desc.num_threads ? r->desc.num_threads : sc_cpu_default_threads();
-    if (st->threads > SC_CPU_MAX_THREADS) st->threads = SC_CPU_MAX_THREADS;
-    st->memory_limit = r->desc.host_memory_limit ? r->desc.host_memory_limit : default_memory_limit();
-    r->cpu = st;
-    sc_status s = sc_backend_cpu_resize(r);
-    if (s != SC_OK) {
-        sc_backend_cpu_destroy(r);
-        return s;
-    }
-    return SC_OK;
-}
+static sc_status cpu_resize(void *state, const sc_frame_params *grid);
 
-void sc_backend_cpu_destroy(sc_renderer *r)
+static void cpu_destroy(void *state)
 {
-    sc_cpu_state *st = r->cpu;
+    sc_cpu_state *st = state;
     if (!st) return;
     free_mesh(st);
     free_refs(st);
     free(st->group_offsets); free(st->tile_offsets); free(st->cell_offsets);
     free(st->hits); free(st->tests);
     free(st);
-    r->cpu = NULL;
+}
+
+static sc_status cpu_create(const sc_backend_config *config, void **state)
+{
+    *state = NULL;
+    sc_cpu_state *st = calloc(1, sizeof *st);
+    if (!st) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
+    st->threads = config->num_threads;
+    st->memory_limit = config->host_memory_limit;
+    sc_status s = cpu_resize(st, &config->grid);
+    if (s != SC_OK) {
+        cpu_destroy(st);
+        return s;
+    }
+    *state = st;
+    return SC_OK;
 }
 
 /* Grows *buf to at least n elements of size bytes (contents not kept). */
@@ -99,7 +91,7 @@ static int ensure(void **buf, size_t *cap, size_t n, size_t size)
     return 1;
 }
 
-/* Host bytes of the grid and pixel buffers of r->params: per pixel a hit and a test count; offsets of
+/* Host bytes of the grid and pixel buffers of grid p: per pixel a hit and a test count; offsets of
  * the tile split's groups, of the tiles and of the (tile, slab) cells. *cells_bytes: the cells'
  * part. 0 on overflow. */
 static int grid_bytes(const sc_frame_params *p, size_t *total, size_t *cells_bytes)
@@ -117,10 +109,9 @@ static int grid_bytes(const sc_frame_params *p, size_t *total, size_t *cells_byt
     return 1;
 }
 
-sc_status sc_backend_cpu_resize(sc_renderer *r)
+static sc_status cpu_resize(void *state, const sc_frame_params *p)
 {
-    sc_cpu_state *st = r->cpu;
-    const sc_frame_params *p = &r->params;
+    sc_cpu_state *st = state;
     size_t pixels = (size_t)p->width * p->height;
     size_t group_n = ((size_t)1 << (p->tile_bits - (p->tile_bits + 1) / 2)) + 1;
     size_t tile_n = ((size_t)1 << p->tile_bits) + 1;
@@ -148,12 +139,14 @@ sc_status sc_backend_cpu_resize(sc_renderer *r)
     /* A fresh target has no hits until the next frame. */
     for (size_t i = 0; i < pixels; ++i) st->hits[i] = (sc_hit){SC_NO_HIT, INFINITY, 0.0f, 0.0f};
     memset(st->tests, 0, pixels * sizeof(uint32_t));
+    st->grid = *p;
     return SC_OK;
 }
 
-sc_status sc_backend_cpu_reserve(sc_renderer *r, size_t cap)
+static sc_status cpu_reserve(void *state, size_t cap, size_t *capacity)
 {
-    sc_cpu_state *st = r->cpu;
+    sc_cpu_state *st = state;
+    *capacity = st->ref_capacity;
     if (cap <= st->ref_capacity) return SC_OK;
     if (cap > SC_MAX_REF_CAPACITY)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "renderer: %zu references are more than 2^32 - 2", cap);
@@ -170,18 +163,18 @@ sc_status sc_backend_cpu_reserve(sc_renderer *r, size_t cap)
     st->ref_values_tmp = malloc(cap * sizeof(uint32_t));
     if (!st->ref_keys || !st->ref_values || !st->ref_keys_tmp || !st->ref_values_tmp) {
         free_refs(st);
-        r->ref_capacity = 0;
+        *capacity = 0;
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for %zu references", cap);
     }
     st->ref_capacity = cap;
     st->ref_bytes = bytes;
-    r->ref_capacity = cap;
+    *capacity = cap;
     return SC_OK;
 }
 
-sc_status sc_backend_cpu_set_mesh(sc_renderer *r, const sc_mesh_data *m)
+static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m)
 {
-    sc_cpu_state *st = r->cpu;
+    sc_cpu_state *st = state;
     size_t v3 = 3 * (size_t)m->vertex_count, t3 = 3 * (size_t)m->triangle_count, nt = m->triangle_count;
     /* 4 copies of the vertices (rest and deformed positions and normals), the indices, 3 words per
      * triangle; below 2^40 bytes for 32-bit counts. */
@@ -202,6 +195,7 @@ sc_status sc_backend_cpu_set_mesh(sc_renderer *r, const sc_mesh_data *m)
     if (!st->rest_positions || !st->rest_normals || !st->positions || !st->normals || !st->indices ||
         !st->tri_tiles || !st->tri_offsets || !st->tri_keys) {
         free_mesh(st);
+        st->num_vertices = st->num_triangles = 0;
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory for %u vertices, %u triangles",
                        m->vertex_count, m->triangle_count);
     }
@@ -214,20 +208,22 @@ sc_status sc_backend_cpu_set_mesh(sc_renderer *r, const sc_mesh_data *m)
                           st->rest_normals);
     memcpy(st->normals, st->rest_normals, v3 * sizeof(float));
     st->mesh_bytes = bytes;
+    st->num_vertices = m->vertex_count;
+    st->num_triangles = m->triangle_count;
     return SC_OK;
 }
 
-sc_status sc_backend_cpu_render(sc_renderer *r, const sc_frame_desc *frame, size_t *refs_needed)
+static sc_status cpu_render(void *state, const sc_backend_frame *frame, size_t *refs_needed)
 {
-    sc_cpu_state *st = r->cpu;
-    sc_frame_params *p = &r->params;
-    sc_frame_stats *stats = &r->stats;
+    sc_cpu_state *st = state;
+    sc_frame_params params = *frame->params;
+    sc_frame_params *p = &params;
+    sc_frame_stats *stats = &st->stats;
+    memset(stats, 0, sizeof *stats);
     double t = sc_now_ms(), t2;
 #define SC_STAGE_END(stage) (t2 = sc_now_ms(), stats->stage_ms[stage] = t2 - t, t = t2)
 
-    sc_deform_eval e;
-    sc_deform_evaluate(&r->deform, r->mesh_center, r->mesh_radius, frame->time, &e);
-    sc_cpu_deform(st, p, &e, frame->positions);
+    sc_cpu_deform(st, p, frame->deform, frame->positions);
     SC_STAGE_END(SC_STAGE_DEFORM);
     if (!p->flat_shading)
         sc_cpu_vertex_normals(st->positions, p->num_vertices, st->indices, p->num_triangles, st->threads, st->normals);
@@ -243,7 +239,7 @@ sc_status sc_backend_cpu_render(sc_renderer *r, const sc_frame_desc *frame, size
     stats->references = total;
     if (total > st->ref_capacity) {
         *refs_needed = (size_t)total;
-        return SC_ERROR_CAPACITY; /* internal: the caller grows and redoes the frame */
+        return SC_ERROR_CAPACITY; /* internal: the front end grows and calls again */
     }
     st->num_refs = (size_t)total;
     sc_cpu_emit(st, p);
@@ -259,9 +255,7 @@ sc_status sc_backend_cpu_render(sc_renderer *r, const sc_frame_desc *frame, size
     stats->tiles_exited_early = c.tiles_exited_early;
     stats->hit_pixels = c.hit_pixels;
     SC_STAGE_END(SC_STAGE_RAYCAST);
-    if (frame->rgba)
-        sc_cpu_shade(st, p, &r->shading, frame->rgba,
-                     frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)p->width);
+    if (frame->rgba) sc_cpu_shade(st, p, frame->shade, frame->rgba, frame->pitch);
     SC_STAGE_END(SC_STAGE_SHADE);
 #undef SC_STAGE_END
     stats->depth_min = p->depth_min;
@@ -269,14 +263,49 @@ sc_status sc_backend_cpu_render(sc_renderer *r, const sc_frame_desc *frame, size
     return SC_OK;
 }
 
-sc_status sc_backend_cpu_read_hits(const sc_renderer *r, sc_hit *out)
+static sc_status cpu_finish(void *state, sc_frame_stats *out)
 {
-    memcpy(out, r->cpu->hits, sizeof(sc_hit) * r->params.width * r->params.height);
+    *out = ((const sc_cpu_state *)state)->stats;
     return SC_OK;
 }
 
-sc_status sc_backend_cpu_read_positions(const sc_renderer *r, float *out)
+static sc_status cpu_read_hits(void *state, sc_hit *out)
 {
-    if (r->params.num_vertices) memcpy(out, r->cpu->positions, sizeof(float) * 3 * (size_t)r->params.num_vertices);
+    const sc_cpu_state *st = state;
+    memcpy(out, st->hits, sizeof(sc_hit) * st->grid.width * st->grid.height);
     return SC_OK;
 }
+
+static sc_status cpu_read_positions(void *state, float *out)
+{
+    const sc_cpu_state *st = state;
+    if (st->num_vertices) memcpy(out, st->positions, sizeof(float) * 3 * (size_t)st->num_vertices);
+    return SC_OK;
+}
+
+static sc_status cpu_buffers(void *state, sc_backend_buffers *out)
+{
+    const sc_cpu_state *st = state;
+    *out = (sc_backend_buffers){.tri_tiles = st->tri_tiles, .tri_keys = st->tri_keys,
+                                .tile_offsets = st->tile_offsets, .tests = st->tests, .normals = st->normals};
+    return SC_OK;
+}
+
+static int cpu_available(void) { return 1; }
+
+const sc_backend_ops sc_backend_cpu_ops = {
+    .kind = SC_BACKEND_CPU,
+    .name = "CPU",
+    .caps = SC_BACKEND_CAP_SYNCHRONOUS,
+    .available = cpu_available,
+    .create = cpu_create,
+    .destroy = cpu_destroy,
+    .resize = cpu_resize,
+    .set_mesh = cpu_set_mesh,
+    .reserve = cpu_reserve,
+    .render = cpu_render,
+    .finish = cpu_finish,
+    .read_hits = cpu_read_hits,
+    .read_positions = cpu_read_positions,
+    .buffers = cpu_buffers,
+};

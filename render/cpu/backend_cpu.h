@@ -1,6 +1,7 @@
 /* backend_cpu.h - the CPU backend's frame state and stages (internal). One stage per file:
- * deform_cpu.c, normals_cpu.c, project_cpu.c (project + reduce), bin_cpu.c (scan, emit, tile
- * split, slab split), raycast_cpu.c, shade_cpu.c; backend_cpu.c runs them. */
+ * deform_cpu.c, normals_cpu.c (core/), project_cpu.c (project + reduce), bin_cpu.c (scan, emit,
+ * tile split, slab split), raycast_cpu.c, shade_cpu.c; backend_cpu.c runs them and exports the
+ * backend's table (sc_backend_cpu_ops, sc_backend_ops.h). */
 #ifndef SC_BACKEND_CPU_H
 #define SC_BACKEND_CPU_H
 
@@ -8,11 +9,16 @@
 #include <stdint.h>
 
 #include "deform.h"
+#include "sc_backend_ops.h"
 #include "sc_frame.h"
+#include "shade.h"
 #include "slabcast.h"
 
 typedef struct sc_cpu_state {
     uint32_t threads;
+    sc_frame_params grid;          /* the target and grid the buffers are sized for */
+    uint32_t num_vertices, num_triangles;
+    sc_frame_stats stats;          /* the last frame's (sc_backend_ops.finish) */
     /* Host memory: the bound (sc_renderer_desc.host_memory_limit resolved) and the bytes held by the
      * mesh copies, the grid and pixel buffers, and the reference buffers. */
     size_t memory_limit, mesh_bytes, grid_bytes, ref_bytes;
@@ -61,7 +67,7 @@ sc_status sc_cpu_slab_split(sc_cpu_state *st, const sc_frame_params *p);
 /* raycast_cpu.c: hits and tests per pixel. */
 void sc_cpu_raycast(sc_cpu_state *st, const sc_frame_params *p, sc_cpu_counters *c);
 /* shade_cpu.c */
-void sc_cpu_shade(const sc_cpu_state *st, const sc_frame_params *p, const sc_shading_desc *s, uint8_t *rgba,
+void sc_cpu_shade(const sc_cpu_state *st, const sc_frame_params *p, const sc_shade_params *s, uint8_t *rgba,
                   size_t pitch);
 
 #endif /* SC_BACKEND_CPU_H */

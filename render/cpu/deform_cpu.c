@@ -4,8 +4,7 @@
 
 #include "backend_cpu.h"
 #include "cpu_parallel.h"
-
-enum { DEFORM_CHUNK = 16384 };
+#include "render_tuning.h"
 
 typedef struct deform_ctx {
     sc_cpu_state *st;
@@ -17,7 +16,7 @@ static void deform_chunk(void *arg, uint32_t item, uint32_t worker)
 {
     (void)worker;
     deform_ctx *c = arg;
-    uint32_t v0 = item * DEFORM_CHUNK, v1 = v0 + DEFORM_CHUNK;
+    uint32_t v0 = item * SC_CPU_VERTICES_PER_TASK, v1 = v0 + SC_CPU_VERTICES_PER_TASK;
     if (v1 > c->num_vertices) v1 = c->num_vertices;
     for (uint32_t v = v0; v < v1; ++v)
         sc_deform_vertex(c->e, c->st->rest_positions + 3 * (size_t)v, c->st->rest_normals + 3 * (size_t)v,
@@ -35,6 +34,6 @@ void sc_cpu_deform(sc_cpu_state *st, const sc_frame_params *p, const sc_deform_e
         memcpy(st->positions, st->rest_positions, bytes);
     } else {
         deform_ctx c = {st, e, p->num_vertices};
-        sc_cpu_parallel_for(st->threads, (p->num_vertices + DEFORM_CHUNK - 1) / DEFORM_CHUNK, deform_chunk, &c);
+        sc_cpu_parallel_for(st->threads, (p->num_vertices + SC_CPU_VERTICES_PER_TASK - 1) / SC_CPU_VERTICES_PER_TASK, deform_chunk, &c);
     }
 }

@@ -1,14 +1,13 @@
 /* raycast_cpu.c - the ray cast on the CPU: one tile at a time (tiles spread over threads), one ray
- * per pixel centre, slabs front to back. After slab k a ray is done when its nearest hit depth is
- * below the near bound of slab k+1: every triangle of a later slab has a depth key >= that bound
- * and no hit on it is nearer than its key, so nothing later can win (a later hit at equal depth
- * could, by a lower id: hence strictly below). Done rays test no more triangles; the tile stops
- * when all its rays are done. Ties on equal depth go to the lower triangle id. */
+ * per pixel centre, slabs front to back, with the rules of raycast.h (the per-triangle test, the
+ * tie rule, the early exit after each slab). Done rays test no more triangles; the tile stops when
+ * all its rays are done. */
 #include <math.h>
 
 #include "backend_cpu.h"
 #include "cpu_parallel.h"
 #include "intersect.h"
+#include "raycast.h"
 #include "render_tuning.h"
 
 typedef struct raycast_ctx {
@@ -33,16 +32,14 @@ static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
     const uint32_t npix = w * h;
 
     sc_ray rays[TILE_PIXELS_MAX];
-    float best_t[TILE_PIXELS_MAX], best_u[TILE_PIXELS_MAX], best_v[TILE_PIXELS_MAX];
-    uint32_t best_tri[TILE_PIXELS_MAX], tests[TILE_PIXELS_MAX];
+    sc_ray_best best[TILE_PIXELS_MAX];
+    uint32_t tests[TILE_PIXELS_MAX];
     unsigned char done[TILE_PIXELS_MAX];
     for (uint32_t i = 0; i < npix; ++i) {
         float dir[3];
         sc_pixel_ray_dir(p, x0 + i % w, y0 + i / w, dir);
         sc_ray_setup(&rays[i], p->eye, dir);
-        best_t[i] = INFINITY;
-        best_u[i] = best_v[i] = 0.0f;
-        best_tri[i] = SC_NO_HIT;
+        best[i] = sc_ray_best_none();
         tests[i] = 0;
         done[i] = 0;
     }
@@ -67,20 +64,13 @@ static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
             const float *cc = st->positions + 3 * (size_t)f[2];
             for (uint32_t i = 0; i < npix; ++i) {
                 if (done[i]) continue;
-                float t, u, v;
                 ++tests[i];
-                if (sc_intersect(&rays[i], a, b, cc, p->near_plane, p->far_plane, &t, &u, &v) &&
-                    sc_hit_better(t, tri, best_t[i], best_tri[i])) {
-                    best_t[i] = t;
-                    best_u[i] = u;
-                    best_v[i] = v;
-                    best_tri[i] = tri;
-                }
+                sc_ray_test_triangle(&rays[i], a, b, cc, tri, p->near_plane, p->far_plane, &best[i]);
             }
         }
         const float bound = sc_slab_bound(p, k + 1);
         for (uint32_t i = 0; i < npix; ++i)
-            if (!done[i] && best_t[i] < bound) {
+            if (!done[i] && sc_ray_finished(best[i].t, bound)) {
                 done[i] = 1;
                 --remaining;
             }
@@ -90,13 +80,13 @@ static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
     for (uint32_t i = 0; i < npix; ++i) {
         size_t px = (size_t)(y0 + i / w) * p->width + (x0 + i % w);
         sc_hit *o = &st->hits[px];
-        o->tri = best_tri[i];
-        o->depth = best_t[i];
-        o->u = best_u[i];
-        o->v = best_v[i];
+        o->tri = best[i].tri;
+        o->depth = best[i].t;
+        o->u = best[i].u;
+        o->v = best[i].v;
         st->tests[px] = tests[i];
         tile_tests += tests[i];
-        tile_hits += best_tri[i] != SC_NO_HIT;
+        tile_hits += best[i].tri != SC_NO_HIT;
     }
     c->tests[worker] += tile_tests;
     c->hits[worker] += tile_hits;

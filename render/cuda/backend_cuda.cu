@@ -1,24 +1,22 @@
 /* backend_cuda.cu - the CUDA backend (host side): device buffers, the frame's stages captured once
  * into a CUDA graph per ring slot (timed with events) and replayed on the renderer's stream, the
  * ring of frames in flight whose counters are read back without waiting, growth of the reference
- * buffer, and copies to the host. See backend_cuda.h
- * for the capacity rule. Kernels live in the stage
- * files (deform_cuda.cu, project_cuda.cu, bin_cuda.cu, raycast_cuda.cu, shade_cuda.cu). */
+ * buffer, and copies to the host, behind the backend table sc_backend_cuda_ops (sc_backend_ops.h).
+ * See backend_cuda.h for the capacity rule. Kernels live in the stage files (deform_cuda.cu,
+ * project_cuda.cu, bin_cuda.cu, overflow_cuda.cu, raycast_cuda.cu, shade_cuda.cu). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern "C" {
-#include "cpu_parallel.h"
-#include "renderer_internal.h"
-}
 #include "backend_cuda.h"
+#include "normals_cpu.h"
 #include "render_tuning.h"
 #include "sc_report.h"
+#include "sizes.h"
 
-extern "C" int sc_backend_cuda_available(void)
+static int cuda_available(void)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -120,9 +118,9 @@ static sc_status ensure_split_temp(sc_cuda_state *st, const sc_frame_params *p)
     return SC_OK;
 }
 
-extern "C" void sc_backend_cuda_destroy(sc_renderer *r)
+static void cuda_destroy(void *state)
 {
-    sc_cuda_state *st = r->cuda;
+    sc_cuda_state *st = (sc_cuda_state *)state;
     if (!st) return;
     cudaStreamSynchronize(st->stream);
     drop_graphs(st);
@@ -143,17 +141,19 @@ extern "C" void sc_backend_cuda_destroy(sc_renderer *r)
             if (st->slots[k].events[i]) cudaEventDestroy(st->slots[k].events[i]);
     }
     free(st);
-    r->cuda = NULL;
 }
 
-extern "C" sc_status sc_backend_cuda_create(sc_renderer *r)
+static sc_status cuda_resize(void *state, const sc_frame_params *p);
+
+static sc_status cuda_create(const sc_backend_config *config, void **state)
 {
-    if (!sc_backend_cuda_available())
+    *state = NULL;
+    if (!cuda_available())
         return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_create: the CUDA backend needs a CUDA device; none found");
     sc_cuda_state *st = (sc_cuda_state *)calloc(1, sizeof *st);
     if (!st) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
-    r->cuda = st;
-    st->stream = r->desc.stream;
+    st->stream = config->stream;
+    st->num_threads = config->num_threads;
     {
         const char *g = getenv("SLABCAST_CUDA_GRAPHS");
         st->use_graphs = !(g && strcmp(g, "0") == 0);
@@ -172,18 +172,18 @@ extern "C" sc_status sc_backend_cuda_create(sc_renderer *r)
             s = sc_cuda_report(e, "sc_renderer_create (CUDA stream, events, pinned memory)", __FILE__, __LINE__);
     }
     if (s == SC_OK) s = sc_cuda_overflow_blocks(&st->overflow_blocks);
-    if (s == SC_OK) s = sc_backend_cuda_resize(r);
+    if (s == SC_OK) s = cuda_resize(st, &config->grid);
     if (s != SC_OK) {
-        sc_backend_cuda_destroy(r);
+        cuda_destroy(st);
         return s;
     }
+    *state = st;
     return SC_OK;
 }
 
-extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
+static sc_status cuda_resize(void *state, const sc_frame_params *p)
 {
-    sc_cuda_state *st = r->cuda;
-    const sc_frame_params *p = &r->params;
+    sc_cuda_state *st = (sc_cuda_state *)state;
     const size_t pixels = (size_t)p->width * p->height;
     const size_t buckets = sc_cuda_tile_buckets(p->tile_bits);
     const size_t cell_n = ((size_t)p->num_tiles << p->slab_bits) + 1;
@@ -234,12 +234,14 @@ extern "C" sc_status sc_backend_cuda_resize(sc_renderer *r)
     SC_CUDA_CHECK(cudaMemset(st->tests, 0, pixels * sizeof(uint32_t)));
     SC_CUDA_CHECK(cudaMemset(st->tile_offsets, 0, (buckets + 1) * sizeof(uint32_t)));
     SC_CUDA_CHECK(cudaMemset(st->cell_offsets, 0, cell_n * sizeof(uint32_t)));
+    st->grid = *p;
     return SC_OK;
 }
 
-extern "C" sc_status sc_backend_cuda_reserve(sc_renderer *r, size_t cap)
+static sc_status cuda_reserve(void *state, size_t cap, size_t *capacity)
 {
-    sc_cuda_state *st = r->cuda;
+    sc_cuda_state *st = (sc_cuda_state *)state;
+    *capacity = st->ref_capacity;
     /* The overflow fallback needs one tile's references to fit: at most one per triangle. */
     if (cap < st->num_triangles) cap = st->num_triangles;
     if (cap <= st->ref_capacity) return SC_OK;
@@ -259,18 +261,18 @@ extern "C" sc_status sc_backend_cuda_reserve(sc_renderer *r, size_t cap)
         if (s == SC_OK) s = dev_alloc(st->ref_values[i], cap, "reference values");
         if (s != SC_OK) {
             free_refs(st);
-            r->ref_capacity = 0;
+            *capacity = 0;
             return s;
         }
     }
     st->ref_capacity = cap;
-    r->ref_capacity = cap;
-    return ensure_split_temp(st, &r->params);
+    *capacity = cap;
+    return ensure_split_temp(st, &st->grid);
 }
 
-extern "C" sc_status sc_backend_cuda_set_mesh(sc_renderer *r, const sc_mesh_data *m)
+static sc_status cuda_set_mesh(void *state, const sc_mesh_data *m)
 {
-    sc_cuda_state *st = r->cuda;
+    sc_cuda_state *st = (sc_cuda_state *)state;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
     const size_t V = m->vertex_count, T = m->triangle_count, v3 = 3 * V, t3 = 3 * T;
     {
@@ -294,8 +296,7 @@ extern "C" sc_status sc_backend_cuda_set_mesh(sc_renderer *r, const sc_mesh_data
         free(normals); free(adj_off); free(adj);
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory for %u vertices", m->vertex_count);
     }
-    sc_cpu_vertex_normals(m->positions, m->vertex_count, m->indices, m->triangle_count,
-                          r->desc.num_threads ? r->desc.num_threads : sc_cpu_default_threads(), normals);
+    sc_cpu_vertex_normals(m->positions, m->vertex_count, m->indices, m->triangle_count, st->num_threads, normals);
     for (size_t i = 0; i < t3; ++i) adj_off[m->indices[i] + 1] += 1;
     for (size_t v = 0; v < V; ++v) adj_off[v + 1] += adj_off[v];
     {
@@ -338,30 +339,9 @@ extern "C" sc_status sc_backend_cuda_set_mesh(sc_renderer *r, const sc_mesh_data
     }
     st->num_vertices = m->vertex_count;
     st->num_triangles = m->triangle_count;
-    if (st->ref_capacity && st->ref_capacity < st->num_triangles) SC_TRY(sc_backend_cuda_reserve(r, st->num_triangles));
+    size_t capacity = 0;
+    if (st->ref_capacity && st->ref_capacity < st->num_triangles) SC_TRY(cuda_reserve(st, st->num_triangles, &capacity));
     return SC_OK;
-}
-
-static void shade_params(const sc_renderer *r, const sc_frame_desc *frame, sc_cuda_shade_params *sp)
-{
-    const sc_shading_desc *s = &r->shading;
-    memset(sp, 0, sizeof *sp);
-    sp->mode = (int)s->mode;
-    float l[3] = {-s->light_dir[0], -s->light_dir[1], -s->light_dir[2]};
-    float len = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
-    if (len > 0.0f) { l[0] /= len; l[1] /= len; l[2] /= len; }
-    for (int k = 0; k < 3; ++k) {
-        sp->light[k] = l[k];
-        sp->albedo[k] = s->albedo[k];
-        sp->bg_bottom[k] = s->background_bottom[k];
-        sp->bg_top[k] = s->background_top[k];
-    }
-    sp->ambient = s->ambient;
-    sp->heat_max_tile = s->heat_max > 0.0f ? s->heat_max : SC_HEAT_MAX_TILE;
-    sp->heat_max_tests = s->heat_max > 0.0f ? s->heat_max : SC_HEAT_MAX_TESTS;
-    sp->rgba = (uint8_t *)frame->rgba;
-    sp->pitch = frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)r->params.width;
-    sp->surface = frame->rgba ? 0ull : frame->surface;
 }
 
 /* The overflow fallback as the body of an IF node of the graph being captured on s, its condition
@@ -398,11 +378,10 @@ static sc_status record_overflow_node(sc_cuda_state *st, const sc_frame_params *
 /* The frame's graph part, enqueued on s (a capturing stream; or, with SLABCAST_CUDA_GRAPHS=0, the
  * renderer's stream every frame): from clearing the frame's counters to the copy of the counters
  * into the slot's pinned memory, with events[1 ..] at the stage ends. */
-static sc_status record_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cuda_slot *slot, cudaStream_t s)
+static sc_status record_frame_graph(sc_cuda_state *st, const sc_frame_params *p,
+                                    struct sc_cuda_state::sc_cuda_slot *slot, cudaStream_t s)
 {
-    sc_cuda_state *st = r->cuda;
-    const sc_frame_params *p = &r->params;
-    int ev = 1; /* events[0] and the deformation precede the graph (per frame, sc_backend_cuda_render) */
+    int ev = 1; /* events[0] and the deformation precede the graph (per frame, enqueue_frame) */
     /* External records: event record nodes in the graph, which the host can wait for and time. */
 #define SC_STAGE_MARK()                                                                          \
     do {                                                                                         \
@@ -452,12 +431,12 @@ static sc_status record_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cud
 }
 
 /* Captures the slot's frame graph on the private capture stream and instantiates it. */
-static sc_status capture_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cuda_slot *slot)
+static sc_status capture_frame_graph(sc_cuda_state *st, const sc_frame_params *p,
+                                     struct sc_cuda_state::sc_cuda_slot *slot)
 {
-    sc_cuda_state *st = r->cuda;
     cudaStream_t cs = st->capture_stream;
     SC_CUDA_CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
-    sc_status s = record_frame_graph(r, slot, cs);
+    sc_status s = record_frame_graph(st, p, slot, cs);
     cudaGraph_t graph = NULL;
     cudaError_t e = cudaStreamEndCapture(cs, &graph);
     if (s != SC_OK) {
@@ -470,21 +449,31 @@ static sc_status capture_frame_graph(sc_renderer *r, struct sc_cuda_state::sc_cu
     cudaGraphDestroy(graph);
     if (e != cudaSuccess) return sc_cuda_report(e, "cudaGraphInstantiate (the frame graph)", __FILE__, __LINE__);
     slot->graph = exec;
+    slot->graph_flat = p->flat_shading;
     return SC_OK;
 }
 
 /* Enqueues the whole frame into ring slot `slot` on the renderer's stream; no host wait inside:
  * this frame's constants (pinned slot copy -> device), the deformation or the caller's positions,
- * then the slot's graph. */
-static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame, struct sc_cuda_state::sc_cuda_slot *slot)
+ * then the slot's graph (captured again first when it was captured with the other flat_shading:
+ * the normals stage is in the graph only for smooth shading). */
+static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
+                               struct sc_cuda_state::sc_cuda_slot *slot)
 {
-    sc_cuda_state *st = r->cuda;
     cudaStream_t s = st->stream;
-    if (!slot->graph && st->use_graphs) SC_TRY(capture_frame_graph(r, slot));
+    const sc_frame_params *p = frame->params;
+    if (slot->graph && slot->graph_flat != p->flat_shading) {
+        cudaGraphExecDestroy(slot->graph); /* its last frame has finished (the ring) */
+        slot->graph = NULL;
+    }
+    if (!slot->graph && st->use_graphs) SC_TRY(capture_frame_graph(st, p, slot));
     sc_cuda_frame_consts *c = slot->host_consts; /* its previous frame has finished (the ring) */
-    c->p = r->params;
+    c->p = *p;
     c->p.depth_min = c->p.depth_max = 0.0f; /* the device's range replaces these in every kernel */
-    shade_params(r, frame, &c->shade);
+    c->shade.s = *frame->shade;
+    c->shade.rgba = (uint8_t *)frame->rgba;
+    c->shade.pitch = frame->pitch;
+    c->shade.surface = frame->surface;
     SC_CUDA_CHECK(cudaEventRecord(slot->events[0], s));
     SC_CUDA_CHECK(cudaMemcpyAsync(st->consts, c, sizeof *c, cudaMemcpyHostToDevice, s));
     if (frame->positions) {
@@ -492,12 +481,10 @@ static sc_status enqueue_frame(sc_renderer *r, const sc_frame_desc *frame, struc
             SC_CUDA_CHECK(cudaMemcpyAsync(st->positions, frame->positions, sizeof(float) * 3 * (size_t)st->num_vertices,
                                           cudaMemcpyDeviceToDevice, s));
     } else {
-        sc_deform_eval e;
-        sc_deform_evaluate(&r->deform, r->mesh_center, r->mesh_radius, frame->time, &e);
-        SC_TRY(sc_cuda_deform(st, &e, s));
+        SC_TRY(sc_cuda_deform(st, frame->deform, s));
     }
     if (st->use_graphs) SC_CUDA_CHECK(cudaGraphLaunch(slot->graph, s));
-    else SC_TRY(record_frame_graph(r, slot, s)); /* the same stages, launched one by one */
+    else SC_TRY(record_frame_graph(st, p, slot, s)); /* the same stages, launched one by one */
     return SC_OK;
 }
 
@@ -535,15 +522,15 @@ static sc_status check_slots(sc_cuda_state *st, int wait)
     return SC_OK;
 }
 
-/* r->stats from the finished frame of the slot. */
-static sc_status read_stats(sc_renderer *r, const struct sc_cuda_state::sc_cuda_slot *slot)
+/* The stats of the finished frame of the slot (the front end adds the host's part). */
+static sc_status read_stats(const sc_cuda_state *st, const struct sc_cuda_state::sc_cuda_slot *slot,
+                            sc_frame_stats *o)
 {
     const sc_cuda_globals *g = slot->host;
-    sc_frame_stats *o = &r->stats;
     memset(o, 0, sizeof *o);
     /* Stage i ends at boundary i + 1 and starts at the last recorded boundary <= i; a stage whose
      * end is not recorded was fused into the stage before it. */
-    const uint32_t rec = r->cuda->recorded;
+    const uint32_t rec = st->recorded;
     int from = 0;
     for (int i = 0; i < SC_STAGE_COUNT; ++i) {
         if (rec & (1u << i)) from = i;
@@ -554,76 +541,91 @@ static sc_status read_stats(sc_renderer *r, const struct sc_cuda_state::sc_cuda_
     float frame_ms = 0.0f;
     SC_CUDA_CHECK(cudaEventElapsedTime(&frame_ms, slot->events[0], slot->events[SC_STAGE_COUNT]));
     o->frame_ms = frame_ms;
-    o->total_ms = slot->enqueue_ms;
-    o->triangles = slot->triangles;
-    o->tiles = slot->tiles;
     o->visible_triangles = g->visible;
     o->references = g->references;
     o->ray_triangle_tests = g->tests;
     o->tiles_exited_early = g->exited;
     o->hit_pixels = g->hit_pixels;
-    o->capacity_grows = slot->capacity_grows;
     o->overflow_passes = g->passes;
     o->depth_min = g->depth_min;
     o->depth_max = g->depth_max;
     return SC_OK;
 }
 
-extern "C" sc_status sc_backend_cuda_render(sc_renderer *r, const sc_frame_desc *frame)
+/* Enqueues one frame; SC_ERROR_CAPACITY (nothing enqueued) when an earlier frame overflowed the
+ * reference buffer: the front end grows it and calls again. */
+static sc_status cuda_render(void *state, const sc_backend_frame *frame, size_t *refs_needed)
 {
-    sc_cuda_state *st = r->cuda;
-    const double t0 = sc_now_ms();
+    sc_cuda_state *st = (sc_cuda_state *)state;
     SC_TRY(check_slots(st, 0));
-    uint32_t grows = 0;
-    if (st->grow_to > st->ref_capacity) { /* an earlier frame overflowed: grow before this one */
-        if (st->grow_to > SC_MAX_REF_CAPACITY)
-            return SC_FAIL(SC_ERROR_OUT_OF_MEMORY,
-                           "sc_renderer_render: a frame had %zu triangle-tile references, more than 2^32 - 2; raise "
-                           "the tile size or move the camera back",
-                           st->grow_to);
-        const double grown = SC_REF_CAPACITY_GROWTH * (double)st->grow_to;
-        const size_t cap = grown > (double)SC_MAX_REF_CAPACITY ? SC_MAX_REF_CAPACITY : (size_t)grown;
-        SC_TRY(sc_backend_cuda_reserve(r, cap));
-        grows = 1;
+    if (st->grow_to > st->ref_capacity) {
+        *refs_needed = st->grow_to;
+        return SC_ERROR_CAPACITY; /* internal: the front end grows and calls again */
     }
     struct sc_cuda_state::sc_cuda_slot *slot = &st->slots[st->next_slot];
     int ready = 1;
     SC_TRY(check_slot(st, slot, 1, &ready)); /* the ring is full: wait for the oldest frame */
-    SC_TRY(enqueue_frame(r, frame, slot));
+    SC_TRY(enqueue_frame(st, frame, slot));
     slot->pending = 1;
-    slot->capacity_grows = grows;
-    slot->triangles = r->params.num_triangles;
-    slot->tiles = r->params.num_tiles;
-    slot->enqueue_ms = sc_now_ms() - t0;
     st->newest_slot = st->next_slot;
     st->next_slot = (st->next_slot + 1) % SC_CUDA_FRAMES_IN_FLIGHT;
     st->frames += 1;
     return SC_OK;
 }
 
-extern "C" sc_status sc_backend_cuda_finish(sc_renderer *r)
+static sc_status cuda_finish(void *state, sc_frame_stats *out)
 {
-    sc_cuda_state *st = r->cuda;
+    sc_cuda_state *st = (sc_cuda_state *)state;
+    memset(out, 0, sizeof *out);
     SC_TRY(check_slots(st, 1));
     if (st->frames == 0) return SC_OK; /* no frame yet: the zero stats */
-    return read_stats(r, &st->slots[st->newest_slot]);
+    return read_stats(st, &st->slots[st->newest_slot], out);
 }
 
-extern "C" sc_status sc_backend_cuda_read_hits(const sc_renderer *r, sc_hit *out)
+static sc_status cuda_read_hits(void *state, sc_hit *out)
 {
-    const sc_cuda_state *st = r->cuda;
-    size_t n = (size_t)r->params.width * r->params.height;
+    const sc_cuda_state *st = (const sc_cuda_state *)state;
+    size_t n = (size_t)st->grid.width * st->grid.height;
     SC_CUDA_CHECK(cudaMemcpyAsync(out, st->hits, n * sizeof(sc_hit), cudaMemcpyDeviceToHost, st->stream));
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
     return SC_OK;
 }
 
-extern "C" sc_status sc_backend_cuda_read_positions(const sc_renderer *r, float *out)
+static sc_status cuda_read_positions(void *state, float *out)
 {
-    const sc_cuda_state *st = r->cuda;
+    const sc_cuda_state *st = (const sc_cuda_state *)state;
     size_t n = 3 * (size_t)st->num_vertices;
     if (n == 0) return SC_OK;
     SC_CUDA_CHECK(cudaMemcpyAsync(out, st->positions, n * sizeof(float), cudaMemcpyDeviceToHost, st->stream));
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
     return SC_OK;
 }
+
+static sc_status cuda_buffers(void *state, sc_backend_buffers *out)
+{
+    const sc_cuda_state *st = (const sc_cuda_state *)state;
+    memset(out, 0, sizeof *out);
+    out->tri_keys = st->tri_keys;
+    out->tile_offsets = st->tile_offsets;
+    out->tests = st->tests;
+    out->normals = st->normals;
+    return SC_OK;
+}
+
+/* The backend's table, listed by api/backend_registry.c (positional: sc_backend_ops' field order). */
+extern "C" const sc_backend_ops sc_backend_cuda_ops = {
+    SC_BACKEND_CUDA,        /* kind */
+    "CUDA",                 /* name */
+    SC_BACKEND_CAP_SURFACE, /* caps: asynchronous (frame_ms is GPU time), writes surfaces */
+    cuda_available,
+    cuda_create,
+    cuda_destroy,
+    cuda_resize,
+    cuda_set_mesh,
+    cuda_reserve,
+    cuda_render,
+    cuda_finish,
+    cuda_read_hits,
+    cuda_read_positions,
+    cuda_buffers,
+};

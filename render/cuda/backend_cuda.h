@@ -1,7 +1,7 @@
-/* backend_cuda.h - the CUDA backend of the renderer (internal): the sc_backend_cuda_* interface that
- * renderer.c dispatches to (mirroring sc_backend_cpu_*), the backend's device state, and the stage
- * launchers of its .cu files (one stage per file: deform_cuda.cu, project_cuda.cu, bin_cuda.cu,
- * overflow_cuda.cu, raycast_cuda.cu, shade_cuda.cu; backend_cuda.cu runs them).
+/* backend_cuda.h - the CUDA backend of the renderer (internal): the backend's device state and the
+ * stage launchers of its .cu files (one stage per file: deform_cuda.cu, project_cuda.cu,
+ * bin_cuda.cu, overflow_cuda.cu, raycast_cuda.cu, shade_cuda.cu); backend_cuda.cu runs them behind
+ * the backend table sc_backend_cuda_ops (sc_backend_ops.h), which the front end calls.
  *
  * A frame is enqueued on the renderer's stream with no host wait and no allocation: deform,
  * then one CUDA graph (captured once per mesh, target size and capacity; one per ring slot) for
@@ -11,7 +11,10 @@
  * that only the device knows (the depth range, the number of references) stay in device memory
  * (sc_cuda_globals) and are read by the kernels and split calls that need them. What changes from
  * frame to frame (camera, shading, output) reaches the graph's kernels through one device struct
- * (sc_cuda_frame_consts), copied from the slot's pinned copy at the start of the frame.
+ * (sc_cuda_frame_consts), copied from the slot's pinned copy at the start of the frame; so do the
+ * per-frame options (culling in project; flat shading in shade), except that flat shading also
+ * leaves the normals out of the graph: a slot whose graph was captured with the other setting
+ * captures it again (host work only) before its next frame.
  *
  * Capacity, with no host round trip: when the frame's references exceed the reference buffer,
  * finalize sets globals.overflow; emit, the splits and the slab ray cast then do nothing, and the
@@ -20,8 +23,9 @@
  * worth: ref capacity >= triangles), so the image is exact and no triangle is dropped. At the end of
  * every frame one async copy brings the globals into a pinned slot of a small ring
  * (SC_CUDA_FRAMES_IN_FLIGHT) and an event is recorded. A later sc_renderer_render reads finished
- * slots without waiting (cudaEventQuery); a frame that overflowed makes it grow the buffer (the only
- * allocation, with a stream wait) before enqueueing the next frame. The host waits only when the
+ * slots without waiting (cudaEventQuery); a frame that overflowed makes it answer SC_ERROR_CAPACITY
+ * with the references needed, and the front end grows the buffer (its size policy; the only
+ * allocation, with a stream wait) before the next frame is enqueued. The host waits only when the
  * ring is full (it is that many frames ahead), when the caller asks for the stats or the hits, or
  * when a buffer grows. */
 #ifndef SC_BACKEND_CUDA_H
@@ -30,55 +34,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "render_tuning.h"
+#include "sc_backend_ops.h"
 #include "sc_frame.h"
 #include "sc_status.h"
+#include "shade.h"
 #include "slabcast.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-struct sc_renderer;
-
-/* Nonzero when the CUDA runtime finds at least one device. */
-int sc_backend_cuda_available(void);
-sc_status sc_backend_cuda_create(struct sc_renderer *r);
-void sc_backend_cuda_destroy(struct sc_renderer *r);
-sc_status sc_backend_cuda_set_mesh(struct sc_renderer *r, const sc_mesh_data *mesh);
-sc_status sc_backend_cuda_resize(struct sc_renderer *r);          /* after r->params changed size */
-/* Enqueues one frame (no host wait; see above); never returns SC_ERROR_CAPACITY. */
-sc_status sc_backend_cuda_render(struct sc_renderer *r, const sc_frame_desc *frame);
-/* Waits for every enqueued frame and makes r->stats the last one's. */
-sc_status sc_backend_cuda_finish(struct sc_renderer *r);
-/* Grows the reference buffers to at least ref_capacity (and at least the mesh's triangles). */
-sc_status sc_backend_cuda_reserve(struct sc_renderer *r, size_t ref_capacity);
-sc_status sc_backend_cuda_read_hits(const struct sc_renderer *r, sc_hit *out);
-sc_status sc_backend_cuda_read_positions(const struct sc_renderer *r, float *out);
-
-#ifdef __cplusplus
-}
-#endif
-
-/* Launch shapes of the CUDA stages (threads per block; the ray cast uses one block per tile:
- * SC_CUDA_RAYCAST_WARPS warps for tiles of at most 64 pixels, a cluster of four such blocks for tiles
- * of 9..16 pixels per edge (one per 8x8 quadrant), else one warp per 8x8 quadrant). */
-enum {
-    SC_CUDA_DEFORM_THREADS = 256,
-    SC_CUDA_NORMALS_THREADS = 256,
-    SC_CUDA_PROJECT_THREADS = 128,  /* (60 registers; capping them at 42 spilled and ran 20% slower) */
-    SC_CUDA_EMIT_THREADS = 256,     /* emit: one atomic per block for its references' range */
-    SC_CUDA_EMIT_MIN_BLOCKS = 6,    /* ... resident blocks asked of the compiler (at most 42 registers) */
-    SC_CUDA_EMIT_ITEMS = 1,         /* ... consecutive triangles per thread (4: 14M-triangle emit 0.194 ->
-                                       0.155 ms, but the dragon's 0.019 -> 0.033 ms: fewer blocks) */
-    SC_CUDA_OVERFLOW_THREADS = 128, /* overflow fallback: threads per block (a tile's rays per round) */
-    SC_CUDA_FRAMES_IN_FLIGHT = 3,   /* frames enqueued before the host waits for the oldest */
-    SC_CUDA_RAYCAST_WARPS = 4,     /* warps per tile of at most 64 pixels (raycast_cuda.cu) */
-    SC_CUDA_RAYCAST_MIN_BLOCKS = 6, /* ... resident blocks asked of the compiler (at most 85 registers) */
-    SC_CUDA_RAYCAST_BATCH_32 = 256, /* triangles staged per batch, tiles of 17..32 pixels per edge */
-    SC_CUDA_RAYCAST_CULL_MARGIN = 4, /* quadrant cull of tiles of 9..16: this many binning margins */
-    SC_CUDA_SHADE_BLOCK_X = 32,
-    SC_CUDA_SHADE_BLOCK_Y = 4
-};
 
 /* Frame values known only on the device, one struct in device memory, zeroed at the start of every
  * frame and copied back to the host at its end. */
@@ -115,14 +76,9 @@ typedef struct sc_cuda_tri {
     uint32_t id;
 } sc_cuda_tri;
 
-/* Shading inputs resolved on the host (per frame). */
+/* This frame's shading: the front end's resolved inputs and the output. */
 typedef struct sc_cuda_shade_params {
-    int mode;                      /* sc_view_mode */
-    float light[3];                /* unit vector towards the light */
-    float ambient;
-    float albedo[3];
-    float bg_bottom[3], bg_top[3];
-    float heat_max_tile, heat_max_tests;
+    sc_shade_params s;
     uint8_t *rgba;                 /* NULL: write surface (when nonzero) */
     size_t pitch;
     unsigned long long surface;
@@ -137,6 +93,8 @@ typedef struct sc_cuda_frame_consts {
 
 typedef struct sc_cuda_state {
     cudaStream_t stream;           /* the caller's (NULL: the legacy default stream) */
+    uint32_t num_threads;          /* host threads (the rest normals of a mesh) */
+    sc_frame_params grid;          /* the target and grid the buffers are sized for */
     cudaStream_t capture_stream;   /* private, for capturing the frame graphs */
     /* Mesh (device): rest and deformed positions and normals (V x 3), indices (T x 3), and the
      * vertex -> triangle adjacency in triangle order (V + 1 offsets, 3T triangle ids). */
@@ -174,11 +132,9 @@ typedef struct sc_cuda_state {
         sc_cuda_globals *host;
         sc_cuda_frame_consts *host_consts; /* pinned source of the frame's constants copy */
         struct CUgraphExec_st *graph;      /* normals .. shade with this slot's events; NULL: capture */
+        uint32_t graph_flat;               /* the flat_shading the graph was captured with */
         struct CUevent_st *events[SC_STAGE_COUNT + 1];
         int pending;
-        uint32_t capacity_grows;   /* grows done just before this frame was enqueued */
-        uint64_t triangles, tiles; /* the mesh and grid it was rendered with */
-        double enqueue_ms;         /* host time of its sc_renderer_render call */
     } slots[SC_CUDA_FRAMES_IN_FLIGHT];
     uint32_t next_slot;            /* the slot of the next frame (the oldest in flight when full) */
     uint32_t newest_slot;          /* the slot of the last frame enqueued */

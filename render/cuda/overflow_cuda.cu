@@ -13,7 +13,7 @@
  *     taken from the tile's cursor (the tiles project counted: its record, or the same
  *     classification again for spans of more than 32 tiles);
  *  3. ray cast: a block per tile, a thread per ray, each ray against all the tile's references (one
- *     slab: no early exit), with intersect.h's test and the nearest-then-lowest-id rule, so hits
+ *     slab: no early exit), with raycast.h's test and tie rule (the CPU ray cast's), so hits
  *     (triangle, depth, barycentrics) equal the slab ray cast's bit for bit. Tests are counted per
  *     ray and reference actually tested; no tile exits early.
  * Only the counters differ from a frame that fits (more tests, none exited); the host grows the
@@ -26,12 +26,13 @@
 #include "bins_cuda.cuh"
 #include "classify.h"
 #include "intersect.h"
+#include "raycast.h"
 #include "render_tuning.h"
 #include "sc_report.h"
 
 namespace cg = cooperative_groups;
 
-enum { OVF_THREADS = SC_CUDA_OVERFLOW_THREADS, OVF_SCAN_ITEMS = 8 };
+enum { OVF_THREADS = SC_CUDA_OVERFLOW_THREADS, OVF_SCAN_ITEMS = SC_CUDA_OVERFLOW_SCAN_ITEMS };
 static_assert(OVF_THREADS % 32 == 0, "whole warps");
 
 /* One tile: every ray of it against the references values[begin, end). */
@@ -49,26 +50,18 @@ __device__ static void ovf_raycast_tile(const sc_frame_params &p, uint32_t tile,
         sc_pixel_ray_dir(&p, x, y, dir);
         sc_ray ray;
         sc_ray_setup(&ray, p.eye, dir);
-        float best_t = INFINITY, best_u = 0.0f, best_v = 0.0f;
-        uint32_t best_tri = SC_NO_HIT;
+        sc_ray_best best = sc_ray_best_none();
         for (uint32_t k = begin; k < end; ++k) {
             const uint32_t tri = values[k];
             const uint32_t *f = idx + 3 * (size_t)tri;
-            float t, u, v;
-            if (sc_intersect(&ray, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2],
-                             p.near_plane, p.far_plane, &t, &u, &v) &&
-                sc_hit_better(t, tri, best_t, best_tri)) {
-                best_t = t;
-                best_u = u;
-                best_v = v;
-                best_tri = tri;
-            }
+            sc_ray_test_triangle(&ray, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], tri,
+                                 p.near_plane, p.far_plane, &best);
         }
         const size_t px = (size_t)y * p.width + x;
-        hits[px] = sc_hit{best_tri, best_t, best_u, best_v};
+        hits[px] = sc_hit{best.tri, best.t, best.u, best.v};
         tests_out[px] = end - begin;
         tests_sum += end - begin;
-        hits_sum += best_tri != SC_NO_HIT;
+        hits_sum += best.tri != SC_NO_HIT;
     }
 }
 

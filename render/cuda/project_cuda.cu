@@ -129,8 +129,8 @@ sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cud
     return SC_OK;
 }
 
-/* One thread: the frame totals (see finalize_frame). A last-block-finalizes project kernel (a
- * fence and a counter per block) measured 13 us slower on the dragon than this launch. */
+/* One thread: the frame totals (see finalize_frame). A launch of its own: finalizing in the last
+ * block of project (a fence and a counter per block) is slower. */
 __global__ void sc_finalize_kernel(unsigned long long capacity, const sc_cuda_frame_consts *fc, int has_cond,
                                    cudaGraphConditionalHandle cond, sc_cuda_globals *g)
 {

@@ -1,7 +1,12 @@
-/* raycast_cuda.cu - the ray cast on the GPU, slabs front to back, with the CPU backend's rules
- * (raycast_cpu.c): after slab k a ray is done when its nearest hit is below the near bound of slab
- * k+1; done rays test nothing more; the tile stops when all its rays are done; ties on equal depth
- * go to the lower triangle id; ray-triangle tests are counted exactly as the CPU counts them.
+/* raycast_cuda.cu - the ray cast on the GPU, slabs front to back, with the rules of raycast.h that
+ * the CPU backend follows too (raycast_cpu.c): after slab k a ray is done when its nearest hit is
+ * below the near bound of slab k+1 (sc_ray_finished); done rays test nothing more; the tile stops
+ * when all its rays are done; ties on equal depth go to the lower triangle id (sc_hit_better);
+ * ray-triangle tests are counted exactly as the CPU counts them. The test itself is intersect.h's,
+ * in its parts (sc_edges_*), so a warp can stage triangles already moved to the eye and permuted.
+ * The early-exit comparison is written out where sc_ray_finished applies: called, it compiles to a
+ * reordered (equally long) predicate sequence, and these tuned kernels are kept instruction for
+ * instruction as measured.
  *
  * Tiles of at most 64 pixels (the default 8x8): one block of SC_CUDA_RAYCAST_WARPS warps per tile.
  * Every warp holds all the tile's rays (two per lane) and tests its own share of each slab's
@@ -54,9 +59,15 @@ __device__ static inline unsigned long long warp_sum_u64(unsigned long long v, u
 /* ---- Tiles of at most 64 pixels: a block of warps per tile ---- */
 
 enum {
-    RC_RAYS = 64,           /* rays per tile (at most) */
-    RC_PERM_NONE = 0xFF     /* perm code of a pixel outside the target */
+    RC_QUAD = SC_CUDA_RAYCAST_QUAD,   /* quadrant edge in pixels */
+    RC_RAYS = RC_QUAD * RC_QUAD,      /* rays of a block: a tile of at most 64 pixels, or a quadrant */
+    RC_CLUSTER = SC_CUDA_RAYCAST_CLUSTER,
+    RC_CLUSTER_SIDE = SC_CUDA_RAYCAST_CLUSTER_SIDE,
+    RC_PERM_NONE = 0xFF               /* perm code of a pixel outside the target */
 };
+static_assert(RC_CLUSTER == RC_CLUSTER_SIDE * RC_CLUSTER_SIDE, "a square of quadrants per cluster");
+static_assert(SC_CUDA_RAYCAST_QUADS_MAX_WARPS * RC_QUAD * RC_QUAD >= SC_MAX_TILE_SIZE * SC_MAX_TILE_SIZE,
+              "a warp per quadrant of the largest tile");
 
 /* A prepared ray without its origin (the eye): shear constants and axes kx | ky << 2 | kz << 4. */
 typedef struct rc_ray {
@@ -181,8 +192,8 @@ __device__ static inline bool rc_ray_pixel(uint32_t j, uint32_t quad, uint32_t t
         ly = j / ts;
         return j < ts * ts;
     }
-    lx = (quad % 2u) * 8u + j % 8u;
-    ly = (quad / 2u) * 8u + j / 8u;
+    lx = (quad % RC_CLUSTER_SIDE) * RC_QUAD + j % RC_QUAD;
+    ly = (quad / RC_CLUSTER_SIDE) * RC_QUAD + j / RC_QUAD;
     return lx < ts && ly < ts;
 }
 
@@ -204,7 +215,7 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     __shared__ uint32_t s_tests[RC_RAYS];
     __shared__ uint32_t s_exit[QUADS];      /* rank 0 of a cluster: the quadrants' early exits */
     static_assert(sizeof(s_tri[0]) >= 5 * RC_RAYS * sizeof(float), "hit exchange fits the staging buffer");
-    static_assert(QUADS == 1 || QUADS == 4, "a tile or its four 8x8 quadrants");
+    static_assert(QUADS == 1 || QUADS == RC_CLUSTER, "a tile or its 8x8 quadrants");
 
     if (g_in->overflow) return;
     sc_frame_params p = fc->p;
@@ -268,8 +279,8 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     const bool uniform = !__syncthreads_or(other_axes);
     const uint32_t kx0 = perm0 & 3u, ky0 = (perm0 >> 2) & 3u, kz0 = (perm0 >> 4) & 3u;
     /* The quadrant's pixel columns and rows (screen), for rc_may_cover. */
-    const uint32_t qx0 = x0 + (quad % 2u) * 8u, qy0 = y0 + (quad / 2u) * 8u;
-    const uint32_t qx1 = qx0 + 7u, qy1 = qy0 + 7u;
+    const uint32_t qx0 = x0 + (quad % RC_CLUSTER_SIDE) * RC_QUAD, qy0 = y0 + (quad / RC_CLUSTER_SIDE) * RC_QUAD;
+    const uint32_t qx1 = qx0 + (RC_QUAD - 1), qy1 = qy0 + (RC_QUAD - 1);
     if (QUADS > 1) cg::this_cluster().sync(); /* every block of the cluster runs (rank 0's flags, below) */
 
     float4(*const q)[3] = s_tri[warp];
@@ -297,7 +308,7 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
                 for (int r = 0; r < 2; ++r) {
                     float near_t = s_near[parity][0][lane + 32 * r];
                     for (int w = 1; w < WARPS; ++w) near_t = fminf(near_t, s_near[parity][w][lane + 32 * r]);
-                    if (!done[r] && near_t < bound) done[r] = true;
+                    if (!done[r] && near_t < bound) done[r] = true; /* sc_ray_finished, inline */
                 }
                 parity ^= 1u;
                 if (__all_sync(0xFFFFFFFFu, done[0] && done[1])) { /* the same answer in every warp */
@@ -425,9 +436,8 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
 
 /* ---- Tiles of 17..32 pixels per edge: a block per tile, each warp owning an 8x8 quadrant ---- */
 
-/* Quadrants of 8x8 pixels: warp w of a tile of edge ts owns quadrant (w % qn, w / qn) with
- * qn = ceil(ts / 8); its lane holds the quadrant's rays lane and lane + 32. */
-enum { RC_QUAD = 8 };
+/* Quadrants of 8x8 pixels (RC_QUAD): warp w of a tile of edge ts owns quadrant (w % qn, w / qn)
+ * with qn = ceil(ts / 8); its lane holds the quadrant's rays lane and lane + 32. */
 
 /* The quadrants (bit w: warp w's) of a tile that staged triangle (a, b, c) may cover: those the
  * binning itself would give it with 8x8 tiles (sc_tri_classify with tile_size 8, the same bounds and
@@ -553,7 +563,7 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
             const float bound = sc_slab_bound(&p, k);
 #pragma unroll
             for (int r = 0; r < 2; ++r)
-                if (!done[r] && best[r].t < bound) done[r] = true;
+                if (!done[r] && best[r].t < bound) done[r] = true; /* sc_ray_finished, inline */
             if (__syncthreads_and(done[0] && done[1])) {
                 exited = true;
                 break;
@@ -638,21 +648,21 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
         sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 1><<<p->num_tiles, SC_CUDA_RAYCAST_WARPS * 32, 0, s>>>(
             st->consts, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel");
-    } else if (p->tile_size <= 2 * RC_QUAD) {
-        /* A cluster of 4 blocks (the 8x8 quadrants) per tile. */
+    } else if (p->tile_size <= RC_CLUSTER_SIDE * RC_QUAD) {
+        /* A cluster of RC_CLUSTER blocks (the 8x8 quadrants) per tile. */
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr[1];
         attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = 4;
+        attr[0].val.clusterDim.x = RC_CLUSTER;
         attr[0].val.clusterDim.y = 1;
         attr[0].val.clusterDim.z = 1;
-        cfg.gridDim = dim3(p->num_tiles * 4);
+        cfg.gridDim = dim3(p->num_tiles * RC_CLUSTER);
         cfg.blockDim = dim3(SC_CUDA_RAYCAST_WARPS * 32);
         cfg.dynamicSmemBytes = 0;
         cfg.stream = s;
         cfg.attrs = attr;
         cfg.numAttrs = 1;
-        SC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 4>,
+        SC_CUDA_CHECK(cudaLaunchKernelEx(&cfg, sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, RC_CLUSTER>,
                                          (const sc_cuda_frame_consts *)st->consts,
                                          (const sc_cuda_globals *)st->globals, st->globals,
                                          (const uint32_t *)st->cell_offsets, values, (const uint32_t *)st->indices,
@@ -660,7 +670,7 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
         SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel (quadrants)");
     } else {
         const uint32_t qn = (p->tile_size + RC_QUAD - 1) / RC_QUAD, block = qn * qn * 32;
-        sc_raycast_quads_kernel<16, SC_CUDA_RAYCAST_BATCH_32><<<p->num_tiles, block, 0, s>>>(
+        sc_raycast_quads_kernel<SC_CUDA_RAYCAST_QUADS_MAX_WARPS, SC_CUDA_RAYCAST_BATCH_32><<<p->num_tiles, block, 0, s>>>(
             st->consts, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_quads_kernel");
     }

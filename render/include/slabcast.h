@@ -47,8 +47,8 @@ typedef struct sc_renderer_desc {
     uint32_t width, height;      /* target size in pixels, >= 1 */
     uint32_t tile_size;          /* tile edge in pixels; 0: 8 */
     uint32_t num_slabs;          /* depth slabs S; 0: 16 */
-    int cull_back_faces;         /* nonzero: drop triangles facing away (front = counter-clockwise) */
-    int flat_shading;            /* nonzero: face normals instead of smooth per-vertex normals */
+    int cull_back_faces;         /* initial sc_render_options.cull_back_faces */
+    int flat_shading;            /* initial sc_render_options.flat_shading */
     uint32_t num_threads;        /* CPU backend: worker threads; 0: one per online core */
     size_t initial_ref_capacity; /* triangle-tile references before the first grow, at most 2^32 - 2;
                                     0: automatic */
@@ -135,6 +135,13 @@ typedef struct sc_shading_desc {
     float heat_max;              /* count shown as the hottest colour; 0: per-mode default */
 } sc_shading_desc;
 
+/* Options of every frame from the next one on, changed at any time with sc_renderer_set_options
+ * (no re-creation, no mesh upload; sc_renderer_desc holds their initial values). */
+typedef struct sc_render_options {
+    int cull_back_faces;         /* nonzero: drop triangles facing away (front = counter-clockwise) */
+    int flat_shading;            /* nonzero: face normals instead of smooth per-vertex normals */
+} sc_render_options;
+
 /* Per-pixel result of the ray cast. depth is the view depth; u and v are the barycentric weights
  * of the triangle's second and third vertex (the first has 1 - u - v). tri == SC_NO_HIT: no hit,
  * depth = +inf, u = v = 0. */
@@ -211,7 +218,7 @@ typedef struct sc_frame_stats {
 
 /* Creates a renderer. Errors: INVALID_ARGUMENT (size 0, tile size or slab count out of range, grid
  * too large for 32-bit reference keys, initial_ref_capacity above 2^32 - 2), UNSUPPORTED (CUDA
- * backend not built or no device), OUT_OF_MEMORY (the grid's buffers exceed the memory bound). */
+ * backend not built: "built without CUDA"; or no device), OUT_OF_MEMORY (the grid's buffers exceed the memory bound). */
 sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out);
 /* Destroys a renderer; NULL is ignored. */
 void sc_renderer_destroy(sc_renderer *r);
@@ -233,6 +240,14 @@ sc_status sc_renderer_set_camera(sc_renderer *r, const sc_camera_desc *camera);
 sc_status sc_renderer_set_deform(sc_renderer *r, const sc_deform_desc *deform);
 /* NULL: defaults. INVALID_ARGUMENT: an unknown mode, a non-finite field, heat_max < 0. */
 sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading);
+/* Sets the options of the frames rendered from now on. They take effect with the next
+ * sc_renderer_render and cost no allocation, no upload and no wait (CUDA: the next frames' constants
+ * carry them; a change of flat_shading re-records each frame graph once, on the host). A frame
+ * rendered with an option toggled is the same, pixel for pixel, as one from a renderer created with
+ * it. INVALID_ARGUMENT: NULL. */
+sc_status sc_renderer_set_options(sc_renderer *r, const sc_render_options *options);
+/* The options in force. */
+sc_status sc_renderer_get_options(const sc_renderer *r, sc_render_options *out);
 /* Changes the target size; the grid follows. INVALID_ARGUMENT as for create. */
 sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height);
 

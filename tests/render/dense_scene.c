@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "brute_force_dense.h"
-#include "renderer_internal.h"
+#include "sc_render_testing.h"
 #include "sctest.h"
 #include "sctest_models.h"
 
@@ -191,7 +191,9 @@ void dense_check_frames(sc_backend backend, const sc_mesh *m, uint32_t w, uint32
         char what[128];
         snprintf(what, sizeof what, "%s: %s %ux%u t=%g", backend_name, name, w, h, (double)times[i]);
         dense_diff d;
-        if (dense_check_frame(r, &r->params, m->vertex_count, m->indices, m->triangle_count, times[i],
+        sc_frame_params params;
+        sc_renderer_testing_frame_params(r, &params);
+        if (dense_check_frame(r, &params, m->vertex_count, m->indices, m->triangle_count, times[i],
                               dense_threads(), what, &d) != 0)
             continue;
         SCT_CHECK_MSG(d.hits > d.pixels / 20, "%s: only %llu hit pixels", what, (unsigned long long)d.hits);

@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_cpu.h"
 #include "brute_force.h"
 #include "intersect.h"
-#include "renderer_internal.h"
 #include "sc_mesh.h"
+#include "sc_render_testing.h"
 #include "sctest.h"
 #include "slabcast.h"
 
@@ -94,6 +93,22 @@ static inline void tm_sphere(test_mesh *t, const float c[3], float radius, uint3
 #undef SPH
 }
 
+/* The renderer's frame layout (sc_render_testing.h). */
+static inline sc_frame_params test_params(const sc_renderer *r)
+{
+    sc_frame_params p;
+    sc_renderer_testing_frame_params(r, &p);
+    return p;
+}
+
+/* The backend's buffers of the last frame (host memory on the CPU backend). */
+static inline sc_backend_buffers test_buffers(const sc_renderer *r)
+{
+    sc_backend_buffers b;
+    if (sc_renderer_testing_buffers(r, &b) != SC_OK) memset(&b, 0, sizeof b);
+    return b;
+}
+
 static inline sc_renderer *make_renderer(uint32_t w, uint32_t h, uint32_t tile, uint32_t slabs, int cull)
 {
     sc_renderer_desc d;
@@ -129,7 +144,7 @@ static inline void look(sc_renderer *r, float ex, float ey, float ez, float tx, 
  * error). Optionally returns the hits (caller frees). */
 static inline long compare_with_brute_force(sc_renderer *r, const sc_mesh *m, float time, const char *what, sc_hit **hits_out)
 {
-    const sc_frame_params *p = &r->params;
+    const sc_frame_params params = test_params(r), *p = &params;
     size_t npix = (size_t)p->width * p->height;
     sc_frame_desc f;
     memset(&f, 0, sizeof f);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend_cuda.h"
 #include "split.h"
 #include "render_test_util.h"
 #include "shade.h"
@@ -28,7 +27,7 @@ static void test_argument_errors(void)
     SCT_CHECK(create(10, 10, 33, 0, SC_BACKEND_CPU, &r) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK(create(10, 10, 0, SC_MAX_SLABS + 1, SC_BACKEND_CPU, &r) == SC_ERROR_INVALID_ARGUMENT);
     /* The CUDA backend exists exactly when a device does; DEFAULT picks it then. */
-    const int have_cuda = sc_backend_cuda_available();
+    const int have_cuda = sc_renderer_testing_backend_available(SC_BACKEND_CUDA);
     sc_status cuda_status = create(10, 10, 0, 0, SC_BACKEND_CUDA, &r);
     SCT_CHECK(cuda_status == (have_cuda ? SC_OK : SC_ERROR_UNSUPPORTED));
     sc_renderer_destroy(r);
@@ -41,7 +40,7 @@ static void test_argument_errors(void)
     SCT_CHECK(sc_renderer_create(NULL, &r) == SC_ERROR_INVALID_ARGUMENT);
     SCT_REQUIRE_OK(create(10, 10, 0, 0, SC_BACKEND_CPU, &r));
     SCT_CHECK(sc_renderer_backend(r) == SC_BACKEND_CPU);
-    SCT_CHECK(r->params.tile_size == 8 && r->params.num_slabs == 16);
+    SCT_CHECK(test_params(r).tile_size == 8 && test_params(r).num_slabs == 16);
     sc_frame_desc f = {0};
     SCT_CHECK(sc_renderer_render(r, &f) == SC_ERROR_INVALID_ARGUMENT); /* no mesh */
 
@@ -84,7 +83,7 @@ static void test_argument_errors(void)
     f.surface = 0;
     SCT_CHECK_OK(sc_renderer_render(r, &f));
     SCT_CHECK(sc_renderer_resize(r, 0, 5) == SC_ERROR_INVALID_ARGUMENT);
-    SCT_CHECK(r->params.width == 10 && r->params.height == 10);
+    SCT_CHECK(test_params(r).width == 10 && test_params(r).height == 10);
     SCT_CHECK_OK(sc_renderer_render(r, &f));
     sc_renderer_destroy(r);
     sc_renderer_destroy(NULL);
@@ -141,7 +140,9 @@ static void test_deformations(void)
     sc_mesh_data md = sc_mesh_view(&knot);
     SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
     float *p = malloc(sizeof(float) * 3 * nv), *q = malloc(sizeof(float) * 3 * nv);
-    const float *rest = knot.positions, *C = r->mesh_center, R = r->mesh_radius;
+    float C[3], R;
+    sc_renderer_testing_mesh_bounds(r, C, &R);
+    const float *rest = knot.positions;
     float maxd;
 
     /* None: the rest pose, exactly. */
@@ -241,7 +242,8 @@ static void test_caller_positions(void)
     SCT_CHECK(memcmp(mine, back, sizeof(float) * 3 * nv) == 0);
     sc_hit *got = malloc(96 * 64 * sizeof *got), *want = malloc(96 * 64 * sizeof *want);
     SCT_CHECK_OK(sc_renderer_read_hits(r, got));
-    sc_brute_force(&r->params, mine, knot.indices, knot.triangle_count, 2, want);
+    const sc_frame_params params = test_params(r);
+    sc_brute_force(&params, mine, knot.indices, knot.triangle_count, 2, want);
     size_t bad = 0;
     for (size_t i = 0; i < 96 * 64; ++i) bad += got[i].tri != want[i].tri || got[i].depth != want[i].depth;
     SCT_CHECK_EQ_U64(bad, 0);
@@ -479,7 +481,9 @@ static void test_hostile_shading(void)
     EXPECT_INVALID(sc_renderer_set_shading(r, &s), "shading.heat_max");
     sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
     /* The last good shading (tests heat, 1e-45) is still in force, and renders. */
-    SCT_CHECK(r->shading.mode == SC_VIEW_TESTS_HEAT && r->shading.heat_max == 1e-45f);
+    sc_shading_desc in_force;
+    sc_renderer_testing_shading(r, &in_force);
+    SCT_CHECK(in_force.mode == SC_VIEW_TESTS_HEAT && in_force.heat_max == 1e-45f);
     SCT_CHECK(render_ok(r, img) > 0);
     /* A light direction whose squared length overflows (or underflows) a float lights as its unit. */
     uint8_t *ref = malloc(W * H * 4);
@@ -619,7 +623,8 @@ static void test_hostile_camera(void)
                                   {{0, 0, 5}, {0, 0, 0}, {1e-30f, 1e-30f, 0}, 0, 0, 0}};
     for (int i = 0; i < 2; ++i) {
         SCT_CHECK_OK(sc_renderer_set_camera(r, &ok[i]));
-        const float *v[3] = {r->params.forward, r->params.right, r->params.up};
+        const sc_frame_params params = test_params(r);
+        const float *v[3] = {params.forward, params.right, params.up};
         for (int k = 0; k < 3; ++k) {
             float l = sqrtf(v[k][0] * v[k][0] + v[k][1] * v[k][1] + v[k][2] * v[k][2]);
             SCT_CHECK_MSG(fabsf(l - 1.0f) < 1e-5f, "camera %d: basis vector %d has length %g", i, k, (double)l);
@@ -690,7 +695,7 @@ static void test_grid_memory_bound(void)
     d.width = d.height = 64;
     SCT_REQUIRE_OK(sc_renderer_create(&d, &r));
     SCT_CHECK(sc_renderer_resize(r, 2048, 2048) == SC_ERROR_OUT_OF_MEMORY);
-    SCT_CHECK(r->params.width == 64 && r->params.height == 64);
+    SCT_CHECK(test_params(r).width == 64 && test_params(r).height == 64);
     sc_mesh knot;
     SCT_REQUIRE_OK(sc_mesh_default(8, &knot));
     sc_mesh_data md = sc_mesh_view(&knot);
@@ -728,10 +733,13 @@ static void test_nonfinite_vertices(void)
         sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
         SCT_CHECK_MSG(lc.warnings == 1 && lc.errors == 0 && strstr(lc.last, "2 of 4 triangles"), "%d warnings: %s",
                       lc.warnings, lc.last);
-        SCT_CHECK_MSG(fabsf(r->mesh_radius - sqrtf(2.0f)) < 1e-5f, "radius %g", (double)r->mesh_radius);
-        SCT_CHECK(r->mesh_center[0] == 0 && r->mesh_center[1] == 0 && r->mesh_center[2] == 0);
+        float center[3], radius;
+        sc_renderer_testing_mesh_bounds(r, center, &radius);
+        SCT_CHECK_MSG(fabsf(radius - sqrtf(2.0f)) < 1e-5f, "radius %g", (double)radius);
+        SCT_CHECK(center[0] == 0 && center[1] == 0 && center[2] == 0);
+        const float *normals = test_buffers(r).normals;
         for (int v = 0; v < 4; ++v) {
-            const float *n = r->cpu->normals + 3 * v;
+            const float *n = normals + 3 * v;
             SCT_CHECK_MSG(n[0] == 0 && n[1] == 0 && fabsf(n[2] - 1.0f) < 1e-6f, "normal of vertex %d: %g %g %g", v,
                           (double)n[0], (double)n[1], (double)n[2]);
         }

@@ -11,7 +11,7 @@
 #include <string.h>
 
 extern "C" {
-#include "renderer_internal.h"
+#include "sc_render_testing.h"
 }
 #include "sc_mesh.h"
 #include "sctest.h"
@@ -128,7 +128,9 @@ static void bad_deform(sc_renderer *r, void *image)
     d.noise.amount = 0.02f;
     d.noise.speed = 3e38f;
     SCT_CHECK_OK(sc_renderer_set_deform(r, &d));
-    const uint32_t nv = r->params.num_vertices;
+    sc_frame_params params;
+    sc_renderer_testing_frame_params(r, &params);
+    const uint32_t nv = params.num_vertices;
     float *p = (float *)malloc(sizeof(float) * 3 * nv);
     const float times[] = {3e38f, -3e38f};
     for (int i = 0; i < 2; ++i) {

@@ -24,8 +24,9 @@ static long check_scene(const sc_mesh *m, uint32_t w, uint32_t h, const float ey
         SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
         look(r, eye[0], eye[1], eye[2], target[0], target[1], target[2], near_plane, far_plane);
         char name[160];
-        snprintf(name, sizeof name, "%s [%ux%u tile %u slabs %u cull %d]", what, w, h, r->params.tile_size,
-                 r->params.num_slabs, CONFIGS[c].cull);
+        const sc_frame_params params = test_params(r);
+        snprintf(name, sizeof name, "%s [%ux%u tile %u slabs %u cull %d]", what, w, h, params.tile_size,
+                 params.num_slabs, CONFIGS[c].cull);
         long b = compare_with_brute_force(r, m, 0.0f, name, NULL);
         bad += b < 0 ? 1 : b;
         sc_renderer_destroy(r);
@@ -187,7 +188,7 @@ static void test_closed_mesh_no_background_inside_silhouette(void)
     SCT_CHECK(compare_with_brute_force(r, &t.m, 0.0f, "convex sphere", &hits) == 0);
     SCT_REQUIRE(hits);
     size_t inside = 0, holes = 0;
-    const sc_frame_params *p = &r->params;
+    const sc_frame_params params = test_params(r), *p = &params;
     for (uint32_t y = 0; y < H; ++y)
         for (uint32_t x = 0; x < W; ++x) {
             float d[3];
@@ -234,9 +235,10 @@ static void test_close_up_triangles(void)
     SCT_CHECK_OK(sc_renderer_render(r, &fr));
     sc_frame_stats s;
     SCT_CHECK_OK(sc_renderer_stats(r, &s));
-    SCT_CHECK_MSG(r->cpu->tri_tiles[0] > 100 && r->cpu->tri_tiles[1] > 100, "tiles of the close-up triangles: %u, %u",
-                  r->cpu->tri_tiles[0], r->cpu->tri_tiles[1]);
-    SCT_CHECK(s.references >= (uint64_t)r->cpu->tri_tiles[0] + r->cpu->tri_tiles[1]);
+    const uint32_t *tri_tiles = test_buffers(r).tri_tiles;
+    SCT_CHECK_MSG(tri_tiles[0] > 100 && tri_tiles[1] > 100, "tiles of the close-up triangles: %u, %u", tri_tiles[0],
+                  tri_tiles[1]);
+    SCT_CHECK(s.references >= (uint64_t)tri_tiles[0] + tri_tiles[1]);
     sc_renderer_destroy(r);
     sc_mesh_free(&t.m);
 }
@@ -281,13 +283,14 @@ static void test_long_thin_triangles_across_slabs(void)
     SCT_CHECK_OK(sc_renderer_stats(r, &s));
     sc_hit *hits = malloc(300 * 200 * sizeof *hits);
     SCT_CHECK_OK(sc_renderer_read_hits(r, hits));
-    const sc_frame_params *p = &r->params;
+    const sc_frame_params params = test_params(r), *p = &params;
+    const float *tri_keys = test_buffers(r).tri_keys;
     size_t trapped = 0;
     for (uint32_t y = 0; y < 200; ++y)
         for (uint32_t x = 0; x < 300; ++x) {
             const sc_hit *h = &hits[y * 300 + x];
             if (h->tri == SC_NO_HIT || h->tri < 12 || h->tri == t.m.triangle_count - 1) continue;
-            uint32_t win_slab = sc_slab_of(p, r->cpu->tri_keys[h->tri]);
+            uint32_t win_slab = sc_slab_of(p, tri_keys[h->tri]);
             float d[3];
             sc_pixel_ray_dir(p, x, y, d);
             sc_ray ray;
@@ -297,7 +300,7 @@ static void test_long_thin_triangles_across_slabs(void)
                 float th, u, v;
                 if (sc_intersect(&ray, t.m.positions + 3 * f[0], t.m.positions + 3 * f[1], t.m.positions + 3 * f[2],
                                  p->near_plane, p->far_plane, &th, &u, &v) &&
-                    sc_slab_of(p, r->cpu->tri_keys[k]) < win_slab) {
+                    sc_slab_of(p, tri_keys[k]) < win_slab) {
                     ++trapped;
                     break;
                 }
@@ -336,8 +339,9 @@ static void test_everything_in_one_tile(void)
     sc_frame_desc fr = {0};
     SCT_CHECK_OK(sc_renderer_render(r, &fr));
     uint32_t busy = 0;
-    for (uint32_t tile = 0; tile < r->params.num_tiles; ++tile)
-        busy += r->cpu->tile_offsets[tile + 1] > r->cpu->tile_offsets[tile];
+    const uint32_t *tile_offsets = test_buffers(r).tile_offsets;
+    for (uint32_t tile = 0; tile < test_params(r).num_tiles; ++tile)
+        busy += tile_offsets[tile + 1] > tile_offsets[tile];
     SCT_CHECK_MSG(busy == 1, "tiles with references: %u", busy);
     sc_renderer_destroy(r);
     sc_mesh_free(&t.m);
@@ -427,7 +431,8 @@ static void test_degenerate_frame_input(void)
     SCT_CHECK_OK(sc_renderer_render(r, &f));
     sc_hit *got = malloc(120 * 90 * sizeof *got), *want = malloc(120 * 90 * sizeof *want);
     SCT_CHECK_OK(sc_renderer_read_hits(r, got));
-    sc_brute_force(&r->params, pos, t.m.indices, t.m.triangle_count, 2, want);
+    const sc_frame_params params = test_params(r);
+    sc_brute_force(&params, pos, t.m.indices, t.m.triangle_count, 2, want);
     size_t bad = 0, hit = 0;
     for (size_t i = 0; i < 120 * 90; ++i) {
         bad += got[i].tri != want[i].tri || (got[i].tri != SC_NO_HIT && got[i].depth != want[i].depth);
@@ -462,9 +467,10 @@ static void test_stats(void)
     sc_hit *hits = malloc(128 * 96 * sizeof *hits);
     SCT_CHECK_OK(sc_renderer_read_hits(r, hits));
     uint64_t hit = 0, tests = 0;
+    const uint32_t *pixel_tests = test_buffers(r).tests;
     for (size_t i = 0; i < 128 * 96; ++i) {
         hit += hits[i].tri != SC_NO_HIT;
-        tests += r->cpu->tests[i];
+        tests += pixel_tests[i];
     }
     SCT_CHECK_EQ_U64(s.hit_pixels, hit);
     SCT_CHECK_EQ_U64(s.ray_triangle_tests, tests);

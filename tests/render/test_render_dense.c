@@ -28,8 +28,9 @@ static void expect_references_agree(const sc_mesh *m, uint32_t w, uint32_t h, co
     look(r, eye[0], eye[1], eye[2], target[0], target[1], target[2], near_plane, 100.0f);
     const size_t npix = (size_t)w * h;
     sc_hit *a = malloc(npix * sizeof *a), *b = malloc(npix * sizeof *b);
-    sc_brute_force(&r->params, m->positions, m->indices, m->triangle_count, 2, a);
-    SCT_CHECK(sc_brute_force_dense(&r->params, m->positions, m->indices, m->triangle_count, 2, b, NULL) == 0);
+    const sc_frame_params params = test_params(r);
+    sc_brute_force(&params, m->positions, m->indices, m->triangle_count, 2, a);
+    SCT_CHECK(sc_brute_force_dense(&params, m->positions, m->indices, m->triangle_count, 2, b, NULL) == 0);
     long bad = 0, hit = 0;
     for (size_t i = 0; i < npix; ++i) {
         hit += a[i].tri != SC_NO_HIT;

@@ -20,7 +20,7 @@
 
 extern "C" {
 #include "intersect.h"
-#include "renderer_internal.h"
+#include "sc_render_testing.h"
 }
 #include "sc_mesh.h"
 #include "sctest.h"
@@ -85,7 +85,9 @@ static sc_renderer *create(const scene &s, sc_backend backend)
 static int is_tie(const sc_renderer *r, const float *pos, const uint32_t *idx, size_t i, uint32_t a, uint32_t b)
 {
     if (a == SC_NO_HIT || b == SC_NO_HIT) return 0;
-    const sc_frame_params *p = &r->params;
+    sc_frame_params params;
+    sc_renderer_testing_frame_params(r, &params);
+    const sc_frame_params *p = &params;
     float dir[3];
     sc_pixel_ray_dir(p, (uint32_t)(i % p->width), (uint32_t)(i / p->width), dir);
     sc_ray ray;

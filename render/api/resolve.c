@@ -1,0 +1,231 @@
+/* resolve.c - the front end's descriptor checks and defaults (resolve.h): cameras (with the default
+ * view of a mesh and the look-at basis), shading, deformation. */
+#include "resolve.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render_tuning.h"
+#include "sc_report.h"
+
+static int all_zero3(const float v[3]) { return v[0] == 0.0f && v[1] == 0.0f && v[2] == 0.0f; }
+
+
+sc_status sc_check_float(float v, const char *call, const char *field)
+{
+    if (isnan(v)) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: %s is NaN", call, field);
+    if (isinf(v)) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: %s is infinite", call, field);
+    return SC_OK;
+}
+
+static sc_status check_float3(const float v[3], const char *call, const char *field)
+{
+    char name[96];
+    for (int i = 0; i < 3; ++i) {
+        if (isfinite(v[i])) continue;
+        snprintf(name, sizeof name, "%s[%d]", field, i);
+        return sc_check_float(v[i], call, name);
+    }
+    return SC_OK;
+}
+
+static double dot3d(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+static void cross3d(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The view basis of a camera, in double (float inputs cannot overflow or underflow it): forward
+ * (unit, eye -> target), right = forward x up (unit), up' = right x forward. 0 when eye == target or
+ * up is parallel to the view direction (within 1e-6 of the angle). */
+static int view_basis(const sc_camera_desc *c, double fwd[3], double right[3], double up[3])
+{
+    double d[3], u[3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = (double)c->target[i] - (double)c->eye[i];
+        u[i] = c->up[i];
+    }
+    double dl = sqrt(dot3d(d, d)), ul = sqrt(dot3d(u, u));
+    if (!(dl > 0.0) || !(ul > 0.0)) return 0;
+    for (int i = 0; i < 3; ++i) fwd[i] = d[i] / dl;
+    cross3d(fwd, u, right);
+    double rl = sqrt(dot3d(right, right));
+    if (!(rl > 1e-6 * ul)) return 0;
+    for (int i = 0; i < 3; ++i) right[i] /= rl;
+    cross3d(right, fwd, up);
+    return 1;
+}
+
+/* Camera part of *p from a camera (validated) and the target's aspect: the look-at basis
+ * (cglm's glm_lookat conventions, computed in double) and the perspective scale factors (as
+ * glm_perspective computes them). */
+void sc_camera_frame_params(const sc_camera_desc *c, sc_frame_params *p)
+{
+    double fwd[3], right[3], up[3];
+    if (!view_basis(c, fwd, right, up)) return; /* never: sc_resolve_camera checked it */
+    for (int i = 0; i < 3; ++i) {
+        p->eye[i] = c->eye[i];
+        p->right[i] = (float)right[i];
+        p->up[i] = (float)up[i];
+        p->forward[i] = (float)fwd[i];
+    }
+    const float f = 1.0f / tanf(c->fovy * 0.5f);
+    p->proj_x = f / ((float)p->width / (float)p->height);
+    p->proj_y = f;
+    p->near_plane = c->near_plane;
+    p->far_plane = c->far_plane;
+}
+
+sc_status sc_resolve_camera(const sc_camera_desc *in, sc_camera_desc *out)
+{
+    static const char *const call = "sc_renderer_set_camera";
+    sc_camera_desc c = *in;
+    SC_TRY(check_float3(c.eye, call, "camera.eye"));
+    SC_TRY(check_float3(c.target, call, "camera.target"));
+    SC_TRY(check_float3(c.up, call, "camera.up"));
+    SC_TRY(sc_check_float(c.fovy, call, "camera.fovy"));
+    SC_TRY(sc_check_float(c.near_plane, call, "camera.near_plane"));
+    SC_TRY(sc_check_float(c.far_plane, call, "camera.far_plane"));
+    if (all_zero3(c.up)) c.up[1] = 1.0f;
+    if (c.fovy == 0.0f) c.fovy = SC_DEFAULT_FOVY;
+    if (c.near_plane == 0.0f) c.near_plane = SC_DEFAULT_NEAR;
+    if (c.far_plane == 0.0f) c.far_plane = SC_DEFAULT_FAR;
+    if (!(c.fovy > 0.0f && c.fovy < 3.14159f))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: camera.fovy %g is not in (0, pi)", call, (double)c.fovy);
+    if (!isfinite(1.0f / tanf(c.fovy * 0.5f)))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: camera.fovy %g is too small (1 / tan(fovy / 2) overflows)", call,
+                       (double)c.fovy);
+    if (!(c.near_plane > 0.0f && c.far_plane > c.near_plane))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: need 0 < camera.near_plane (%g) < camera.far_plane (%g)", call,
+                       (double)c.near_plane, (double)c.far_plane);
+    double d[3];
+    for (int i = 0; i < 3; ++i) d[i] = (double)c.target[i] - (double)c.eye[i];
+    if (!(dot3d(d, d) > 0.0))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: camera.eye and camera.target are the same point", call);
+    double fwd[3], right[3], up[3];
+    if (!view_basis(&c, fwd, right, up))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: camera.up is parallel to the view direction", call);
+    *out = c;
+    return SC_OK;
+}
+
+/* Clamps a double into the finite float range. */
+static float to_float_clamped(double v) { return v > FLT_MAX ? FLT_MAX : (v < -FLT_MAX ? -FLT_MAX : (float)v); }
+
+/* Without a camera: look at the mesh from +z (from -z when the float range has no room on that
+ * side), the whole bounding sphere in view. Computed in double and clamped to floats, so no finite
+ * mesh overflows it. 0 when even that is not representable (a tiny mesh at the edge of the float
+ * range). */
+int sc_default_camera(const float center[3], float radius, sc_camera_desc *out)
+{
+    const double R = radius;
+    const double dist = R / sin(0.5 * SC_DEFAULT_FOVY) * 1.1;
+    for (int side = 1; side >= -1; side -= 2) {
+        sc_camera_desc c;
+        memset(&c, 0, sizeof c);
+        for (int i = 0; i < 3; ++i) c.eye[i] = c.target[i] = center[i];
+        c.eye[2] = to_float_clamped((double)center[2] + side * dist);
+        if (c.eye[2] == c.target[2]) continue; /* no room in the float range on this side */
+        const double reach = fabs((double)c.eye[2] - (double)c.target[2]);
+        c.up[1] = 1.0f;
+        c.fovy = SC_DEFAULT_FOVY;
+        c.near_plane = to_float_clamped(0.01 * R);
+        if (!(c.near_plane > 0.0f)) c.near_plane = FLT_MIN;
+        c.far_plane = to_float_clamped(reach + 4.0 * R);
+        if (!(c.far_plane > c.near_plane)) continue;
+        *out = c;
+        return 1;
+    }
+    return 0;
+}
+
+/* The backends' per-pixel inputs of a resolved shading descriptor: the unit vector towards the
+ * light (in float, as both backends always computed it), ambient at least 0, the heat scales. */
+static void shade_params(const sc_shading_desc *s, sc_shade_params *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->mode = (int)s->mode;
+    float l[3] = {-s->light_dir[0], -s->light_dir[1], -s->light_dir[2]};
+    float len = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+    if (len > 0.0f) { l[0] /= len; l[1] /= len; l[2] /= len; }
+    for (int k = 0; k < 3; ++k) {
+        sp->light[k] = l[k];
+        sp->albedo[k] = s->albedo[k];
+        sp->bg_bottom[k] = s->background_bottom[k];
+        sp->bg_top[k] = s->background_top[k];
+    }
+    sp->ambient = s->ambient < 0.0f ? 0.0f : s->ambient;
+    sp->heat_max_tile = s->heat_max > 0.0f ? s->heat_max : SC_HEAT_MAX_TILE;
+    sp->heat_max_tests = s->heat_max > 0.0f ? s->heat_max : SC_HEAT_MAX_TESTS;
+}
+
+/* The light direction is stored normalised (computed in double: no overflow or underflow of its
+ * length). */
+sc_status sc_resolve_shading(const sc_shading_desc *in, sc_shading_desc *out, sc_shade_params *shade)
+{
+    static const char *const call = "sc_renderer_set_shading";
+    sc_shading_desc sd;
+    sc_shading_desc *s = &sd;
+    if (in) *s = *in;
+    else memset(s, 0, sizeof *s);
+    if ((unsigned)s->mode >= SC_VIEW_MODE_COUNT)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: unknown view mode %d", call, (int)s->mode);
+    SC_TRY(check_float3(s->light_dir, call, "shading.light_dir"));
+    SC_TRY(sc_check_float(s->ambient, call, "shading.ambient"));
+    SC_TRY(check_float3(s->albedo, call, "shading.albedo"));
+    SC_TRY(check_float3(s->background_bottom, call, "shading.background_bottom"));
+    SC_TRY(check_float3(s->background_top, call, "shading.background_top"));
+    SC_TRY(sc_check_float(s->heat_max, call, "shading.heat_max"));
+    if (s->heat_max < 0.0f)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: shading.heat_max %g is negative (0: the mode's default)", call,
+                       (double)s->heat_max);
+    if (all_zero3(s->light_dir)) {
+        s->light_dir[0] = SC_LIGHT_DIR_X; s->light_dir[1] = SC_LIGHT_DIR_Y; s->light_dir[2] = SC_LIGHT_DIR_Z;
+    }
+    double l[3] = {s->light_dir[0], s->light_dir[1], s->light_dir[2]};
+    double len = sqrt(dot3d(l, l)); /* > 0: some component is a nonzero float */
+    for (int i = 0; i < 3; ++i) s->light_dir[i] = (float)(l[i] / len);
+    if (s->ambient == 0.0f) s->ambient = SC_AMBIENT;
+    if (all_zero3(s->albedo)) {
+        s->albedo[0] = SC_ALBEDO_R; s->albedo[1] = SC_ALBEDO_G; s->albedo[2] = SC_ALBEDO_B;
+    }
+    if (all_zero3(s->background_bottom)) {
+        s->background_bottom[0] = SC_BG_BOTTOM_R; s->background_bottom[1] = SC_BG_BOTTOM_G;
+        s->background_bottom[2] = SC_BG_BOTTOM_B;
+    }
+    if (all_zero3(s->background_top)) {
+        s->background_top[0] = SC_BG_TOP_R; s->background_top[1] = SC_BG_TOP_G; s->background_top[2] = SC_BG_TOP_B;
+    }
+    *out = sd;
+    shade_params(&sd, shade);
+    return SC_OK;
+}
+
+sc_status sc_check_deform(const sc_deform_desc *d)
+{
+    static const char *const call = "sc_renderer_set_deform";
+    SC_TRY(sc_check_float(d->twist.amount, call, "deform.twist.amount"));
+    SC_TRY(check_float3(d->twist.axis, call, "deform.twist.axis"));
+    SC_TRY(sc_check_float(d->twist.frequency, call, "deform.twist.frequency"));
+    SC_TRY(sc_check_float(d->bend.amount, call, "deform.bend.amount"));
+    SC_TRY(check_float3(d->bend.axis, call, "deform.bend.axis"));
+    SC_TRY(check_float3(d->bend.direction, call, "deform.bend.direction"));
+    SC_TRY(sc_check_float(d->bend.frequency, call, "deform.bend.frequency"));
+    SC_TRY(sc_check_float(d->wave.amount, call, "deform.wave.amount"));
+    SC_TRY(check_float3(d->wave.direction, call, "deform.wave.direction"));
+    SC_TRY(check_float3(d->wave.displacement, call, "deform.wave.displacement"));
+    SC_TRY(sc_check_float(d->wave.wavelength, call, "deform.wave.wavelength"));
+    SC_TRY(sc_check_float(d->wave.frequency, call, "deform.wave.frequency"));
+    SC_TRY(sc_check_float(d->pulse.amount, call, "deform.pulse.amount"));
+    SC_TRY(sc_check_float(d->pulse.frequency, call, "deform.pulse.frequency"));
+    SC_TRY(sc_check_float(d->pulse.spatial_frequency, call, "deform.pulse.spatial_frequency"));
+    SC_TRY(sc_check_float(d->noise.amount, call, "deform.noise.amount"));
+    SC_TRY(sc_check_float(d->noise.scale, call, "deform.noise.scale"));
+    SC_TRY(sc_check_float(d->noise.speed, call, "deform.noise.speed"));
+    return SC_OK;
+}

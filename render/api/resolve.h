@@ -1,0 +1,29 @@
+/* resolve.h - the front end's checks and defaults (internal to api/): every descriptor is checked
+ * (every float finite, every field in range, naming the field) and its defaults filled here, once;
+ * the backends receive resolved values only. */
+#ifndef SC_RESOLVE_H
+#define SC_RESOLVE_H
+
+#include "sc_frame.h"
+#include "shade.h"
+#include "slabcast.h"
+
+/* INVALID_ARGUMENT (reported) when v is NaN or infinite: "<call>: <field> is NaN". */
+sc_status sc_check_float(float v, const char *call, const char *field);
+
+/* Checks a camera and fills its defaults. */
+sc_status sc_resolve_camera(const sc_camera_desc *in, sc_camera_desc *out);
+/* A view of the whole bounding sphere (center, radius) from +z (or -z); 0 when the float range
+ * has no such camera. */
+int sc_default_camera(const float center[3], float radius, sc_camera_desc *out);
+/* The camera fields of *p from a resolved camera and p's target size. */
+void sc_camera_frame_params(const sc_camera_desc *camera, sc_frame_params *p);
+
+/* Checks a shading descriptor (NULL: defaults) and fills its defaults into *out (light direction
+ * normalised), and the backends' per-pixel inputs into *shade. */
+sc_status sc_resolve_shading(const sc_shading_desc *in, sc_shading_desc *out, sc_shade_params *shade);
+
+/* Every float of a deformation descriptor must be finite. */
+sc_status sc_check_deform(const sc_deform_desc *d);
+
+#endif /* SC_RESOLVE_H */

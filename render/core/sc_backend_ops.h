@@ -1,0 +1,91 @@
+/* sc_backend_ops.h - what a backend of the renderer is (internal): a table of functions over an
+ * opaque state, which the front end (api/renderer.c) calls and which never calls the front end back.
+ * The front end validates every argument, resolves every default and decides every capacity before
+ * a call; a backend computes and returns its results (capacities, references needed, stats).
+ *
+ * A backend lives in a room of its own (cpu/, cuda/), includes only core/ headers besides its own,
+ * and exports one table (sc_backend_cpu_ops, sc_backend_cuda_ops) that api/backend_registry.c
+ * lists. */
+#ifndef SC_BACKEND_OPS_H
+#define SC_BACKEND_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deform.h"
+#include "sc_frame.h"
+#include "sc_status.h"
+#include "shade.h"
+#include "slabcast.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a backend can do beyond the common calls (sc_backend_ops.caps). */
+enum {
+    SC_BACKEND_CAP_SYNCHRONOUS = 1u << 0, /* a frame is complete when render returns: its time on
+                                             the host is its frame time */
+    SC_BACKEND_CAP_SURFACE = 1u << 1      /* writes CUDA surfaces (sc_frame_desc.surface) */
+};
+
+/* Creation inputs, resolved by the front end. */
+typedef struct sc_backend_config {
+    sc_frame_params grid;          /* target and grid sizes (the camera fields are not used) */
+    uint32_t num_threads;          /* host worker threads, 1 .. SC_CPU_MAX_THREADS */
+    size_t host_memory_limit;      /* bytes the backend's host buffers may take */
+    cudaStream_t stream;           /* the stream of every call (CUDA); NULL: the default stream */
+} sc_backend_config;
+
+/* One frame's inputs, resolved by the front end. */
+typedef struct sc_backend_frame {
+    const sc_frame_params *params; /* grid, camera, cull and flat flags (depth range: the backend's) */
+    const sc_deform_eval *deform;  /* this frame's deformation (unused when positions is set) */
+    const float *positions;        /* the caller's deformed positions (backend memory), or NULL */
+    const sc_shade_params *shade;
+    void *rgba;                    /* output image (backend memory), or NULL */
+    size_t pitch;                  /* its bytes per row (resolved: never 0) */
+    unsigned long long surface;    /* SC_BACKEND_CAP_SURFACE: a surface to write when rgba is NULL */
+} sc_backend_frame;
+
+/* A backend's intermediate buffers of the last frame, in its memory (host for the CPU backend,
+ * device for CUDA), for tests (api/sc_render_testing.h); NULL where the backend has none. */
+typedef struct sc_backend_buffers {
+    const uint32_t *tri_tiles;     /* per triangle: tiles it is binned to (0: culled) */
+    const float *tri_keys;         /* per triangle: depth key (+inf when binned to no tile) */
+    const uint32_t *tile_offsets;  /* per tile + 1: first reference of the tile */
+    const uint32_t *tests;         /* per pixel: ray-triangle tests */
+    const float *normals;          /* per vertex: this frame's smooth normals */
+} sc_backend_buffers;
+
+typedef struct sc_backend_ops {
+    sc_backend kind;
+    const char *name;
+    unsigned caps;                 /* SC_BACKEND_CAP_* */
+    /* Nonzero when create can succeed on this machine (CUDA: a device is present). */
+    int (*available)(void);
+    sc_status (*create)(const sc_backend_config *config, void **state);
+    void (*destroy)(void *state);  /* NULL is ignored */
+    /* The grid changed size; on failure the backend keeps the previous grid. */
+    sc_status (*resize)(void *state, const sc_frame_params *grid);
+    /* Copies the mesh (indices checked by the front end). */
+    sc_status (*set_mesh)(void *state, const sc_mesh_data *mesh);
+    /* Grows the reference buffers to at least ref_capacity (<= SC_MAX_REF_CAPACITY); *capacity: what
+     * the buffers hold afterwards (a backend may hold more than asked). */
+    sc_status (*reserve)(void *state, size_t ref_capacity, size_t *capacity);
+    /* Renders (or enqueues) one frame. SC_ERROR_CAPACITY (not reported): the references do not fit
+     * the buffer; *refs_needed says how many, the front end grows (reserve) and calls again. */
+    sc_status (*render)(void *state, const sc_backend_frame *frame, size_t *refs_needed);
+    /* Waits for the frames in flight and returns the last one's stats: the stage times, frame_ms
+     * (unless SYNCHRONOUS), the counters and the depth range; the front end fills the rest. */
+    sc_status (*finish)(void *state, sc_frame_stats *out);
+    /* Copies the hit buffer / this frame's positions to host memory. */
+    sc_status (*read_hits)(void *state, sc_hit *out);
+    sc_status (*read_positions)(void *state, float *out);
+    sc_status (*buffers)(void *state, sc_backend_buffers *out);
+} sc_backend_ops;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SC_BACKEND_OPS_H */

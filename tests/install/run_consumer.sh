@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# run_consumer.sh BUILD_DIR CONSUMER_DIR WORK_DIR: installs BUILD_DIR into WORK_DIR/prefix, then builds
+# and runs the outside project CONSUMER_DIR against it, with CMake (find_package) and with pkg-config.
+# Environment (set by tests/install/CMakeLists.txt): CMAKE, CC, CONSUMER_GENERATOR, CONSUMER_CFLAGS,
+# LIBDIR (lib, as GNUInstallDirs chose), SOURCE_DIR (must not appear in the installed package),
+# BUILD_TYPE.
+set -euo pipefail
+build=$1 consumer=$2 work=$3
+cmake=${CMAKE:-cmake} cc=${CC:-cc} libdir=${LIBDIR:-lib}
+prefix=$work/prefix
+fail() { echo "test_install_consumer: FAIL: $*" >&2; exit 1; }
+step() { echo "== $*"; }
+
+rm -rf "$work"
+mkdir -p "$work"
+
+step "install $build into $prefix"
+"$cmake" --install "$build" --prefix "$prefix" ${BUILD_TYPE:+--config "$BUILD_TYPE"} >"$work/install.log" ||
+  { cat "$work/install.log" >&2; fail "cmake --install failed"; }
+
+step "the installed tree"
+inc=$prefix/include/slabcast
+for h in sc_status.h split.h sc_mesh.h slabcast.h sc_gl.h sc_display.h; do
+  [ -f "$inc/$h" ] || fail "public header $h not installed"
+done
+internal=$(find "$prefix/include" -name 'sc_report.h' -o -name '*_internal.h' -o -name '*.cuh' | head -5)
+[ -z "$internal" ] || fail "internal headers installed: $internal"
+for l in status split mesh render gl display glad; do
+  [ -f "$prefix/$libdir/libslabcast_$l.a" ] || fail "libslabcast_$l.a not installed"
+done
+for f in slabcastConfig.cmake slabcastConfigVersion.cmake slabcastTargets.cmake; do
+  [ -f "$prefix/$libdir/cmake/slabcast/$f" ] || fail "$f not installed"
+done
+[ -x "$prefix/bin/slabcast" ] || fail "the slabcast program is not installed"
+if [ -n "${SOURCE_DIR:-}" ] && grep -rlF "$SOURCE_DIR" "$prefix/$libdir/cmake" "$prefix/$libdir/pkgconfig"; then
+  fail "the package refers to the source tree (files above)"
+fi
+
+step "consumer with find_package(slabcast), CMAKE_PREFIX_PATH=$prefix"
+gen=()
+[ -n "${CONSUMER_GENERATOR:-}" ] && gen=(-G "$CONSUMER_GENERATOR")
+"$cmake" -S "$consumer" -B "$work/cmake-build" "${gen[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DCMAKE_C_FLAGS="${CONSUMER_CFLAGS:-}" \
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/configure.log" 2>&1 ||
+  { cat "$work/configure.log" >&2; fail "the consumer's configure failed"; }
+found=$(sed -n 's/^slabcast_DIR:PATH=//p' "$work/cmake-build/CMakeCache.txt")
+[ "$found" = "$prefix/$libdir/cmake/slabcast" ] || fail "find_package(slabcast) found '$found', not the installed package"
+"$cmake" --build "$work/cmake-build" >"$work/build.log" 2>&1 ||
+  { cat "$work/build.log" >&2; fail "the consumer's build failed"; }
+"$work/cmake-build/render_frame" || fail "render_frame (CMake build)"
+"$work/cmake-build/split_ref" || fail "split_ref (CMake build)"
+
+step "consumer with pkg-config"
+export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
+for pc in slabcast-status slabcast-split slabcast-mesh slabcast-render slabcast-gl slabcast-display; do
+  pkg-config --exists --print-errors "$pc" || fail "pkg-config: $pc"
+done
+mkdir -p "$work/pc-build"
+# shellcheck disable=SC2046  # word splitting of the flags is meant
+"$cc" ${CONSUMER_CFLAGS:-} $(pkg-config --cflags slabcast-render) -o "$work/pc-build/render_frame" \
+  "$consumer/render_frame.c" $(pkg-config --static --libs slabcast-render) || fail "render_frame (pkg-config build)"
+# shellcheck disable=SC2046
+"$cc" ${CONSUMER_CFLAGS:-} $(pkg-config --cflags slabcast-split) -o "$work/pc-build/split_ref" \
+  "$consumer/split_ref.c" $(pkg-config --static --libs slabcast-split) || fail "split_ref (pkg-config build)"
+"$work/pc-build/render_frame" || fail "render_frame (pkg-config build)"
+"$work/pc-build/split_ref" || fail "split_ref (pkg-config build)"
+echo "test_install_consumer: OK"
