@@ -2,6 +2,7 @@
 #ifndef SLABCAST_APP_H
 #define SLABCAST_APP_H
 
+#include "camera.h"
 #include "options.h"
 #include "orbit.h"
 #include "sc_mesh.h"
@@ -10,7 +11,8 @@
 typedef struct app_scene {
     sc_mesh mesh;
     char mesh_name[256];
-    app_orbit orbit;
+    app_orbit orbit;             /* the model's framing (F, R in the viewer) */
+    app_camera camera;           /* the view: the framing, or --camera */
     sc_renderer *renderer;
     sc_backend backend;
     unsigned deform_mask;

@@ -16,7 +16,8 @@
     X(glfwSetFramebufferSizeCallback) X(glfwSetKeyCallback) X(glfwSetMouseButtonCallback)            \
     X(glfwSetScrollCallback) X(glfwSetWindowShouldClose) X(glfwSetWindowTitle)                       \
     X(glfwSetWindowUserPointer) X(glfwSwapBuffers) X(glfwSwapInterval) X(glfwTerminate)              \
-    X(glfwWindowHint) X(glfwWindowShouldClose)
+    X(glfwWindowHint) X(glfwWindowShouldClose) X(glfwGetPrimaryMonitor) X(glfwGetVideoMode)      \
+    X(glfwSetWindowMonitor) X(glfwGetWindowPos) X(glfwGetWindowSize) X(glfwGetWindowMonitor)
 
 typedef struct app_glfw_api {
 #define APP_GLFW_MEMBER(name) __typeof__(&name) name;
@@ -55,6 +56,12 @@ int app_glfw_load(char *why, size_t why_size);
 #define glfwTerminate APP_GLFW_REDIRECT(glfwTerminate)
 #define glfwWindowHint APP_GLFW_REDIRECT(glfwWindowHint)
 #define glfwWindowShouldClose APP_GLFW_REDIRECT(glfwWindowShouldClose)
+#define glfwGetPrimaryMonitor APP_GLFW_REDIRECT(glfwGetPrimaryMonitor)
+#define glfwGetVideoMode APP_GLFW_REDIRECT(glfwGetVideoMode)
+#define glfwSetWindowMonitor APP_GLFW_REDIRECT(glfwSetWindowMonitor)
+#define glfwGetWindowPos APP_GLFW_REDIRECT(glfwGetWindowPos)
+#define glfwGetWindowSize APP_GLFW_REDIRECT(glfwGetWindowSize)
+#define glfwGetWindowMonitor APP_GLFW_REDIRECT(glfwGetWindowMonitor)
 #endif
 
 #endif

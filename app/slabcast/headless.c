@@ -88,10 +88,10 @@ int app_run_headless(const app_options *o, app_scene *s)
         app_image_free(&img);
         return 1;
     }
-    sc_camera_desc cam = app_orbit_camera(&s->orbit);
+    sc_camera_desc cam = app_camera_desc(&s->camera);
     int rc = 0;
     if (sc_renderer_set_camera(s->renderer, &cam) != SC_OK) {
-        app_report_error("the camera framing the model");
+        app_report_error("the camera");
         rc = 1;
     }
     if (rc == 0)

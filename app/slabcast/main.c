@@ -139,6 +139,13 @@ static void frame_mesh(app_scene *s)
                 s->mesh_name, fit.radius, fit.offset[0], fit.offset[1], fit.offset[2], fit.scale_log2);
 }
 
+/* The view: the framing, or --camera's eye, target and fov (checked when parsed). */
+static void set_camera(const app_options *o, app_scene *s)
+{
+    app_camera_from_orbit(&s->camera, &s->orbit);
+    if (o->has_camera) (void)app_camera_set(&s->camera, o->camera, o->camera + 3, o->camera[6]);
+}
+
 static int create_renderer(const app_options *o, app_scene *s)
 {
     sc_renderer_desc rd = {0};
@@ -246,6 +253,7 @@ int main(int argc, char **argv)
     int rc = 1;
     if (build_mesh(&o, &s) == 0) {
         frame_mesh(&s);
+        set_camera(&o, &s);
         if (set_scene(&o, &s) == 0) rc = run(&o, &s);
     }
     sc_renderer_destroy(s.renderer);

@@ -6,6 +6,9 @@
  * option, the value, the problem and the valid range. */
 #include "options.h"
 
+#include "camera.h"
+#include "viewer_bindings.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -24,10 +27,10 @@ static const struct { const char *name; unsigned bit; } k_deformers[] = {
 };
 
 typedef enum opt_id {
-    OPT_HELP, OPT_CULL, OPT_FLAT, OPT_HEADLESS, OPT_WINDOW, OPT_VERBOSE, /* flags: no value */
+    OPT_HELP, OPT_CULL, OPT_FLAT, OPT_HEADLESS, OPT_WINDOW, OPT_VERBOSE, OPT_NO_HUD, /* flags: no value */
     OPT_MESH, OPT_RESOLUTION, OPT_SUBDIVIDE, OPT_SIZE, OPT_BACKEND, OPT_TILE, OPT_SLABS, OPT_DEFORM,
     OPT_MODE, OPT_FRAMES, OPT_TIME, OPT_DT, OPT_OUT, OPT_STATS_JSON, OPT_THREADS, OPT_MAX_MESH_BYTES,
-    OPT_MAX_VERTICES, OPT_MAX_TRIANGLES, OPT_MAX_XZ_RATIO
+    OPT_MAX_VERTICES, OPT_MAX_TRIANGLES, OPT_MAX_XZ_RATIO, OPT_CAMERA, OPT_STATE_LOG
 } opt_id;
 
 /* Every option, with the placeholder of its value (NULL: a flag). */
@@ -44,7 +47,8 @@ static const struct app_opt { const char *name; const char *arg; opt_id id; } k_
     {"--out", "FILE", OPT_OUT},           {"--stats-json", "FILE", OPT_STATS_JSON},
     {"--threads", "N", OPT_THREADS},      {"--max-mesh-bytes", "N", OPT_MAX_MESH_BYTES},
     {"--max-vertices", "N", OPT_MAX_VERTICES}, {"--max-triangles", "N", OPT_MAX_TRIANGLES},
-    {"--max-xz-ratio", "N", OPT_MAX_XZ_RATIO},
+    {"--max-xz-ratio", "N", OPT_MAX_XZ_RATIO}, {"--camera", "E,T,FOV", OPT_CAMERA},
+    {"--no-hud", NULL, OPT_NO_HUD},       {"--state-log", "FILE", OPT_STATE_LOG},
 };
 #define APP_OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -90,12 +94,18 @@ void app_print_usage(FILE *f)
             "  --window            require a window\n"
             "  --threads N         cpu backend worker threads, 1 .. %u (default: one per core)\n"
             "  --verbose           log info and debug lines; errors keep their source location\n"
-            "  --help              this text\n\n"
-            "viewer keys: drag = orbit, scroll = zoom, 1-7 = view mode, space = pause, d = next deformer set,\n"
-            "             c = toggle back-face culling, f = flat/smooth, s = save image, esc = quit\n",
+            "  --camera ex,ey,ez,tx,ty,tz,fov\n"
+            "                      eye, target and vertical field of view in degrees (%g .. %g), window and\n"
+            "                      headless alike (default: the model framed); the viewer's P key prints it\n"
+            "  --no-hud            start the viewer with its statistics overlay off (H toggles it)\n"
+            "  --state-log FILE    viewer, for tests: append the viewer's state as one JSON line after each input\n"
+            "  --help              this text\n",
             APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, APP_MAX_SUBDIVIDE, APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE,
             SC_MAX_SLABS, APP_MAX_FRAMES, APP_HEADLESS_FRAMES_CUDA, APP_HEADLESS_FRAMES_CPU, APP_MAX_TIME,
-            APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS);
+            APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS,
+            (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
+    fprintf(f, "\nviewer keys and mouse (F1 or ? shows them in the window):\n");
+    app_print_bindings(f);
 }
 
 /* ---- messages ---------------------------------------------------------------------------------- */
@@ -275,6 +285,35 @@ static int parse_time_opt(const char *opt, const char *v, double lo, double hi, 
     return 0;
 }
 
+/* --camera ex,ey,ez,tx,ty,tz,fov: seven decimal numbers; eye != target; fov in degrees. */
+static int parse_camera(const char *opt, const char *v, app_options *o, FILE *err)
+{
+    char valid[128];
+    snprintf(valid, sizeof valid, "ex,ey,ez,tx,ty,tz,fov: eye, target (not the eye) and fov %g .. %g degrees",
+             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
+    const char *p = v;
+    for (int i = 0; i < 7; ++i) {
+        size_t n = strcspn(p, ",");
+        char part[64];
+        if (n >= sizeof part) return bad_value(err, opt, v, "a number is too long", valid);
+        memcpy(part, p, n);
+        part[n] = '\0';
+        double x = 0.0;
+        num_error e = parse_real_in(part, -3e38, 3e38, &x);
+        if (e != NUM_OK) return bad_value(err, opt, v, num_problem(e), valid);
+        o->camera[i] = (float)x;
+        p += n;
+        if (i < 6 && *p != ',') return bad_value(err, opt, v, "expected 7 comma-separated numbers", valid);
+        if (i < 6) ++p;
+    }
+    if (*p) return bad_value(err, opt, v, "expected 7 comma-separated numbers", valid);
+    app_camera probe = {{0}, {0}, 1.0f, {0}, 1.0f};
+    if (app_camera_set(&probe, o->camera, o->camera + 3, o->camera[6]) != 0)
+        return bad_value(err, opt, v, "eye equals target or fov out of range", valid);
+    o->has_camera = 1;
+    return 0;
+}
+
 /* ---- words ------------------------------------------------------------------------------------- */
 
 /* Comma-separated deformer names, or "none"; empty names are refused. */
@@ -401,6 +440,7 @@ static int apply_flag(app_options *o, opt_id id, int *saw_window, int *saw_headl
     case OPT_HEADLESS: o->window = APP_WINDOW_OFF; *saw_headless = 1; break;
     case OPT_WINDOW: o->window = APP_WINDOW_ON; *saw_window = 1; break;
     case OPT_VERBOSE: o->verbose = 1; break;
+    case OPT_NO_HUD: o->no_hud = 1; break;
     default: return -1;
     }
     return 0;
@@ -418,6 +458,8 @@ static int apply_value(app_options *o, opt_id id, const char *opt, const char *v
     switch (id) {
     case OPT_MESH: return apply_file_name(opt, v, &o->mesh_path, err);
     case OPT_STATS_JSON: return apply_file_name(opt, v, &o->stats_json, err);
+    case OPT_STATE_LOG: return apply_file_name(opt, v, &o->state_log, err);
+    case OPT_CAMERA: return parse_camera(opt, v, o, err);
     case OPT_OUT:
         o->out_format = app_image_format_of(v);
         if (o->out_format == APP_IMAGE_UNKNOWN)

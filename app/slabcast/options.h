@@ -69,6 +69,10 @@ typedef struct app_options {
     uint64_t max_triangles;
     uint64_t max_xz_ratio;
     int verbose;                 /* log info and debug lines, and keep source locations in errors */
+    int has_camera;              /* --camera given: camera[] = eye xyz, target xyz, fov in degrees */
+    float camera[7];
+    int no_hud;                  /* --no-hud: the viewer starts with its statistics overlay off */
+    const char *state_log;       /* --state-log FILE: the viewer appends its state as JSON after each input */
     int help;
 } app_options;
 

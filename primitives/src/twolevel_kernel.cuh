@@ -63,13 +63,206 @@ __host__ __device__ inline split_tl_layout split_tl_layout_of(uint32_t nb, int k
     return L;
 }
 
+/* The kernel's phases (numbered 1 to 5 above) are __device__ __forceinline__ free functions: the
+ * kernel's locals by value (the fields of p it reads once and the shared-memory pointers, passed in
+ * rather than read again from p), the tile's register arrays (keys, payloads, ranks) by reference to
+ * the same arrays, the rank helpers as closures over the tile's locals; so every instantiation
+ * compiles to the same registers, spills and code as the single function did (a per-block state
+ * struct with member functions did not: less spilling in most instantiations, more in the BITS rule's
+ * payload kernels). */
+
+/* 2. First pass: rank by the low part (kept by keep); the tile's histogram in s_goff; the warp's
+ * counts of the low parts in s_wlow[warp]. */
+template <int RULE, int ITEMS, bool FULL, typename Keep>
+__device__ __forceinline__ void split_tl_first_pass(const split_kernel_params &p, const Keep &keep, const uint32_t (&key)[ITEMS],
+                                                    const uint32_t (&bit_tests)[SPLIT_TL_LOW_BITS],
+                                                    const uint32_t (&lane_masks)[SPLIT_TL_LOW_BITS], const uint32_t *s_bounds,
+                                                    uint32_t *s_goff, uint32_t *s_wlow, uint32_t sb, uint32_t mask,
+                                                    uint32_t low_mask, uint64_t tile_base, uint32_t tile_n, uint32_t wbase,
+                                                    uint32_t lane, uint32_t warp, uint32_t lt)
+{
+    constexpr uint32_t NLOW = 1u << SPLIT_TL_LOW_BITS;
+    uint32_t lane_count = 0;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const uint32_t off = wbase + (uint32_t)r * 32u + lane;
+        const bool valid = FULL || off < tile_n;
+        const uint32_t b = valid ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
+                                 : 0u;
+        const uint32_t lo = b & low_mask;
+        const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
+        const uint32_t lanes = split_match_lane<SPLIT_TL_LOW_BITS>(lo, bit_tests, valid_mask, lane_masks);
+        const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, lo);
+        const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, lo);
+        lane_count += __popc(lanes);
+        keep(r, b, before + __popc(mine & lt));
+        if (valid) atomicAdd(&s_goff[b], 1u);
+    }
+    if (lane < NLOW) s_wlow[warp * NLOW + lane] = lane_count;
+}
+
+/* 3. Offsets. The histogram: thread t's buckets [hbegin, hend), the block's scan; s_goff becomes the
+ * global start - the local start. The low parts' starts per warp (the last warp; lane l owns low part l). */
+__device__ __forceinline__ void split_tl_offsets(uint32_t *s_goff, const uint32_t *s_run, uint32_t *s_scratch, uint32_t *s_wlow,
+                                                 uint32_t hbegin, uint32_t hend, uint32_t lane, uint32_t warp)
+{
+    constexpr uint32_t NLOW = 1u << SPLIT_TL_LOW_BITS;
+    uint32_t sum = 0;
+    for (uint32_t b = hbegin; b < hend; ++b) sum += s_goff[b];
+    uint32_t run = split_block_exclusive_sum(sum, s_scratch, lane, warp);
+    for (uint32_t b = hbegin; b < hend; ++b) {
+        const uint32_t c = s_goff[b];
+        s_goff[b] = s_run[b] - run;
+        run += c;
+    }
+    if (warp == SPLIT_TL_WARPS - 1) {
+        uint32_t total = 0;
+        if (lane < NLOW)
+#pragma unroll
+            for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) total += s_wlow[w * NLOW + lane];
+        const uint32_t start = split_warp_inclusive_sum(total, lane) - total;
+        if (lane < NLOW) split_warp_starts<SPLIT_TL_WARPS>(s_wlow + lane, NLOW, start);
+    }
+}
+
+/* Stages the warp's records at starts[(bucket >> shift) & part_mask] + rank. */
+template <int ITEMS, bool FULL, bool PAY, bool RECOMP, typename BucketOf, typename RankOf>
+__device__ __forceinline__ void split_tl_stage(const BucketOf &bucket_of, const RankOf &rank_of, const uint32_t (&key)[ITEMS],
+                                               const uint32_t (&pay)[ITEMS], const uint32_t *starts, uint32_t shift,
+                                               uint32_t part_mask, uint32_t *s_key, uint32_t *s_pay, uint16_t *s_bkt,
+                                               const uint32_t *keys_out, uint32_t tile_n, uint32_t wbase, uint32_t lane)
+{
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        if (!FULL && wbase + (uint32_t)r * 32u + lane >= tile_n) continue;
+        const uint32_t b = bucket_of(r);
+        const uint32_t pos = starts[(b >> shift) & part_mask] + rank_of(r);
+        if (keys_out) s_key[pos] = key[r];
+        if (PAY) s_pay[pos] = pay[r];
+        if (!RECOMP) s_bkt[pos] = (uint16_t)b;
+    }
+}
+
+/* 4. Second pass over the staged order: rank by the high part (kept by keep); then the high parts'
+ * starts per warp (thread t owns high part t). */
+template <int RULE, int ITEMS, bool FULL, bool PAY, bool RECOMP, typename Keep>
+__device__ __forceinline__ void split_tl_second_pass(const split_kernel_params &p, const Keep &keep, uint32_t (&key)[ITEMS],
+                                                     uint32_t (&pay)[ITEMS], const uint32_t *s_bounds, const uint32_t *s_key,
+                                                     const uint32_t *s_pay, const uint16_t *s_bkt, uint32_t *s_match,
+                                                     uint32_t *s_wc, uint32_t *s_scratch, const uint32_t *keys_out, uint32_t sb,
+                                                     uint32_t mask, uint32_t low_bits, uint32_t tile_n, uint32_t wbase,
+                                                     uint32_t tid, uint32_t lane, uint32_t warp, uint32_t lt)
+{
+    constexpr uint32_t NHIGH = SPLIT_TL_HIGH_BUCKETS;
+#pragma unroll
+    for (int r = 0; r < ITEMS; ++r) {
+        const uint32_t j = wbase + (uint32_t)r * 32u + lane;
+        const bool valid = FULL || j < tile_n;
+        uint32_t b = 0;
+        if (valid) {
+            if (keys_out) key[r] = s_key[j];
+            if (PAY) pay[r] = s_pay[j];
+            b = RECOMP ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], 0, s_bounds) : s_bkt[j];
+        }
+        const uint32_t hi = b >> low_bits;
+        const uint32_t rank = split_rank_atomic_or(hi, valid, FULL, s_match + warp * NHIGH, s_wc + warp * NHIGH, lane, lt);
+        keep(r, b, rank);
+    }
+    __syncthreads();
+    const bool owner = tid < NHIGH;
+    uint32_t count = 0;
+    if (owner)
+#pragma unroll
+        for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) count += s_wc[w * NHIGH + tid];
+    const uint32_t start = split_block_exclusive_sum(count, s_scratch, lane, warp);
+    if (owner) split_warp_starts<SPLIT_TL_WARPS>(s_wc + tid, NHIGH, start);
+}
+
+/* 5. Write: staged record j to its bucket's global start - local start + j. */
+template <int RULE, int ITEMS, bool FULL, bool PAY, bool RECOMP>
+__device__ __forceinline__ void split_tl_write(const split_kernel_params &p, const uint32_t *s_bounds, const uint32_t *s_key,
+                                               const uint32_t *s_pay, const uint16_t *s_bkt, const uint32_t *s_goff,
+                                               uint32_t *keys_out, uint32_t *pay_out, uint32_t sb, uint32_t mask, uint32_t tid,
+                                               uint32_t tile_n)
+{
+#pragma unroll(SPLIT_TL_WRITE_UNROLL)
+    for (int k = 0; k < ITEMS; ++k) {
+        const uint32_t j = tid + (uint32_t)k * SPLIT_TL_THREADS;
+        if (!FULL && j >= tile_n) break;
+        uint32_t kv = 0, b;
+        if (keys_out) kv = s_key[j];
+        if (RECOMP) b = split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, kv, 0, s_bounds);
+        else b = s_bkt[j];
+        const uint32_t d = s_goff[b] + j;
+        if (keys_out) keys_out[d] = kv;
+        if (PAY) pay_out[d] = s_pay[j];
+    }
+}
+
+/* One tile (phases 1 to 5). */
+template <int RULE, bool PAY, bool RECOMP, int ITEMS, bool FULL>
+__device__ __forceinline__ void split_tl_tile(const split_kernel_params &p, const uint32_t (&bit_tests)[SPLIT_TL_LOW_BITS],
+                                              const uint32_t (&lane_masks)[SPLIT_TL_LOW_BITS], const uint32_t *s_bounds,
+                                              uint32_t *s_run, uint32_t *s_goff, uint32_t *s_scratch, uint32_t *s_wlow,
+                                              uint32_t *s_match, uint32_t *s_wc, uint32_t *s_key, uint32_t *s_pay, uint16_t *s_bkt,
+                                              const uint32_t *keys_in, uint32_t *keys_out, const uint32_t *values_in,
+                                              uint32_t *pay_out, const uint32_t *rows, uint32_t tile, uint64_t tile_base,
+                                              uint32_t tile_n, uint32_t low_bits, uint32_t low_mask, uint32_t hbegin,
+                                              uint32_t hend, uint32_t sb, uint32_t mask, uint32_t nb, uint32_t tid, uint32_t lane,
+                                              uint32_t warp, uint32_t wbase, uint32_t lt)
+{
+    constexpr uint32_t NLOW = 1u << SPLIT_TL_LOW_BITS, NHIGH = SPLIT_TL_HIGH_BUCKETS;
+    /* 1. Load (registers only; in flight while the counters are cleared). */
+    uint32_t key[ITEMS], pay[ITEMS];
+    split_load_slice<uint32_t, ITEMS, FULL>(keys_in, tile_base, wbase, lane, tile_n, key);
+    if (PAY) split_load_payload_slice<ITEMS, FULL>(values_in, tile_base, wbase, lane, tile_n, pay);
+    /* The tile's global start per bucket (tile rows), read while the keys load. */
+    const uint32_t col = tile / p.count_col_tiles;
+    for (uint32_t b = tid; b < nb; b += SPLIT_TL_THREADS) {
+        s_goff[b] = 0u;
+        s_run[b] = p.table_offsets[(size_t)b * p.count_cols + col] + rows[(size_t)tile * nb + b];
+    }
+    for (uint32_t j = tid; j < SPLIT_TL_WARPS * NHIGH; j += SPLIT_TL_THREADS) s_wc[j] = 0u;
+    __syncthreads();
+
+    /* Ranks: RECOMP two to a register (the bucket is recomputed from key[r]), else bucket | rank << 16. */
+    uint32_t rk[RECOMP ? ITEMS / 2 : ITEMS];
+#pragma unroll
+    for (int r = 0; r < (int)(sizeof rk / sizeof rk[0]); ++r) rk[r] = 0u;
+    auto keep = [&](int r, uint32_t b, uint32_t rank) {
+        if (RECOMP) rk[r >> 1] = (r & 1) ? ((rk[r >> 1] & 0xFFFFu) | (rank << 16)) : ((rk[r >> 1] & 0xFFFF0000u) | rank);
+        else rk[r] = b | (rank << 16);
+    };
+    auto rank_of = [&](int r) -> uint32_t { return RECOMP ? (rk[r >> 1] >> ((r & 1) * 16)) & 0xFFFFu : rk[r] >> 16; };
+    auto bucket_of = [&](int r) -> uint32_t {
+        return RECOMP ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], 0, s_bounds) : rk[r] & 0xFFFFu;
+    };
+
+    /* 2. First pass: rank by the low part; the tile's histogram. */
+    split_tl_first_pass<RULE, ITEMS, FULL>(p, keep, key, bit_tests, lane_masks, s_bounds, s_goff, s_wlow, sb, mask, low_mask,
+                                           tile_base, tile_n, wbase, lane, warp, lt);
+    __syncthreads();
+    /* 3. Offsets; stage in low-part order. */
+    split_tl_offsets(s_goff, s_run, s_scratch, s_wlow, hbegin, hend, lane, warp);
+    __syncthreads();
+    split_tl_stage<ITEMS, FULL, PAY, RECOMP>(bucket_of, rank_of, key, pay, s_wlow + warp * NLOW, 0u, low_mask, s_key, s_pay,
+                                             s_bkt, keys_out, tile_n, wbase, lane);
+    __syncthreads();
+    /* 4. Second pass over the staged order: rank by the high part; stage sorted by bucket. */
+    split_tl_second_pass<RULE, ITEMS, FULL, PAY, RECOMP>(p, keep, key, pay, s_bounds, s_key, s_pay, s_bkt, s_match, s_wc,
+                                                         s_scratch, keys_out, sb, mask, low_bits, tile_n, wbase, tid, lane,
+                                                         warp, lt);
+    __syncthreads();
+    split_tl_stage<ITEMS, FULL, PAY, RECOMP>(bucket_of, rank_of, key, pay, s_wc + warp * NHIGH, low_bits, NHIGH - 1u, s_key,
+                                             s_pay, s_bkt, keys_out, tile_n, wbase, lane);
+    __syncthreads();
+    /* 5. Write. */
+    split_tl_write<RULE, ITEMS, FULL, PAY, RECOMP>(p, s_bounds, s_key, s_pay, s_bkt, s_goff, keys_out, pay_out, sb, mask, tid,
+                                                   tile_n);
+}
+
 /* PAY: one payload stream, the gather index (p.gather_index) or the values (p.values_in[0]). RECOMP:
- * BITS rule with keys and a payload out (split_tl_recomp).
- *
- * One function of about 180 lines, its phases numbered 1 to 5: split into __device__ __forceinline__
- * functions over a per-block state struct, the same statements compile to different register
- * allocations at the 80-register bound (less spilling in most instantiations, more in the BITS rule's
- * payload kernels), so the kernel keeps this form until such a variant is measured on the GPU. */
+ * BITS rule with keys and a payload out (split_tl_recomp). */
 template <int RULE, bool PAY, bool RECOMP>
 __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) split_twolevel_kernel(split_kernel_params p)
 {
@@ -121,133 +314,9 @@ __global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) spli
      * SPLIT_TL_WARPS words); the barrier also orders the previous tile's reads of the staging area,
      * s_goff, s_run and s_wc before this tile's writes. */
     split_for_each_tile<TILE, true>(p, &s_scratch[31], [&](auto full_tag, uint32_t tile, uint64_t tile_base, uint32_t tile_n) {
-            constexpr bool FULL = decltype(full_tag)::value;
-            /* 1. Load (registers only; in flight while the counters are cleared). */
-            uint32_t key[ITEMS], pay[ITEMS];
-            split_load_slice<uint32_t, ITEMS, FULL>(keys_in, tile_base, wbase, lane, tile_n, key);
-            if (PAY) split_load_payload_slice<ITEMS, FULL>(values_in, tile_base, wbase, lane, tile_n, pay);
-            /* The tile's global start per bucket (tile rows), read while the keys load. */
-            const uint32_t col = tile / p.count_col_tiles;
-            for (uint32_t b = tid; b < nb; b += SPLIT_TL_THREADS) {
-                s_goff[b] = 0u;
-                s_run[b] = p.table_offsets[(size_t)b * p.count_cols + col] + rows[(size_t)tile * nb + b];
-            }
-            for (uint32_t j = tid; j < SPLIT_TL_WARPS * NHIGH; j += SPLIT_TL_THREADS) s_wc[j] = 0u;
-            __syncthreads();
-
-            /* Ranks: RECOMP two to a register (the bucket is recomputed from key[r]), else
-             * bucket | rank << 16. */
-            uint32_t rk[RECOMP ? ITEMS / 2 : ITEMS];
-#pragma unroll
-            for (int r = 0; r < (int)(sizeof rk / sizeof rk[0]); ++r) rk[r] = 0u;
-            auto keep = [&](int r, uint32_t b, uint32_t rank) {
-                if (RECOMP) rk[r >> 1] = (r & 1) ? ((rk[r >> 1] & 0xFFFFu) | (rank << 16)) : ((rk[r >> 1] & 0xFFFF0000u) | rank);
-                else rk[r] = b | (rank << 16);
-            };
-            auto rank_of = [&](int r) -> uint32_t { return RECOMP ? (rk[r >> 1] >> ((r & 1) * 16)) & 0xFFFFu : rk[r] >> 16; };
-            auto bucket_of = [&](int r) -> uint32_t {
-                return RECOMP ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], 0, s_bounds) : rk[r] & 0xFFFFu;
-            };
-
-            /* 2. First pass: rank by the low part; the tile's histogram. */
-            uint32_t lane_count = 0;
-#pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const uint32_t off = wbase + (uint32_t)r * 32u + lane;
-                const bool valid = FULL || off < tile_n;
-                const uint32_t b = valid ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], tile_base + off, s_bounds)
-                                         : 0u;
-                const uint32_t lo = b & low_mask;
-                const uint32_t valid_mask = FULL ? SPLIT_FULL_MASK : __ballot_sync(SPLIT_FULL_MASK, valid);
-                const uint32_t lanes = split_match_lane<SPLIT_TL_LOW_BITS>(lo, bit_tests, valid_mask, lane_masks);
-                const uint32_t before = __shfl_sync(SPLIT_FULL_MASK, lane_count, lo);
-                const uint32_t mine = __shfl_sync(SPLIT_FULL_MASK, lanes, lo);
-                lane_count += __popc(lanes);
-                keep(r, b, before + __popc(mine & lt));
-                if (valid) atomicAdd(&s_goff[b], 1u);
-            }
-            if (lane < NLOW) s_wlow[warp * NLOW + lane] = lane_count;
-            __syncthreads();
-
-            /* 3. Offsets. The histogram: thread t's buckets [hbegin, hend), the block's scan. */
-            uint32_t sum = 0;
-            for (uint32_t b = hbegin; b < hend; ++b) sum += s_goff[b];
-            uint32_t run = split_block_exclusive_sum(sum, s_scratch, lane, warp);
-            for (uint32_t b = hbegin; b < hend; ++b) {
-                const uint32_t c = s_goff[b];
-                s_goff[b] = s_run[b] - run;
-                run += c;
-            }
-            /* The low parts' starts per warp (the last warp; lane l owns low part l). */
-            if (warp == SPLIT_TL_WARPS - 1) {
-                uint32_t total = 0;
-                if (lane < NLOW)
-#pragma unroll
-                    for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) total += s_wlow[w * NLOW + lane];
-                const uint32_t start = split_warp_inclusive_sum(total, lane) - total;
-                if (lane < NLOW) split_warp_starts<SPLIT_TL_WARPS>(s_wlow + lane, NLOW, start);
-            }
-            __syncthreads();
-            /* Stages the warp's records at starts[(bucket >> shift) & part_mask] + rank. */
-            auto stage = [&](const uint32_t *starts, uint32_t shift, uint32_t part_mask) {
-#pragma unroll
-                for (int r = 0; r < ITEMS; ++r) {
-                    if (!FULL && wbase + (uint32_t)r * 32u + lane >= tile_n) continue;
-                    const uint32_t b = bucket_of(r);
-                    const uint32_t pos = starts[(b >> shift) & part_mask] + rank_of(r);
-                    if (keys_out) s_key[pos] = key[r];
-                    if (PAY) s_pay[pos] = pay[r];
-                    if (!RECOMP) s_bkt[pos] = (uint16_t)b;
-                }
-            };
-            /* Stage in low-part order. */
-            stage(s_wlow + warp * NLOW, 0u, low_mask);
-            __syncthreads();
-
-            /* 4. Second pass over the staged order: rank by the high part. */
-#pragma unroll
-            for (int r = 0; r < ITEMS; ++r) {
-                const uint32_t j = wbase + (uint32_t)r * 32u + lane;
-                const bool valid = FULL || j < tile_n;
-                uint32_t b = 0;
-                if (valid) {
-                    if (keys_out) key[r] = s_key[j];
-                    if (PAY) pay[r] = s_pay[j];
-                    b = RECOMP ? split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, key[r], 0, s_bounds) : s_bkt[j];
-                }
-                const uint32_t hi = b >> low_bits;
-                const uint32_t rank = split_rank_atomic_or(hi, valid, FULL, s_match + warp * NHIGH, s_wc + warp * NHIGH, lane, lt);
-                keep(r, b, rank);
-            }
-            __syncthreads();
-            /* The high parts' starts per warp: thread t owns high part t. */
-            {
-                const bool owner = tid < NHIGH;
-                uint32_t count = 0;
-                if (owner)
-#pragma unroll
-                    for (uint32_t w = 0; w < SPLIT_TL_WARPS; ++w) count += s_wc[w * NHIGH + tid];
-                const uint32_t start = split_block_exclusive_sum(count, s_scratch, lane, warp);
-                if (owner) split_warp_starts<SPLIT_TL_WARPS>(s_wc + tid, NHIGH, start);
-            }
-            __syncthreads();
-            /* Stage sorted by bucket. */
-            stage(s_wc + warp * NHIGH, low_bits, NHIGH - 1u);
-            __syncthreads();
-
-            /* 5. Write: staged record j to its bucket's global start - local start + j. */
-#pragma unroll(SPLIT_TL_WRITE_UNROLL)
-            for (int k = 0; k < ITEMS; ++k) {
-                const uint32_t j = tid + (uint32_t)k * SPLIT_TL_THREADS;
-                if (!FULL && j >= tile_n) break;
-                uint32_t kv = 0, b;
-                if (keys_out) kv = s_key[j];
-                if (RECOMP) b = split_bucket_fast<uint32_t, RULE>(p.rule, sb, mask, kv, 0, s_bounds);
-                else b = s_bkt[j];
-                const uint32_t d = s_goff[b] + j;
-                if (keys_out) keys_out[d] = kv;
-                if (PAY) pay_out[d] = s_pay[j];
-            }
+        split_tl_tile<RULE, PAY, RECOMP, ITEMS, decltype(full_tag)::value>(
+            p, bit_tests, lane_masks, s_bounds, s_run, s_goff, s_scratch, s_wlow, s_match, s_wc, s_key, s_pay, s_bkt, keys_in, keys_out,
+            values_in, pay_out, rows, tile, tile_base, tile_n, low_bits, low_mask, hbegin, hend, sb, mask, nb, tid, lane, warp, wbase, lt);
     });
 }
 

@@ -18,8 +18,9 @@
 #include "sc_report.h"
 #include "sizes.h"
 
-/* Grid sizes of r->params from the size, tile size and slab count. */
-static sc_status set_grid(sc_renderer *r, uint32_t width, uint32_t height, const char *call)
+/* Grid sizes of r->params from the size, tile size and slab count (r->desc); r->params is unchanged
+ * on failure. */
+static sc_status layout_grid(sc_renderer *r, uint32_t width, uint32_t height, const char *call)
 {
     if (width == 0 || height == 0)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: target size %ux%u is empty", call, width, height);
@@ -70,21 +71,28 @@ static void default_camera(sc_renderer *r)
            (double)r->mesh_center[0], (double)r->mesh_center[1], (double)r->mesh_center[2], (double)r->mesh_radius);
 }
 
+/* Resolves the defaults of a tile size and slab count (0: default) and checks their ranges. */
+static sc_status resolve_grid(uint32_t *tile_size, uint32_t *num_slabs, const char *call)
+{
+    if (*tile_size == 0) *tile_size = SC_DEFAULT_TILE_SIZE;
+    if (*num_slabs == 0) *num_slabs = SC_DEFAULT_SLABS;
+    if (*tile_size > SC_MAX_TILE_SIZE)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: tile size %u is not in 1..%d", call, *tile_size,
+                       SC_MAX_TILE_SIZE);
+    if (*num_slabs > SC_MAX_SLABS)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: slab count %u is not in 1..%d", call, *num_slabs,
+                       SC_MAX_SLABS);
+    return SC_OK;
+}
+
 /* Checks a creation descriptor and resolves its defaults. */
 static sc_status resolve_desc(const sc_renderer_desc *in, sc_renderer_desc *d)
 {
     *d = *in;
-    if (d->tile_size == 0) d->tile_size = SC_DEFAULT_TILE_SIZE;
-    if (d->num_slabs == 0) d->num_slabs = SC_DEFAULT_SLABS;
     if (d->num_threads == 0) d->num_threads = sc_cpu_default_threads();
     if (d->num_threads > SC_CPU_MAX_THREADS) d->num_threads = SC_CPU_MAX_THREADS;
     if (d->host_memory_limit == 0) d->host_memory_limit = default_memory_limit();
-    if (d->tile_size > SC_MAX_TILE_SIZE)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_create: tile size %u is not in 1..%d", d->tile_size,
-                       SC_MAX_TILE_SIZE);
-    if (d->num_slabs > SC_MAX_SLABS)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_create: slab count %u is not in 1..%d", d->num_slabs,
-                       SC_MAX_SLABS);
+    SC_TRY(resolve_grid(&d->tile_size, &d->num_slabs, "sc_renderer_create"));
     if (d->backend != SC_BACKEND_DEFAULT && d->backend != SC_BACKEND_CPU && d->backend != SC_BACKEND_CUDA)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_create: unknown backend %d", (int)d->backend);
     if (d->initial_ref_capacity > SC_MAX_REF_CAPACITY)
@@ -102,7 +110,7 @@ sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out)
     sc_renderer *r = calloc(1, sizeof *r);
     if (!r) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
     sc_status s = resolve_desc(desc, &r->desc);
-    if (s == SC_OK) s = set_grid(r, desc->width, desc->height, "sc_renderer_create");
+    if (s == SC_OK) s = layout_grid(r, desc->width, desc->height, "sc_renderer_create");
     if (s == SC_OK) s = sc_backend_lookup(r->desc.backend, "sc_renderer_create", &r->ops);
     if (s != SC_OK) {
         free(r);
@@ -149,6 +157,7 @@ sc_status sc_renderer_set_mesh(sc_renderer *r, const sc_mesh_data *m)
     float center[3], radius;
     const uint64_t dropped = sc_mesh_bounds(m, center, &radius);
     r->has_mesh = 0;
+    r->first_reported = r->last.frames + 1; /* the frames before are of another mesh */
     SC_TRY(r->ops->set_mesh(r->state, m));
     if (dropped)
         sc_log(SC_LOG_WARNING,
@@ -214,7 +223,7 @@ sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height)
 {
     if (!r) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_resize: NULL renderer");
     sc_frame_params saved = r->params;
-    SC_TRY(set_grid(r, width, height, "sc_renderer_resize"));
+    SC_TRY(layout_grid(r, width, height, "sc_renderer_resize"));
     sc_status s = r->ops->resize(r->state, &r->params);
     if (s != SC_OK) {
         r->params = saved;
@@ -223,6 +232,42 @@ sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height)
         return s;
     }
     sc_camera_frame_params(&r->camera, &r->params);
+    r->first_reported = r->last.frames + 1; /* the frames before are of another grid */
+    return SC_OK;
+}
+
+sc_status sc_renderer_set_grid(sc_renderer *r, uint32_t tile_size, uint32_t num_slabs)
+{
+    if (!r) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_set_grid: NULL renderer");
+    SC_TRY(resolve_grid(&tile_size, &num_slabs, "sc_renderer_set_grid"));
+    if (tile_size == r->desc.tile_size && num_slabs == r->desc.num_slabs) return SC_OK; /* in force */
+    const sc_frame_params saved = r->params;
+    const uint32_t saved_tile_size = r->desc.tile_size, saved_slabs = r->desc.num_slabs;
+    r->desc.tile_size = tile_size;
+    r->desc.num_slabs = num_slabs;
+    sc_status s = layout_grid(r, r->params.width, r->params.height, "sc_renderer_set_grid");
+    if (s == SC_OK) s = r->ops->resize(r->state, &r->params);
+    if (s != SC_OK) {
+        r->params = saved;
+        r->desc.tile_size = saved_tile_size;
+        r->desc.num_slabs = saved_slabs;
+        return s;
+    }
+    sc_camera_frame_params(&r->camera, &r->params);
+    r->first_reported = r->last.frames + 1; /* the frames before are of another grid */
+    return SC_OK;
+}
+
+sc_status sc_renderer_get_grid(const sc_renderer *r, sc_grid_info *out)
+{
+    if (!r || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_get_grid: NULL argument");
+    memset(out, 0, sizeof *out);
+    out->width = r->params.width;
+    out->height = r->params.height;
+    out->tile_size = r->params.tile_size;
+    out->num_slabs = r->params.num_slabs;
+    out->tiles_x = r->params.tiles_x;
+    out->tiles_y = r->params.tiles_y;
     return SC_OK;
 }
 
@@ -246,7 +291,8 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
                                  .shade = &r->shade,
                                  .rgba = frame->rgba,
                                  .pitch = frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)r->params.width,
-                                 .surface = frame->rgba ? 0ull : frame->surface};
+                                 .surface = frame->rgba ? 0ull : frame->surface,
+                                 .serial = r->last.frames + 1};
     uint32_t grows = 0;
     for (;;) {
         size_t needed = 0, cap = 0;
@@ -264,7 +310,19 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
     r->last.capacity_grows = grows;
     r->last.triangles = r->params.num_triangles;
     r->last.tiles = r->params.num_tiles;
+    r->records[r->last.frames % SC_FRAME_RECORDS] = r->last;
     return SC_OK;
+}
+
+/* Completes a backend's stats of a frame with the front end's record of it. */
+static void add_host_part(const sc_renderer *r, const sc_frame_record *rec, sc_frame_stats *st)
+{
+    st->total_ms = rec->total_ms;
+    if (r->ops->caps & SC_BACKEND_CAP_SYNCHRONOUS) st->frame_ms = st->total_ms;
+    st->capacity_grows = rec->capacity_grows;
+    st->triangles = rec->triangles;
+    st->tiles = rec->tiles;
+    st->frame = rec->frames;
 }
 
 sc_status sc_renderer_stats(sc_renderer *r, sc_frame_stats *out)
@@ -273,14 +331,26 @@ sc_status sc_renderer_stats(sc_renderer *r, sc_frame_stats *out)
     sc_frame_stats st;
     SC_TRY(r->ops->finish(r->state, &st));
     if (r->last.frames == 0) memset(&st, 0, sizeof st); /* no frame yet: the zero stats */
-    else {
-        st.total_ms = r->last.total_ms;
-        if (r->ops->caps & SC_BACKEND_CAP_SYNCHRONOUS) st.frame_ms = st.total_ms;
-        st.capacity_grows = r->last.capacity_grows;
-        st.triangles = r->last.triangles;
-        st.tiles = r->last.tiles;
-    }
+    else add_host_part(r, &r->last, &st);
     *out = st;
+    return SC_OK;
+}
+
+sc_status sc_renderer_poll_stats(sc_renderer *r, sc_frame_stats *out, int *available)
+{
+    if (!r || !out || !available)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_poll_stats: NULL argument");
+    *available = 0;
+    memset(out, 0, sizeof *out);
+    sc_frame_stats st;
+    uint64_t serial = 0;
+    SC_TRY(r->ops->poll(r->state, &st, &serial));
+    if (serial == 0 || serial < r->first_reported || serial > r->last.frames) return SC_OK;
+    const sc_frame_record *rec = &r->records[serial % SC_FRAME_RECORDS];
+    if (rec->frames != serial) return SC_OK; /* older than the records kept (SC_FRAME_RECORDS) */
+    add_host_part(r, rec, &st);
+    *out = st;
+    *available = 1;
     return SC_OK;
 }
 

@@ -8,14 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "render_tuning.h"
 #include "sc_backend_ops.h"
 #include "sc_frame.h"
 #include "shade.h"
 #include "slabcast.h"
 
-/* What the front end knows of the last frame rendered, for its stats. */
+/* What the front end knows of a frame rendered, for its stats. */
 typedef struct sc_frame_record {
-    uint64_t frames;               /* frames rendered */
+    uint64_t frames;               /* the frame's number (the last: frames rendered) */
     double total_ms;               /* host time of the sc_renderer_render call */
     uint32_t capacity_grows;       /* grows of the reference buffer for it */
     uint64_t triangles, tiles;     /* the mesh and grid it was rendered with */
@@ -36,6 +37,11 @@ struct sc_renderer {
     float mesh_radius;             /* rest bounding radius about the centre (> 0) */
     size_t ref_capacity;           /* the backend's reference buffer (0: none yet) */
     sc_frame_record last;
+    /* The last SC_FRAME_RECORDS frames, at frame number % SC_FRAME_RECORDS, for the stats of a
+     * finished frame that is not the last (sc_renderer_poll_stats). */
+    sc_frame_record records[SC_FRAME_RECORDS];
+    uint64_t first_reported;       /* the first frame of the mesh and grid in force: earlier frames
+                                      are not reported by sc_renderer_poll_stats */
 };
 
 #endif /* SC_RENDERER_INTERNAL_H */

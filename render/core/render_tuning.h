@@ -28,6 +28,9 @@ enum {
     SC_CUDA_OVERFLOW_THREADS = 128,   /* overflow fallback: a tile's rays per round */
     SC_CUDA_OVERFLOW_SCAN_ITEMS = 8,  /* ... tile counts per thread of its one-block offsets scan */
     SC_CUDA_FRAMES_IN_FLIGHT = 3,     /* frames enqueued before the host waits for the oldest */
+    SC_FRAME_RECORDS = 4,             /* the front end's host part of the last frames (total_ms,
+                                         grows), for stats of a finished frame that is not the last
+                                         enqueued: more than the frames a backend has in flight */
     SC_CUDA_RAYCAST_WARPS = 4,        /* warps per tile of at most 64 pixels: a heavy tile's
                                          references spread over 4 warps, 6 blocks per SM */
     SC_CUDA_RAYCAST_MIN_BLOCKS = 6,   /* ... resident blocks asked of the compiler (at most 85 registers) */

@@ -46,6 +46,7 @@ typedef struct sc_backend_frame {
     void *rgba;                    /* output image (backend memory), or NULL */
     size_t pitch;                  /* its bytes per row (resolved: never 0) */
     unsigned long long surface;    /* SC_BACKEND_CAP_SURFACE: a surface to write when rgba is NULL */
+    uint64_t serial;               /* the frame's number (>= 1, increasing), returned by poll */
 } sc_backend_frame;
 
 /* A backend's intermediate buffers of the last frame, in its memory (host for the CPU backend,
@@ -79,6 +80,10 @@ typedef struct sc_backend_ops {
     /* Waits for the frames in flight and returns the last one's stats: the stage times, frame_ms
      * (unless SYNCHRONOUS), the counters and the depth range; the front end fills the rest. */
     sc_status (*finish)(void *state, sc_frame_stats *out);
+    /* Without waiting: the stats (as finish fills them) of the most recent frame that has finished,
+     * and its sc_backend_frame.serial; *serial = 0 (and *out zero) when none has. The frames it may
+     * return are the last SC_FRAME_RECORDS rendered (render_tuning.h). */
+    sc_status (*poll)(void *state, sc_frame_stats *out, uint64_t *serial);
     /* Copies the hit buffer / this frame's positions to host memory. */
     sc_status (*read_hits)(void *state, sc_hit *out);
     sc_status (*read_positions)(void *state, float *out);

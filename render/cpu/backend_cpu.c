@@ -220,6 +220,7 @@ static sc_status cpu_render(void *state, const sc_backend_frame *frame, size_t *
     sc_frame_params *p = &params;
     sc_frame_stats *stats = &st->stats;
     memset(stats, 0, sizeof *stats);
+    st->serial = 0; /* the stats are this frame's from now on, complete at the end */
     double t = sc_now_ms(), t2;
 #define SC_STAGE_END(stage) (t2 = sc_now_ms(), stats->stage_ms[stage] = t2 - t, t = t2)
 
@@ -260,12 +261,23 @@ static sc_status cpu_render(void *state, const sc_backend_frame *frame, size_t *
 #undef SC_STAGE_END
     stats->depth_min = p->depth_min;
     stats->depth_max = p->depth_max;
+    st->serial = frame->serial;
     return SC_OK;
 }
 
 static sc_status cpu_finish(void *state, sc_frame_stats *out)
 {
     *out = ((const sc_cpu_state *)state)->stats;
+    return SC_OK;
+}
+
+/* Every frame is complete when render returns: the last one, unless it failed. */
+static sc_status cpu_poll(void *state, sc_frame_stats *out, uint64_t *serial)
+{
+    const sc_cpu_state *st = state;
+    *serial = st->serial;
+    if (st->serial) *out = st->stats;
+    else memset(out, 0, sizeof *out);
     return SC_OK;
 }
 
@@ -305,6 +317,7 @@ const sc_backend_ops sc_backend_cpu_ops = {
     .reserve = cpu_reserve,
     .render = cpu_render,
     .finish = cpu_finish,
+    .poll = cpu_poll,
     .read_hits = cpu_read_hits,
     .read_positions = cpu_read_positions,
     .buffers = cpu_buffers,

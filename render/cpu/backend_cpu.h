@@ -19,6 +19,7 @@ typedef struct sc_cpu_state {
     sc_frame_params grid;          /* the target and grid the buffers are sized for */
     uint32_t num_vertices, num_triangles;
     sc_frame_stats stats;          /* the last frame's (sc_backend_ops.finish) */
+    uint64_t serial;               /* its sc_backend_frame.serial; 0: none complete (sc_backend_ops.poll) */
     /* Host memory: the bound (sc_renderer_desc.host_memory_limit resolved) and the bytes held by the
      * mesh copies, the grid and pixel buffers, and the reference buffers. */
     size_t memory_limit, mesh_bytes, grid_bytes, ref_bytes;

@@ -16,6 +16,9 @@
 #include "sc_report.h"
 #include "sizes.h"
 
+static_assert(SC_FRAME_RECORDS > SC_CUDA_FRAMES_IN_FLIGHT,
+              "the front end keeps a record of every frame poll may report");
+
 static int cuda_available(void)
 {
     int count = 0;
@@ -181,6 +184,46 @@ static sc_status cuda_create(const sc_backend_config *config, void **state)
     return SC_OK;
 }
 
+/* The buffers of grid p, grown where they are smaller, and their start: no hits, empty offsets. */
+static sc_status grid_buffers(sc_cuda_state *st, const sc_frame_params *p)
+{
+    const size_t pixels = (size_t)p->width * p->height;
+    const size_t buckets = sc_cuda_tile_buckets(p->tile_bits);
+    const size_t cell_n = ((size_t)p->num_tiles << p->slab_bits) + 1;
+    size_t hits_cap = st->pixel_cap, tests_cap = st->pixel_cap;
+    sc_status s = dev_ensure(st->hits, &hits_cap, pixels, "the hit buffer");
+    if (s == SC_OK) s = dev_ensure(st->tests, &tests_cap, pixels, "per-pixel test counts");
+    st->pixel_cap = hits_cap < tests_cap ? hits_cap : tests_cap;
+    SC_TRY(s);
+    SC_TRY(dev_ensure(st->tile_counts, &st->count_cap, buckets, "tile reference counts"));
+    SC_TRY(dev_ensure(st->tile_cursors, &st->cursor_cap, buckets, "tile cursors"));
+    SC_TRY(dev_ensure(st->tile_offsets, &st->tile_cap, buckets + 1, "tile offsets"));
+    SC_TRY(dev_ensure(st->tile_offsets64, &st->off64_cap, buckets + 1, "tile offsets"));
+    SC_TRY(dev_ensure(st->cell_offsets, &st->cell_cap, cell_n, "cell offsets"));
+    SC_TRY(ensure_split_temp(st, p));
+    /* A fresh target has no hits until the next frame; tile offsets start empty. The empty hits are
+     * copied from a bounded host chunk (host memory does not grow with the target). */
+    const size_t chunk = pixels < ((size_t)1 << 20) ? pixels : ((size_t)1 << 20);
+    sc_hit *h = (sc_hit *)malloc((chunk ? chunk : 1) * sizeof(sc_hit));
+    if (!h) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for a %ux%u target", p->width, p->height);
+    for (size_t i = 0; i < chunk; ++i) h[i] = sc_hit{SC_NO_HIT, INFINITY, 0.0f, 0.0f};
+    cudaError_t e = cudaSuccess;
+    for (size_t at = 0; at < pixels && e == cudaSuccess; at += chunk) {
+        const size_t n = pixels - at < chunk ? pixels - at : chunk;
+        e = cudaMemcpy(st->hits + at, h, n * sizeof(sc_hit), cudaMemcpyHostToDevice);
+    }
+    free(h);
+    SC_CUDA_CHECK(e);
+    SC_CUDA_CHECK(cudaMemset(st->tests, 0, pixels * sizeof(uint32_t)));
+    SC_CUDA_CHECK(cudaMemset(st->tile_offsets, 0, (buckets + 1) * sizeof(uint32_t)));
+    SC_CUDA_CHECK(cudaMemset(st->cell_offsets, 0, cell_n * sizeof(uint32_t)));
+    return SC_OK;
+}
+
+/* The target or the grid changed (sc_renderer_resize, sc_renderer_set_grid): after the frames in
+ * flight, the grid's buffers grow where they must and the frame graphs are dropped (each slot
+ * captures its graph again before its next frame). On failure the previous grid stays: a buffer
+ * given back for a larger one that could not be allocated is allocated again at its size. */
 static sc_status cuda_resize(void *state, const sc_frame_params *p)
 {
     sc_cuda_state *st = (sc_cuda_state *)state;
@@ -208,32 +251,11 @@ static sc_status cuda_resize(void *state, const sc_frame_params *p)
                                                           : "lower the target size"));
     }
     drop_graphs(st);
-    size_t hits_cap = st->pixel_cap, tests_cap = st->pixel_cap;
-    SC_TRY(dev_ensure(st->hits, &hits_cap, pixels, "the hit buffer"));
-    SC_TRY(dev_ensure(st->tests, &tests_cap, pixels, "per-pixel test counts"));
-    st->pixel_cap = hits_cap < tests_cap ? hits_cap : tests_cap;
-    SC_TRY(dev_ensure(st->tile_counts, &st->count_cap, buckets, "tile reference counts"));
-    SC_TRY(dev_ensure(st->tile_cursors, &st->cursor_cap, buckets, "tile cursors"));
-    SC_TRY(dev_ensure(st->tile_offsets, &st->tile_cap, buckets + 1, "tile offsets"));
-    SC_TRY(dev_ensure(st->tile_offsets64, &st->off64_cap, buckets + 1, "tile offsets"));
-    SC_TRY(dev_ensure(st->cell_offsets, &st->cell_cap, cell_n, "cell offsets"));
-    SC_TRY(ensure_split_temp(st, p));
-    /* A fresh target has no hits until the next frame; tile offsets start empty. The empty hits are
-     * copied from a bounded host chunk (host memory does not grow with the target). */
-    const size_t chunk = pixels < ((size_t)1 << 20) ? pixels : ((size_t)1 << 20);
-    sc_hit *h = (sc_hit *)malloc((chunk ? chunk : 1) * sizeof(sc_hit));
-    if (!h) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for a %ux%u target", p->width, p->height);
-    for (size_t i = 0; i < chunk; ++i) h[i] = sc_hit{SC_NO_HIT, INFINITY, 0.0f, 0.0f};
-    cudaError_t e = cudaSuccess;
-    for (size_t at = 0; at < pixels && e == cudaSuccess; at += chunk) {
-        const size_t n = pixels - at < chunk ? pixels - at : chunk;
-        e = cudaMemcpy(st->hits + at, h, n * sizeof(sc_hit), cudaMemcpyHostToDevice);
+    const sc_status s = grid_buffers(st, p);
+    if (s != SC_OK) {
+        if (st->grid.width) (void)grid_buffers(st, &st->grid); /* creation has no previous grid */
+        return s;
     }
-    free(h);
-    SC_CUDA_CHECK(e);
-    SC_CUDA_CHECK(cudaMemset(st->tests, 0, pixels * sizeof(uint32_t)));
-    SC_CUDA_CHECK(cudaMemset(st->tile_offsets, 0, (buckets + 1) * sizeof(uint32_t)));
-    SC_CUDA_CHECK(cudaMemset(st->cell_offsets, 0, cell_n * sizeof(uint32_t)));
     st->grid = *p;
     return SC_OK;
 }
@@ -565,8 +587,10 @@ static sc_status cuda_render(void *state, const sc_backend_frame *frame, size_t 
     struct sc_cuda_state::sc_cuda_slot *slot = &st->slots[st->next_slot];
     int ready = 1;
     SC_TRY(check_slot(st, slot, 1, &ready)); /* the ring is full: wait for the oldest frame */
+    slot->serial = 0; /* its events and counters are this frame's from now on */
     SC_TRY(enqueue_frame(st, frame, slot));
     slot->pending = 1;
+    slot->serial = frame->serial;
     st->newest_slot = st->next_slot;
     st->next_slot = (st->next_slot + 1) % SC_CUDA_FRAMES_IN_FLIGHT;
     st->frames += 1;
@@ -580,6 +604,25 @@ static sc_status cuda_finish(void *state, sc_frame_stats *out)
     SC_TRY(check_slots(st, 1));
     if (st->frames == 0) return SC_OK; /* no frame yet: the zero stats */
     return read_stats(st, &st->slots[st->newest_slot], out);
+}
+
+/* Without waiting: the slots whose frames have finished (cudaEventQuery), and the stats of the
+ * newest of them. A finished slot keeps its counters and events until its next frame is enqueued. */
+static sc_status cuda_poll(void *state, sc_frame_stats *out, uint64_t *serial)
+{
+    sc_cuda_state *st = (sc_cuda_state *)state;
+    memset(out, 0, sizeof *out);
+    *serial = 0;
+    SC_TRY(check_slots(st, 0));
+    const struct sc_cuda_state::sc_cuda_slot *newest = NULL;
+    for (int k = 0; k < SC_CUDA_FRAMES_IN_FLIGHT; ++k) {
+        const struct sc_cuda_state::sc_cuda_slot *slot = &st->slots[k];
+        if (!slot->pending && slot->serial && (!newest || slot->serial > newest->serial)) newest = slot;
+    }
+    if (!newest) return SC_OK;
+    SC_TRY(read_stats(st, newest, out));
+    *serial = newest->serial;
+    return SC_OK;
 }
 
 static sc_status cuda_read_hits(void *state, sc_hit *out)
@@ -625,6 +668,7 @@ extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     cuda_reserve,
     cuda_render,
     cuda_finish,
+    cuda_poll,
     cuda_read_hits,
     cuda_read_positions,
     cuda_buffers,

@@ -27,7 +27,8 @@
  * with the references needed, and the front end grows the buffer (its size policy; the only
  * allocation, with a stream wait) before the next frame is enqueued. The host waits only when the
  * ring is full (it is that many frames ahead), when the caller asks for the stats or the hits, or
- * when a buffer grows. */
+ * when a buffer grows or the grid changes; the stats of the newest finished frame are read without
+ * waiting (sc_backend_ops.poll). */
 #ifndef SC_BACKEND_CUDA_H
 #define SC_BACKEND_CUDA_H
 
@@ -135,6 +136,7 @@ typedef struct sc_cuda_state {
         uint32_t graph_flat;               /* the flat_shading the graph was captured with */
         struct CUevent_st *events[SC_STAGE_COUNT + 1];
         int pending;
+        uint64_t serial;                   /* its frame's sc_backend_frame.serial; 0: none */
     } slots[SC_CUDA_FRAMES_IN_FLIGHT];
     uint32_t next_slot;            /* the slot of the next frame (the oldest in flight when full) */
     uint32_t newest_slot;          /* the slot of the last frame enqueued */

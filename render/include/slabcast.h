@@ -201,7 +201,18 @@ typedef struct sc_frame_stats {
                                         binned and ray cast it instead (exact image; tests counted
                                         without slabs, no early exits) */
     float depth_min, depth_max;      /* the frame's slab range: nearest depths of visible triangles */
+    uint64_t frame;                  /* the frame's number: 1 for the renderer's first successful
+                                        sc_renderer_render, counting every one since; 0: no frame */
 } sc_frame_stats;
+
+/* The grid in force (sc_renderer_get_grid): the target, the tile size and slab count with their
+ * defaults resolved, and the tiles that cover the target. */
+typedef struct sc_grid_info {
+    uint32_t width, height;          /* target size in pixels */
+    uint32_t tile_size;              /* tile edge in pixels, 1 .. SC_MAX_TILE_SIZE */
+    uint32_t num_slabs;              /* depth slabs, 1 .. SC_MAX_SLABS */
+    uint32_t tiles_x, tiles_y;       /* tiles across and up: ceil(width / tile_size), ... */
+} sc_grid_info;
 
 /* Validation. Every call checks what it is given before it changes anything; a rejected call leaves
  * the renderer as it was (still usable) and returns INVALID_ARGUMENT with a message naming the
@@ -214,7 +225,16 @@ typedef struct sc_frame_stats {
  * half of the physical memory), on the CUDA backend against the device's free memory
  * (cudaMemGetInfo). A request over the bound fails with OUT_OF_MEMORY and a message that says how
  * much it needs, for what, and what to lower (e.g. a 2048x2048 target in 1-pixel tiles with 1024
- * slabs needs 16 GiB of cell offsets: lower the slab count or raise the tile size). */
+ * slabs needs 16 GiB of cell offsets: lower the slab count or raise the tile size).
+ *
+ * Waiting for the device (CUDA backend; the CPU backend does each call's work in the call and has
+ * none outstanding afterwards). These calls never wait for the device: sc_renderer_render (except
+ * when three frames are already in flight or a buffer grows, see there), sc_renderer_poll_stats,
+ * sc_renderer_set_camera, sc_renderer_set_deform, sc_renderer_set_shading, sc_renderer_set_options,
+ * sc_renderer_get_options, sc_renderer_get_grid, sc_renderer_backend, and sc_renderer_set_grid
+ * with the grid in force. These wait for the frames in flight: sc_renderer_stats,
+ * sc_renderer_read_hits, sc_renderer_read_positions, sc_renderer_set_mesh, sc_renderer_resize,
+ * sc_renderer_set_grid with another grid, sc_renderer_destroy. */
 
 /* Creates a renderer. Errors: INVALID_ARGUMENT (size 0, tile size or slab count out of range, grid
  * too large for 32-bit reference keys, initial_ref_capacity above 2^32 - 2), UNSUPPORTED (CUDA
@@ -248,8 +268,23 @@ sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading
 sc_status sc_renderer_set_options(sc_renderer *r, const sc_render_options *options);
 /* The options in force. */
 sc_status sc_renderer_get_options(const sc_renderer *r, sc_render_options *out);
-/* Changes the target size; the grid follows. INVALID_ARGUMENT as for create. */
+/* Changes the target size; the grid follows. INVALID_ARGUMENT as for create. CUDA: waits for the
+ * frames in flight. */
 sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height);
+/* Changes the tile size and slab count of the frames rendered from now on (0: the default of each,
+ * as for sc_renderer_desc), without re-creating the renderer or uploading the mesh again; the target
+ * size, mesh, camera, deformation, shading and options stay. A frame rendered after the change has
+ * the hits (exact, as every frame) and, in every view mode, the pixels of a renderer created with
+ * that grid. The same grid as in force: nothing happens (no wait). Otherwise only the grid's buffers
+ * are re-sized (CPU: host; CUDA: device, after waiting for the frames in flight, and each frame
+ * graph is captured again, on the host, before its next frame); the hit buffer is empty until the
+ * next frame. On failure the previous grid stays in force and the renderer renders with it.
+ * Errors: INVALID_ARGUMENT (tile size or slab count out of range, grid too large for 32-bit
+ * reference keys: the messages of sc_renderer_create, naming this call), OUT_OF_MEMORY (the grid's
+ * buffers exceed the memory bound), CUDA. */
+sc_status sc_renderer_set_grid(sc_renderer *r, uint32_t tile_size, uint32_t num_slabs);
+/* The grid in force (defaults resolved). Never waits. */
+sc_status sc_renderer_get_grid(const sc_renderer *r, sc_grid_info *out);
 
 /* Renders one frame. CPU: on return the frame is done; when its references overflow the buffer, the
  * buffer grows and the frame is redone. CUDA: the frame is enqueued on the renderer's stream and the
@@ -262,9 +297,20 @@ sc_status sc_renderer_resize(sc_renderer *r, uint32_t width, uint32_t height);
  * frame exceed 2^32 - 2 or the memory bound), CUDA. */
 sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame);
 
-/* Results of the last frame rendered. CUDA: waits for the frames in flight (the only call besides
- * the read_* copies that waits for the device). */
+/* Results of the last frame rendered. CUDA: waits for the frames in flight. */
 sc_status sc_renderer_stats(sc_renderer *r, sc_frame_stats *out);
+/* Results of the most recent frame that has finished, without waiting for the device: the call a
+ * viewer makes every frame for its on-screen numbers. *available = 1 and *out that frame's stats,
+ * the same values sc_renderer_stats gives once that frame is the last one (out->frame says which
+ * frame it is: a frame already reported is reported again until a later one finishes); or
+ * *available = 0 and *out zero when no frame has finished since the renderer was created or since
+ * the last change of mesh or grid (sc_renderer_set_mesh, sc_renderer_set_grid with another grid,
+ * sc_renderer_resize): a frame rendered before such a change is never reported. CPU: every frame is
+ * finished when sc_renderer_render returns, so this is the last frame's stats (as
+ * sc_renderer_stats; none after a frame that failed). CUDA: asks the ring of frames in flight whether each has finished
+ * (cudaEventQuery), never waits; right after a frame is enqueued this is usually an earlier frame.
+ * Errors: INVALID_ARGUMENT (NULL), CUDA (a frame failed on the device). */
+sc_status sc_renderer_poll_stats(sc_renderer *r, sc_frame_stats *out, int *available);
 /* Copies the hit buffer (width x height, row 0 at the bottom) to HOST memory. */
 sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out);
 /* Copies this frame's deformed positions (vertex_count x 3) to HOST memory. */

@@ -48,7 +48,8 @@ run "${small[@]}" --backend cpu --headless --out "$work/plain.png" || fail "plai
 # 3. Bad options: exit 2 before any work, one line naming the option.
 bad_options=("--size 4294967297x1" "--size 0x5" "--dt 0" "--dt 1e38" "--dt nan" "--time inf" "--frames 99999999999"
              "--frames 12abc" "--tile 33" "--slabs 0" "--threads -1" "--max-mesh-bytes 0" "--max-vertices 1e3"
-             "--out x.gif" "--out noextension" "--mode fancy")
+             "--out x.gif" "--out noextension" "--mode fancy" "--camera 1,2,3" "--camera 0,0,5,0,0,0,200"
+             "--camera 1,1,1,1,1,1,45")
 for args in "${bad_options[@]}"; do
   read -ra a <<< "$args"
   run "${a[@]}" --headless --backend cpu --out "$work/bad.png"

@@ -1,0 +1,163 @@
+/* viewer_overlay.c - the viewer's statistics (polled every frame without waiting for the device,
+ * averaged over APP_STATS_PERIOD), the HUD and help panels, and the state log. */
+#include <glad/gl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "frame_stats.h"
+#include "viewer_internal.h"
+#include "viewer_state.h"
+
+#if SLABCAST_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+/* ---- overlays ---------------------------------------------------------------------------------- */
+
+double app_viewer_time(const viewer *v)
+{
+    return v->t_base + (double)v->sim_frames * (double)v->options->time_step;
+}
+
+/* Adds the latest finished frame's statistics to the period's sums, once per frame. */
+void app_viewer_poll_stats(viewer *v)
+{
+    sc_frame_stats st;
+    int available = 0;
+    if (sc_renderer_poll_stats(v->scene->renderer, &st, &available) != SC_OK || !available ||
+        st.frame == v->last_stats_frame)
+        return;
+    v->last_stats_frame = st.frame;
+    for (int i = 0; i < SC_STAGE_COUNT; ++i) v->stats_sum.stage_ms[i] += st.stage_ms[i];
+    v->stats_sum.frame_ms += st.frame_ms;
+    v->stats_sum.total_ms += st.total_ms;
+    v->stats_last = st;
+    ++v->stats_count;
+}
+
+/* The period's averages of the times, the last frame's counters. */
+sc_frame_stats app_viewer_period_stats(viewer *v)
+{
+    sc_frame_stats st = v->stats_last;
+    if (v->stats_count > 0) {
+        for (int i = 0; i < SC_STAGE_COUNT; ++i) st.stage_ms[i] = v->stats_sum.stage_ms[i] / v->stats_count;
+        st.frame_ms = v->stats_sum.frame_ms / v->stats_count;
+        st.total_ms = v->stats_sum.total_ms / v->stats_count;
+    }
+    memset(&v->stats_sum, 0, sizeof v->stats_sum);
+    v->stats_count = 0;
+    return st;
+}
+
+/* The statistics text: times averaged over the sampling period, the latest finished frame's
+ * counters, the frame rate and host time per frame over the period. */
+void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fps, double host_ms)
+{
+    app_scene *s = v->scene;
+    int cuda = s->backend == SC_BACKEND_CUDA;
+    char deform[64];
+    app_deform_names(s->deform_mask, deform, sizeof deform);
+    size_t len = 0, size = sizeof v->stats_text;
+    char *t = v->stats_text;
+#define PUT(...) do { int n_ = snprintf(t + len, size - len, __VA_ARGS__); if (n_ > 0 && (size_t)n_ < size - len) len += (size_t)n_; } while (0)
+    PUT("%.1f fps  %.2f ms/frame  %s %.3f ms  host %.3f ms (avg 0.5 s)\n", fps, host_ms, cuda ? "GPU" : "cpu",
+        st->frame_ms, st->total_ms);
+    for (int i = 0; i < SC_STAGE_COUNT; ++i)
+        PUT("%s%s %.3f", i == 0 ? "" : (i == 5 ? "\n" : "  "), app_stage_name(i), st->stage_ms[i]);
+    PUT(" ms\n");
+    PUT("triangles %llu  visible %llu  references %llu\n", (unsigned long long)st->triangles,
+        (unsigned long long)st->visible_triangles, (unsigned long long)st->references);
+    PUT("ray-triangle tests %llu  tiles exited early %llu of %llu\n", (unsigned long long)st->ray_triangle_tests,
+        (unsigned long long)st->tiles_exited_early, (unsigned long long)st->tiles);
+    PUT("%dx%d  tile %u x %u slabs  %s backend%s%s\n", v->fb_width, v->fb_height, v->tile_size, v->num_slabs,
+        cuda ? "cuda" : "cpu", v->gpu_name[0] ? "  " : "", v->gpu_name);
+    PUT("%s  mode %s  deform %s  t %.2f s%s\n", s->mesh_name, app_mode_name(s->mode), deform, app_viewer_time(v),
+        v->paused ? " (paused)" : "");
+    PUT("cull %s  flat %s  vsync %s   F1 or ?: keys", v->cull ? "on" : "off", v->flat ? "on" : "off",
+        v->vsync ? "on" : "off");
+#undef PUT
+}
+
+static void hud_failed(viewer *v)
+{
+    fprintf(stderr, "slabcast: the on-screen statistics and help are off: %s\n", app_hud_error());
+    app_hud_destroy(v->hud);
+    v->hud = NULL;
+    v->hud_failed = 1;
+    /* Leave GL as the display pass expects it. */
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_BLEND);
+    glUseProgram(0);
+    glBindVertexArray(0);
+    while (glGetError() != GL_NO_ERROR) {}
+}
+
+void app_viewer_draw_overlays(viewer *v)
+{
+    v->hud_rect = (app_rect){0, 0, 0, 0};
+    if (v->hud_failed || (!v->hud_on && !v->help_on)) return;
+    if (!v->hud && app_hud_create(&v->hud) != 0) {
+        hud_failed(v);
+        return;
+    }
+    int scale = v->fb_width >= 1200 ? 2 : 1;
+    int y = 0;
+    if (v->hud_on) {
+        if (app_hud_draw(v->hud, v->stats_text, 0, 0, scale, v->fb_width, v->fb_height, &v->hud_rect) != 0) {
+            hud_failed(v);
+            return;
+        }
+        y = v->hud_rect.h + 4;
+    }
+    if (v->help_on) {
+        /* Keys and descriptions side by side, below the statistics when there is room. */
+        char keys[2048], descriptions[4096];
+        app_bindings_text(0, keys, sizeof keys);
+        app_bindings_text(1, descriptions, sizeof descriptions);
+        app_rect k = app_hud_measure(keys, 0, 0, scale, 1 << 20, 1 << 20);
+        if (y + k.h > v->fb_height) y = v->fb_height > k.h ? v->fb_height - k.h : 0;
+        app_rect r;
+        if (app_hud_draw(v->hud, keys, 0, y, scale, v->fb_width, v->fb_height, &r) != 0 ||
+            app_hud_draw(v->hud, descriptions, k.w, y, scale, v->fb_width, v->fb_height, &r) != 0)
+            hud_failed(v);
+    }
+}
+
+void app_viewer_write_state(viewer *v)
+{
+    if (!v->state_log || !v->log_event) return;
+    app_viewer_state st = {0};
+    st.event = v->log_event;
+    st.camera = v->scene->camera;
+    st.mode = v->scene->mode;
+    st.tile_size = v->tile_size;
+    st.num_slabs = v->num_slabs;
+    st.paused = v->paused;
+    st.time = app_viewer_time(v);
+    st.hud = v->hud_on;
+    st.help = v->help_on;
+    st.vsync = v->vsync;
+    st.fullscreen = v->fullscreen;
+    st.cull = v->cull;
+    st.flat = v->flat;
+    st.deform_mask = v->scene->deform_mask;
+    st.width = v->fb_width;
+    st.height = v->fb_height;
+    st.hud_rect = v->hud_rect;
+    st.screenshots = v->screenshots;
+    app_viewer_state_write(v->state_log, &st);
+    v->log_event = NULL;
+}
+
+void app_viewer_find_gpu_name(viewer *v)
+{
+    v->gpu_name[0] = '\0';
+#if SLABCAST_WITH_CUDA
+    int dev = 0;
+    struct cudaDeviceProp prop;
+    if (v->scene->backend == SC_BACKEND_CUDA && cudaGetDevice(&dev) == cudaSuccess &&
+        cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
+        snprintf(v->gpu_name, sizeof v->gpu_name, "%s", prop.name);
+    (void)cudaGetLastError();
+#endif
+}

@@ -1,0 +1,75 @@
+/* viewer_state.c - the viewer's state as JSON, and numbered screenshot files. */
+#include "viewer_state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "frame_stats.h"
+#include "options.h"
+
+void app_deform_names(unsigned mask, char *buf, size_t size)
+{
+    static const struct { unsigned bit; const char *name; } k[] = {
+        {APP_DEFORM_TWIST, "twist"}, {APP_DEFORM_BEND, "bend"}, {APP_DEFORM_WAVE, "wave"},
+        {APP_DEFORM_PULSE, "pulse"}, {APP_DEFORM_NOISE, "noise"},
+    };
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
+        if ((mask & k[i].bit) && len < size) {
+            int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", k[i].name);
+            if (n > 0) len += (size_t)n;
+        }
+    if (!buf[0]) snprintf(buf, size, "none");
+}
+
+static void put_vec3(FILE *f, const char *name, const float v[3])
+{
+    fprintf(f, ",\"%s\":[", name);
+    for (int k = 0; k < 3; ++k) {
+        if (k) fputc(',', f);
+        app_json_number(f, v[k]);
+    }
+    fputc(']', f);
+}
+
+void app_viewer_state_write(FILE *f, const app_viewer_state *s)
+{
+    char deform[64];
+    app_deform_names(s->deform_mask, deform, sizeof deform);
+    fputs("{\"event\":", f);
+    app_json_string(f, s->event ? s->event : "");
+    put_vec3(f, "eye", s->camera.eye);
+    put_vec3(f, "target", s->camera.target);
+    fputs(",\"fov\":", f);
+    app_json_number(f, app_camera_fov_degrees(&s->camera));
+    fprintf(f, ",\"mode\":\"%s\",\"tile\":%u,\"slabs\":%u,\"paused\":%d,\"time\":", app_mode_name(s->mode),
+            s->tile_size, s->num_slabs, s->paused);
+    app_json_number(f, s->time);
+    fprintf(f,
+            ",\"hud\":%d,\"help\":%d,\"vsync\":%d,\"fullscreen\":%d,\"cull\":%d,\"flat\":%d,\"deform\":\"%s\","
+            "\"width\":%d,\"height\":%d,\"hud_rect\":[%d,%d,%d,%d],\"screenshots\":%d}\n",
+            s->hud, s->help, s->vsync, s->fullscreen, s->cull, s->flat, deform, s->width, s->height, s->hud_rect.x,
+            s->hud_rect.y, s->hud_rect.w, s->hud_rect.h, s->screenshots);
+    fflush(f);
+}
+
+int app_reserve_screenshot_path(char *path, size_t size)
+{
+    for (int n = 1; n <= 9999; ++n) {
+        snprintf(path, size, "slabcast-%04d.png", n);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            close(fd);
+            return 0;
+        }
+        if (errno != EEXIST) {
+            fprintf(stderr, "slabcast: cannot create %s: %s\n", path, strerror(errno));
+            return -1;
+        }
+    }
+    fprintf(stderr, "slabcast: slabcast-0001.png .. slabcast-9999.png all exist here; move some away\n");
+    return -1;
+}

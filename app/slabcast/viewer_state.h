@@ -1,0 +1,36 @@
+/* viewer_state.h - what the viewer shows and how it is set, as plain data: written as one JSON line
+ * per handled input for tests (--state-log), and the numbered screenshot files. */
+#ifndef SLABCAST_APP_VIEWER_STATE_H
+#define SLABCAST_APP_VIEWER_STATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "camera.h"
+#include "hud.h"
+#include "slabcast.h"
+
+typedef struct app_viewer_state {
+    const char *event;           /* the binding's name that changed it */
+    app_camera camera;
+    sc_view_mode mode;
+    unsigned tile_size, num_slabs;
+    int paused;
+    double time;
+    int hud, help, vsync, fullscreen, cull, flat;
+    unsigned deform_mask;
+    int width, height;           /* framebuffer */
+    app_rect hud_rect;           /* the HUD's panel (0 size when off) */
+    int screenshots;             /* written by the screenshot key */
+} app_viewer_state;
+
+/* One JSON object on one line, flushed. */
+void app_viewer_state_write(FILE *f, const app_viewer_state *s);
+/* The names of the deformers in mask ("twist,wave", "none"). */
+void app_deform_names(unsigned mask, char *buf, size_t size);
+/* Reserves the first free "slabcast-NNNN.png" (NNNN from 0001) in the current directory by creating
+ * it empty, so no file is ever overwritten, not even by another viewer. 0, or -1 with a message on
+ * stderr. */
+int app_reserve_screenshot_path(char *path, size_t size);
+
+#endif

@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""Drives the real slabcast viewer under Xvfb (Mesa, CPU backend) with synthetic X input (xdotool):
+for every entry of the viewer's binding table (read from `slabcast --help`), a key press or mouse
+drag, then a check of the state the viewer logs after it (--state-log). Then the window's image:
+with the HUD off it equals the headless renderer's image of the same frame and camera; with the
+HUD on it differs from it only inside the HUD's rectangle, and does differ there.
+usage: run_viewer_input.py SLABCAST_BINARY WORK_DIR. Exit 77 (skipped) without Xvfb or xdotool."""
+import json, math, os, re, shutil, struct, subprocess, sys, time, zlib
+
+BIN, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+for tool in ("Xvfb", "xdotool"):
+    if not shutil.which(tool):
+        print(f"SKIP: {tool} not installed (apt-get install xvfb xdotool)")
+        sys.exit(77)
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+failures = []
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    failures.append(msg)
+
+
+def start_xvfb():
+    r, w = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        num = f.readline().strip()
+    if not num:
+        proc.kill()
+        print("FAIL: Xvfb did not start")
+        sys.exit(1)
+    return proc, ":" + num
+
+
+def read_png(path):
+    """RGBA rows, top row first (8-bit RGBA, non-interlaced: what slabcast writes)."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, idat, w, h = 8, b"", 0, 0
+    while pos < len(data):
+        n, = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h = struct.unpack(">II", body[:8])
+        if kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, stride, rows, prev = zlib.decompress(idat), w * 4 + 1, [], bytearray(w * 4)
+    for y in range(h):
+        f, line = raw[y * stride], bytearray(raw[y * stride + 1:(y + 1) * stride])
+        for i in range(len(line)):
+            a = line[i - 4] if i >= 4 else 0
+            b = prev[i]
+            c = prev[i - 4] if i >= 4 else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, rows
+
+
+# ---- the binding table, as --help prints it -------------------------------------------------------
+help_text = subprocess.run([BIN, "--help"], capture_output=True, text=True, check=True).stdout
+table = help_text.split("viewer keys and mouse")[1].splitlines()[1:]
+names = [m.group(2) for m in (re.match(r"  (.{16}) (\S+)\s+\S", line) for line in table) if m]
+if len(names) < 20:
+    print("FAIL: could not read the binding table from --help:\n" + help_text)
+    sys.exit(1)
+
+# ---- the viewer and the input ---------------------------------------------------------------------
+xvfb, display = start_xvfb()
+env = dict(os.environ, DISPLAY=display)
+env.pop("WAYLAND_DISPLAY", None)
+log_path, out_path = os.path.join(WORK, "state.jsonl"), os.path.join(WORK, "viewer.out")
+open(os.path.join(WORK, "slabcast-0001.png"), "w").write("kept")  # never overwritten
+viewer = subprocess.Popen([BIN, "--window", "--backend", "cpu", "--resolution", "24", "--size", "320x240",
+                           "--tile", "8", "--slabs", "16", "--state-log", log_path],
+                          cwd=WORK, env=env, stdout=open(out_path, "w"), stderr=subprocess.STDOUT)
+
+
+def xdo(*args, timeout=20):
+    r = subprocess.run(["xdotool", *map(str, args)], env=env, capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError(f"xdotool {' '.join(map(str, args))}: {r.stderr.strip()}")
+    return r.stdout.strip()
+
+
+def states():
+    try:
+        return [json.loads(l) for l in open(log_path) if l.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def wait_state(count, timeout=15.0):
+    """The state logged as line number `count` (1-based), waiting for it."""
+    end = time.time() + timeout
+    while time.time() < end:
+        s = states()
+        if len(s) >= count:
+            return s[count - 1]
+        if viewer.poll() is not None:
+            raise RuntimeError(f"the viewer exited ({viewer.returncode}): {open(out_path).read()}")
+        time.sleep(0.05)
+    raise RuntimeError(f"no state line {count} after {timeout} s (the input did not reach the viewer?)")
+
+
+try:
+    wid = xdo("search", "--sync", "--onlyvisible", "--name", "^slabcast", timeout=30).split()[0]
+    start = wait_state(1)
+    assert start["event"] == "start", start
+    xdo("mousemove", "--window", wid, 160, 120)
+    xdo("windowfocus", wid)
+except Exception as e:  # noqa: BLE001 - any failure to start is the test's failure
+    print("FAIL: the viewer's window:", e)
+    viewer.kill()
+    xvfb.kill()
+    sys.exit(1)
+
+
+def drag(button, shift=False):
+    args = ["mousemove", "--window", wid, 120, 100]
+    if shift:
+        args += ["keydown", "shift"]
+    args += ["mousedown", button]
+    for i in range(1, 6):
+        args += ["mousemove", "--window", wid, 120 + 10 * i, 100 + 4 * i, "sleep", "0.02"]
+    args += ["mouseup", button]
+    if shift:
+        args += ["keyup", "shift"]
+    xdo(*args)
+
+
+def sub(a, b): return [x - y for x, y in zip(a, b)]
+def dot(a, b): return sum(x * y for x, y in zip(a, b))
+def norm(a): return math.sqrt(dot(a, a))
+def close(a, b, tol=1e-3): return all(abs(x - y) <= tol * max(1.0, abs(y)) for x, y in zip(a, b))
+def dist(s): return norm(sub(s["eye"], s["target"]))
+
+
+def fwd(s):
+    d = sub(s["target"], s["eye"])
+    return [x / norm(d) for x in d]
+
+
+def right(s):
+    f = fwd(s)
+    r = [-f[2], 0.0, f[0]]  # forward x world up
+    return [x / norm(r) for x in r]
+
+
+def moved_along(b, a, axis, sign):
+    m = sub(a["eye"], b["eye"])
+    return close(sub(a["target"], b["target"]), m) and sign * dot(m, axis) > 0.5 * norm(m) > 0
+
+
+def toggled(key):
+    return lambda b, a: a[key] == 1 - b[key]
+
+
+def fov_by(delta):
+    return lambda b, a: abs(a["fov"] - b["fov"] - delta) < 1e-3
+
+
+# name: (the input, the check of (before, after))
+cases = {
+    "orbit": (lambda: drag(1), lambda b, a: not close(a["eye"], b["eye"]) and close(a["target"], b["target"])
+              and abs(dist(a) - dist(b)) < 1e-3 * dist(b)),
+    "pan": (lambda: drag(3), lambda b, a: not close(a["eye"], b["eye"])
+            and close(sub(a["target"], b["target"]), sub(a["eye"], b["eye"]))),
+    "pan-middle": (lambda: drag(2), lambda b, a: not close(a["eye"], b["eye"])
+                   and close(sub(a["target"], b["target"]), sub(a["eye"], b["eye"]))),
+    "pan-shift": (lambda: drag(1, shift=True), lambda b, a: not close(a["eye"], b["eye"])
+                  and close(sub(a["target"], b["target"]), sub(a["eye"], b["eye"]))),
+    "zoom": (lambda: xdo("click", 4), lambda b, a: abs(dist(a) - 0.9 * dist(b)) < 1e-3 * dist(b)
+             and close(a["target"], b["target"])),
+    "fly-forward": (lambda: xdo("key", "w"), lambda b, a: moved_along(b, a, fwd(b), +1)),
+    "fly-back": (lambda: xdo("key", "s"), lambda b, a: moved_along(b, a, fwd(b), -1)),
+    "fly-left": (lambda: xdo("key", "a"), lambda b, a: moved_along(b, a, right(b), -1)),
+    "fly-right": (lambda: xdo("key", "d"), lambda b, a: moved_along(b, a, right(b), +1)),
+    "fly-down": (lambda: xdo("key", "q"), lambda b, a: moved_along(b, a, [0, 1, 0], -1)),
+    "fly-up": (lambda: xdo("key", "e"), lambda b, a: moved_along(b, a, [0, 1, 0], +1)),
+    "frame": (lambda: xdo("key", "f"), lambda b, a: close(a["target"], start["target"])
+              and abs(dist(a) - dist(start)) < 1e-3 * dist(start) * 10 and a["fov"] == b["fov"]),
+    "fov-in": (lambda: xdo("key", "equal"), fov_by(-5)),
+    "fov-in-keypad": (lambda: xdo("key", "KP_Add"), fov_by(-5)),
+    "fov-out": (lambda: xdo("key", "minus"), fov_by(+5)),
+    "fov-out-keypad": (lambda: xdo("key", "KP_Subtract"), fov_by(+5)),
+    "reset": (lambda: xdo("key", "r"), lambda b, a: close(a["eye"], start["eye"]) and close(a["target"], start["target"])
+              and abs(a["fov"] - start["fov"]) < 1e-3),
+    "print-camera": (lambda: xdo("key", "p"), lambda b, a: printed_camera_matches(a)),
+    "cull": (lambda: xdo("key", "b"), toggled("cull")),
+    "flat": (lambda: xdo("key", "n"), toggled("flat")),
+    "deform-next": (lambda: xdo("key", "t"), lambda b, a: a["deform"] != b["deform"]),
+    "pause": (lambda: xdo("key", "space"), toggled("paused")),
+    "step-forward": (lambda: xdo("key", "Right"), lambda b, a: a["paused"] == 1 and b["paused"] == 1
+                     and abs(a["time"] - b["time"] - 1 / 60) < 1e-5),
+    "step-back": (lambda: xdo("key", "Left"), lambda b, a: a["paused"] == 1 and abs(b["time"] - a["time"] - 1 / 60) < 1e-5),
+    "tile-smaller": (lambda: xdo("key", "bracketleft"), lambda b, a: a["tile"] == b["tile"] // 2),
+    "tile-larger": (lambda: xdo("key", "bracketright"), lambda b, a: a["tile"] == b["tile"] * 2),
+    "slabs-fewer": (lambda: xdo("key", "comma"), lambda b, a: a["slabs"] == b["slabs"] // 2),
+    "slabs-more": (lambda: xdo("key", "period"), lambda b, a: a["slabs"] == b["slabs"] * 2),
+    "hud": (lambda: xdo("key", "h"), lambda b, a: a["hud"] == 1 - b["hud"] and (a["hud_rect"][2] > 0) == (a["hud"] == 1)),
+    "help": (lambda: xdo("key", "F1"), toggled("help")),
+    "help-question": (lambda: xdo("key", "question"), toggled("help")),
+    "vsync": (lambda: xdo("key", "v"), toggled("vsync")),
+    "fullscreen": (lambda: xdo("key", "F11"), toggled("fullscreen")),
+    "screenshot": (lambda: xdo("key", "ctrl+s"), lambda b, a: a["screenshots"] == b["screenshots"] + 1
+                   and os.path.getsize(os.path.join(WORK, f"slabcast-{a['screenshots'] + 1:04d}.png")) > 100
+                   and open(os.path.join(WORK, "slabcast-0001.png")).read() == "kept"),
+}
+for i, mode in enumerate(["shaded", "id", "normals", "depth", "tiles", "slab", "tests"]):
+    cases["mode-" + mode] = ((lambda k=str(i + 1): xdo("key", k)), (lambda b, a, m=mode: a["mode"] == m))
+
+
+def printed_camera_matches(a):
+    time.sleep(0.2)
+    lines = [l for l in open(out_path) if l.startswith("--camera ")]
+    if not lines:
+        return False
+    v = [float(x) for x in lines[-1].split()[1].split(",")]
+    return close(v[:3], a["eye"]) and close(v[3:6], a["target"]) and abs(v[6] - a["fov"]) < 1e-3
+
+
+missing = [n for n in names if n not in cases and n != "quit"]
+if missing:
+    fail(f"bindings without a test case: {missing}")
+# The order: the camera moves before frame and reset, pause before the steps; a few twice (back).
+order = ["orbit", "pan", "pan-middle", "pan-shift", "zoom", "fly-forward", "fly-back", "fly-left", "fly-right",
+         "fly-down", "fly-up", "frame", "fov-in", "fov-in-keypad", "fov-out", "fov-out-keypad", "pan", "reset",
+         "print-camera"] + ["mode-" + m for m in ["id", "normals", "depth", "tiles", "slab", "tests", "shaded"]] + \
+        ["cull", "cull", "flat", "flat", "deform-next", "pause", "step-forward", "step-back", "pause",
+         "tile-smaller", "tile-larger", "slabs-fewer", "slabs-more", "hud", "hud", "help", "help",
+         "help-question", "help-question", "vsync", "vsync", "fullscreen", "fullscreen", "screenshot", "screenshot"]
+order += [n for n in names if n not in order and n != "quit" and n in cases]
+count = 1
+for name in order:
+    before = wait_state(count)
+    try:
+        cases[name][0]()
+        after = wait_state(count + 1)
+        count += 1
+    except Exception as e:  # noqa: BLE001
+        fail(f"{name}: {e}")
+        break
+    if after["event"] != name:
+        fail(f"{name}: the viewer logged {after['event']!r}")
+    elif not cases[name][1](before, after):
+        fail(f"{name}: state before {json.dumps(before)}\n      after {json.dumps(after)}")
+    else:
+        print(f"ok {name}")
+# quit: Esc ends the viewer with status 0.
+try:
+    xdo("key", "Escape")
+    rc = viewer.wait(timeout=15)
+    if rc != 0:
+        fail(f"quit: the viewer exited {rc}: {open(out_path).read()}")
+    else:
+        print("ok quit")
+except Exception as e:  # noqa: BLE001
+    viewer.kill()
+    fail(f"quit: {e}")
+
+# ---- the window's image against the renderer's own ------------------------------------------------
+common = ["--backend", "cpu", "--resolution", "24", "--size", "160x120", "--frames", "3", "--time", "0.5",
+          "--camera", "0.4,1.2,4.5,0,0.1,0,40", "--mode", "normals"]
+
+
+def run(args, what):
+    r = subprocess.run([BIN, *common, *args], cwd=WORK, env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        fail(f"{what}: exited {r.returncode}: {r.stdout}{r.stderr}")
+    return r.returncode == 0
+
+
+ok = run(["--headless", "--out", "headless.png"], "headless") and \
+    run(["--window", "--no-hud", "--out", "nohud.png"], "viewer without HUD") and \
+    run(["--window", "--out", "hud.png", "--state-log", "hud.jsonl"], "viewer with HUD")
+if ok:
+    _, _, ref = read_png(os.path.join(WORK, "headless.png"))
+    w, h, nohud = read_png(os.path.join(WORK, "nohud.png"))
+    _, _, hud = read_png(os.path.join(WORK, "hud.png"))
+    if nohud != ref:
+        diff = sum(1 for y in range(h) for x in range(w) if nohud[y][4 * x:4 * x + 4] != ref[y][4 * x:4 * x + 4])
+        fail(f"HUD off: the window's image differs from the renderer's in {diff} of {w * h} pixels")
+    else:
+        print("ok HUD off: window image == renderer image")
+    rx, ry, rw, rh = json.loads(open(os.path.join(WORK, "hud.jsonl")).readline())["hud_rect"]
+    outside = inside = 0
+    for y in range(h):
+        for x in range(w):
+            same = hud[y][4 * x:4 * x + 4] == ref[y][4 * x:4 * x + 4]
+            if rx <= x < rx + rw and ry <= y < ry + rh:
+                inside += not same
+            else:
+                outside += not same
+    if rw <= 0 or rh <= 0 or outside or inside < rw * rh // 4:
+        fail(f"HUD on: rect {rx},{ry} {rw}x{rh}: {inside} pixels differ inside, {outside} outside")
+    else:
+        print(f"ok HUD on: {inside} pixels differ inside its rectangle {rw}x{rh}, none outside")
+
+if viewer.poll() is None:
+    viewer.kill()
+xvfb.kill()
+if failures:
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1)
+print(f"PASS: {len(names)} bindings driven through X input, images checked")
