@@ -11,6 +11,8 @@
 
 #include <stb_easy_font.h>
 
+#include "sc_gl.h"
+
 #define HUD_PAD 4                  /* pixels of background around the text, at scale 1 */
 #define HUD_BYTES_PER_CHAR 1024    /* stb_easy_font's quads per character stay well below this */
 
@@ -68,47 +70,11 @@ static const char k_frag[] =
     "out vec4 o_color;\n"
     "void main() { o_color = v_color; }\n";
 
-static int compile(GLenum type, const char *src, GLuint *out)
-{
-    GLuint s = glCreateShader(type);
-    if (!s) return fail("HUD: glCreateShader failed");
-    glShaderSource(s, 1, &src, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        glDeleteShader(s);
-        return fail("HUD: compiling its %s shader failed: %s",
-                       type == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
-    }
-    *out = s;
-    HUD_GL((void)0);
-    return 0;
-}
-
 static int build(app_hud *h)
 {
-    GLuint vs = 0, fs = 0;
-    if (compile(GL_VERTEX_SHADER, k_vert, &vs) != 0) return -1;
-    if (compile(GL_FRAGMENT_SHADER, k_frag, &fs) != 0) {
-        glDeleteShader(vs);
-        return -1;
-    }
-    h->program = glCreateProgram();
-    glAttachShader(h->program, vs);
-    glAttachShader(h->program, fs);
-    glLinkProgram(h->program);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(h->program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(h->program, sizeof log, NULL, log);
-        return fail("HUD: linking its program failed: %s", log);
-    }
+    if (sc_gl_program_create(k_vert, "the HUD's vertex shader", k_frag, "the HUD's fragment shader", &h->program) !=
+        SC_OK)
+        return fail("HUD: %s", sc_last_error());
     h->loc_viewport = glGetUniformLocation(h->program, "u_viewport");
     HUD_GL(glGenVertexArrays(1, &h->vao));
     HUD_GL(glGenBuffers(1, &h->vbo));

@@ -9,43 +9,11 @@
 extern const char sc_shader_display_vert[];
 extern const char sc_shader_display_frag[];
 
-static sc_status compile_shader(GLenum type, const char *source, const char *name, GLuint *out)
-{
-    GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &source, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        glDeleteShader(s);
-        return SC_FAIL(SC_ERROR_GL, "compiling shader %s failed: %s", name, log);
-    }
-    *out = s;
-    return SC_OK;
-}
-
 static sc_status build_program(sc_display *d)
 {
-    GLuint vs = 0, fs = 0;
-    SC_TRY(compile_shader(GL_VERTEX_SHADER, sc_shader_display_vert, "shaders/display.vert", &vs));
-    sc_status st = compile_shader(GL_FRAGMENT_SHADER, sc_shader_display_frag, "shaders/display.frag", &fs);
-    if (st != SC_OK) { glDeleteShader(vs); return st; }
-    GLuint p = glCreateProgram();
-    glAttachShader(p, vs);
-    glAttachShader(p, fs);
-    glLinkProgram(p);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = "";
-        glGetProgramInfoLog(p, sizeof log, NULL, log);
-        glDeleteProgram(p);
-        return SC_FAIL(SC_ERROR_GL, "linking the display program failed: %s", log);
-    }
+    GLuint p = 0;
+    SC_TRY(sc_gl_program_create(sc_shader_display_vert, "shaders/display.vert", sc_shader_display_frag,
+                                "shaders/display.frag", &p));
     d->program = p;
     d->loc_image_size = glGetUniformLocation(p, "u_image_size");
     d->loc_viewport_size = glGetUniformLocation(p, "u_viewport_size");

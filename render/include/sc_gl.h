@@ -32,6 +32,11 @@ int sc_gl_context_is_nvidia(const sc_gl_context *context);
 
 /* Drains glGetError(); when an error was pending, records SC_ERROR_GL naming `what` and returns it. */
 sc_status sc_gl_check(const char *what, const char *file, int line);
+/* A program (its GL name in *out_program) from a vertex and a fragment shader's source, in the
+ * current context; the names say which shader failed in the message, which carries the compiler's
+ * or linker's log (SC_ERROR_GL). The shaders are deleted once linked. */
+sc_status sc_gl_program_create(const char *vert_source, const char *vert_name, const char *frag_source,
+                               const char *frag_name, unsigned int *out_program);
 
 #ifdef __cplusplus
 }
