@@ -17,6 +17,7 @@ typedef struct app_scene {
     sc_backend backend;
     unsigned deform_mask;
     sc_view_mode mode;
+    char backend_note[256];      /* why the cpu backend renders when a GPU was asked for (auto), or "" */
 } app_scene;
 
 /* image.c: an RGBA8 image in the backend's memory (device for CUDA, host for CPU). */
@@ -33,6 +34,11 @@ int app_image_to_host(const app_image *img, void *host);
 /* Writes host RGBA8 pixels (row 0 at the bottom) top row first, in the given format (PNG, JPEG at
  * quality 92, BMP, TGA). 0, or -1 with a "slabcast: <path>: ..." line on stderr. */
 int app_write_image(const char *path, app_image_format format, const void *rgba, unsigned width, unsigned height);
+
+/* --record DIR: "DIR/frame-NNNNNN.png" for frame n (from 1). 0, or -1 with a message when too long. */
+int app_record_path(const char *dir, long n, char *path, size_t size);
+/* --record DIR must be a folder we can write in: 0, or -1 with a message naming it. */
+int app_check_record_dir(const char *dir);
 
 /* main.c: prints the last error the libraries reported, once, as one line
  * "slabcast: [context: ]<message>" (source locations only with --verbose). context may be NULL. */

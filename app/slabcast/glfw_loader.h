@@ -17,7 +17,8 @@
     X(glfwSetScrollCallback) X(glfwSetWindowShouldClose) X(glfwSetWindowTitle)                       \
     X(glfwSetWindowUserPointer) X(glfwSwapBuffers) X(glfwSwapInterval) X(glfwTerminate)              \
     X(glfwWindowHint) X(glfwWindowShouldClose) X(glfwGetPrimaryMonitor) X(glfwGetVideoMode)      \
-    X(glfwSetWindowMonitor) X(glfwGetWindowPos) X(glfwGetWindowSize) X(glfwGetWindowMonitor)
+    X(glfwSetWindowMonitor) X(glfwGetWindowPos) X(glfwGetWindowSize) X(glfwGetWindowMonitor)          \
+    X(glfwSetDropCallback) X(glfwSetWindowSize)
 
 typedef struct app_glfw_api {
 #define APP_GLFW_MEMBER(name) __typeof__(&name) name;
@@ -62,6 +63,8 @@ int app_glfw_load(char *why, size_t why_size);
 #define glfwGetWindowPos APP_GLFW_REDIRECT(glfwGetWindowPos)
 #define glfwGetWindowSize APP_GLFW_REDIRECT(glfwGetWindowSize)
 #define glfwGetWindowMonitor APP_GLFW_REDIRECT(glfwGetWindowMonitor)
+#define glfwSetDropCallback APP_GLFW_REDIRECT(glfwSetDropCallback)
+#define glfwSetWindowSize APP_GLFW_REDIRECT(glfwSetWindowSize)
 #endif
 
 #endif

@@ -1,6 +1,6 @@
 /* headless.c - renders frames without a window: per-stage times and counters (each frame waited for),
  * then on the CUDA backend the same number of frames back to back (the real-time loop, no wait
- * between frames), the last frame as an image. */
+ * between frames), the last frame as an image; with --record, every measured frame as an image. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -21,9 +21,25 @@ static float frame_time(const app_options *o, int i)
     return (float)((double)o->start_time + (double)i * (double)o->time_step);
 }
 
+/* --record DIR: frame n (from 1) as DIR/frame-NNNNNN.png. */
+static int record_frame(const app_image *img, const char *dir, int n)
+{
+    char path[4096];
+    if (app_record_path(dir, n, path, sizeof path) != 0) return -1;
+    void *host = malloc((size_t)img->width * img->height * 4);
+    if (!host) {
+        fprintf(stderr, "slabcast: out of memory for a %ux%u image\n", img->width, img->height);
+        return -1;
+    }
+    int rc = app_image_to_host(img, host) == 0 && app_write_image(path, APP_IMAGE_PNG, host, img->width, img->height) == 0
+                 ? 0 : -1;
+    free(host);
+    return rc;
+}
+
 /* Renders warm-up frames (time of frame 0), then `frames` frames with their statistics in log. */
-static int render_measured(const app_options *o, app_scene *s, void *pixels, int frames, int warmup,
-                           app_frame_log *log)
+static int render_measured(const app_options *o, app_scene *s, const app_image *record, void *pixels, int frames,
+                           int warmup, app_frame_log *log)
 {
     for (int i = 0; i < frames + warmup; ++i) {
         sc_frame_desc f = {0};
@@ -34,6 +50,7 @@ static int render_measured(const app_options *o, app_scene *s, void *pixels, int
             sc_frame_stats st;
             if (sc_renderer_stats(s->renderer, &st) != SC_OK) return -1;
             app_frame_log_add(log, &st);
+            if (record && record_frame(record, o->record_dir, i - warmup + 1) != 0) return -2;
         }
     }
     return 0;
@@ -98,11 +115,13 @@ int app_run_headless(const app_options *o, app_scene *s)
         printf("slabcast: %s backend, %s: %u triangles, %ux%u, %d frames (%d warm-up), deform 0x%x, mode %s\n",
                cuda ? "cuda" : "cpu", s->mesh_name, s->mesh.triangle_count, w, h, frames, warmup, s->deform_mask,
                app_mode_name(s->mode));
-    if (rc == 0 && (render_measured(o, s, img.pixels, frames, warmup, &log) != 0 ||
-                    (cuda && render_pipelined(o, s, img.pixels, frames, &log) != 0))) {
+    int measured = rc == 0 ? render_measured(o, s, o->record_dir ? &img : NULL, img.pixels, frames, warmup, &log) : 0;
+    if (measured == -2) rc = 1; /* --record: the write said why */
+    if (rc == 0 && (measured != 0 || (cuda && render_pipelined(o, s, img.pixels, frames, &log) != 0))) {
         app_report_error(NULL);
         rc = 1;
     }
+    if (rc == 0 && o->record_dir) printf("slabcast: wrote %d frames to %s/frame-NNNNNN.png\n", frames, o->record_dir);
     if (rc == 0) {
         app_frame_log_print(&log, stdout);
         if (write_image(&img, out_path, format) != 0) rc = 1;

@@ -1,4 +1,5 @@
-/* hud.c - text panels over the image (see hud.h). */
+/* hud.c - panels over the image (see hud.h): the batch of coloured triangles, stb_easy_font's text
+ * in it, and the one GL draw of the batch. */
 #include "hud.h"
 
 #include <glad/gl.h>
@@ -13,12 +14,12 @@
 
 #include "sc_gl.h"
 
-#define HUD_PAD 4                  /* pixels of background around the text, at scale 1 */
 #define HUD_BYTES_PER_CHAR 1024    /* stb_easy_font's quads per character stay well below this */
+#define HUD_STB_QUAD_BYTES 64      /* stb_easy_font's quad: 4 vertices of x, y, z floats and RGBA8 */
 
 static char g_error[512];
 
-static int fail(const char *fmt, ...)
+int app_hud_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -36,7 +37,7 @@ const char *app_hud_error(void) { return g_error; }
         GLenum hud_gl_error_ = glGetError();                                                       \
         if (hud_gl_error_ != GL_NO_ERROR) {                                                        \
             while (glGetError() != GL_NO_ERROR) {}                                                 \
-            return fail("HUD: %s failed with GL error 0x%04x", #call, (unsigned)hud_gl_error_);   \
+            return app_hud_fail("HUD: %s failed with GL error 0x%04x", #call, (unsigned)hud_gl_error_); \
         }                                                                                          \
     } while (0)
 
@@ -48,10 +49,12 @@ typedef struct hud_vertex {
 struct app_hud {
     GLuint program, vao, vbo;
     GLint loc_viewport;
+    char *text;                    /* the text being added, made printable */
+    size_t text_size;
     void *quads;                   /* stb_easy_font's output */
     size_t quads_size;
-    hud_vertex *verts;             /* triangles uploaded */
-    size_t verts_cap;
+    hud_vertex *verts;             /* the batch's triangles */
+    size_t verts_len, verts_cap;
 };
 
 static const char k_vert[] =
@@ -74,7 +77,7 @@ static int build(app_hud *h)
 {
     if (sc_gl_program_create(k_vert, "the HUD's vertex shader", k_frag, "the HUD's fragment shader", &h->program) !=
         SC_OK)
-        return fail("HUD: %s", sc_last_error());
+        return app_hud_fail("HUD: %s", sc_last_error());
     h->loc_viewport = glGetUniformLocation(h->program, "u_viewport");
     HUD_GL(glGenVertexArrays(1, &h->vao));
     HUD_GL(glGenBuffers(1, &h->vbo));
@@ -94,7 +97,7 @@ int app_hud_create(app_hud **out)
 {
     *out = NULL;
     app_hud *h = calloc(1, sizeof *h);
-    if (!h) return fail("HUD: out of host memory");
+    if (!h) return app_hud_fail("HUD: out of host memory");
     if (build(h) != 0) {
         app_hud_destroy(h);
         return -1;
@@ -109,42 +112,80 @@ void app_hud_destroy(app_hud *h)
     if (h->vbo) glDeleteBuffers(1, &h->vbo);
     if (h->vao) glDeleteVertexArrays(1, &h->vao);
     if (h->program) glDeleteProgram(h->program);
+    free(h->text);
     free(h->quads);
     free(h->verts);
     free(h);
 }
 
-app_rect app_hud_measure(const char *text, int x, int y, int scale, int fb_width, int fb_height)
+/* ---- rectangles ---------------------------------------------------------------------------------- */
+
+app_rect app_rect_clip(app_rect r, int fb_width, int fb_height)
 {
-    app_rect r;
-    r.x = x;
-    r.y = y;
-    r.w = (stb_easy_font_width((char *)text) + 2 * HUD_PAD) * scale;
-    r.h = (stb_easy_font_height((char *)text) + 2 * HUD_PAD) * scale;
-    if (r.x < 0) r.x = 0;
-    if (r.y < 0) r.y = 0;
+    if (r.x < 0) { r.w += r.x; r.x = 0; }
+    if (r.y < 0) { r.h += r.y; r.y = 0; }
     if (r.x > fb_width) r.x = fb_width;
     if (r.y > fb_height) r.y = fb_height;
     if (r.x + r.w > fb_width) r.w = fb_width - r.x;
     if (r.y + r.h > fb_height) r.h = fb_height - r.y;
+    if (r.w < 0) r.w = 0;
+    if (r.h < 0) r.h = 0;
     return r;
 }
 
-static int reserve(app_hud *h, size_t text_len, size_t quads)
+app_rect app_rect_union(app_rect a, app_rect b)
 {
-    size_t need = (text_len + 1) * HUD_BYTES_PER_CHAR;
-    if (need > h->quads_size) {
-        void *q = realloc(h->quads, need);
-        if (!q) return -1;
-        h->quads = q;
-        h->quads_size = need;
-    }
-    if (quads * 6 > h->verts_cap) {
-        hud_vertex *v = realloc(h->verts, quads * 6 * sizeof *v);
-        if (!v) return -1;
-        h->verts = v;
-        h->verts_cap = quads * 6;
-    }
+    if (a.w <= 0 || a.h <= 0) return b;
+    if (b.w <= 0 || b.h <= 0) return a;
+    const int x0 = a.x < b.x ? a.x : b.x, y0 = a.y < b.y ? a.y : b.y;
+    const int x1 = a.x + a.w > b.x + b.w ? a.x + a.w : b.x + b.w;
+    const int y1 = a.y + a.h > b.y + b.h ? a.y + a.h : b.y + b.h;
+    return (app_rect){x0, y0, x1 - x0, y1 - y0};
+}
+
+/* ---- text ---------------------------------------------------------------------------------------- */
+
+/* stb_easy_font indexes its glyph table by (c - 32) for every byte but '\n': a byte outside the
+ * printable ASCII range would read outside it. */
+static void make_printable(char *s)
+{
+    for (; *s; ++s)
+        if (*s != '\n' && (*s < 32 || *s > 126)) *s = '?';
+}
+
+void app_hud_text_size(const char *text, int scale, int *width, int *height)
+{
+    *width = *height = 0;
+    char *buf = malloc(strlen(text) + 1);
+    if (!buf) return; /* measured as empty; the draw that follows reports the lack of memory */
+    strcpy(buf, text);
+    make_printable(buf);
+    *width = stb_easy_font_width(buf) * scale;
+    *height = stb_easy_font_height(buf) * scale;
+    free(buf);
+}
+
+app_rect app_hud_measure(const char *text, int x, int y, int scale, int fb_width, int fb_height)
+{
+    int w, h;
+    app_hud_text_size(text, scale, &w, &h);
+    app_rect r = {x, y, w + 2 * APP_HUD_PAD * scale, h + 2 * APP_HUD_PAD * scale};
+    if (r.x < 0) r.x = 0;
+    if (r.y < 0) r.y = 0;
+    return app_rect_clip(r, fb_width, fb_height);
+}
+
+/* ---- the batch ----------------------------------------------------------------------------------- */
+
+static int reserve_verts(app_hud *h, size_t more)
+{
+    if (h->verts_len + more <= h->verts_cap) return 0;
+    size_t cap = h->verts_cap ? h->verts_cap : 1024;
+    while (cap < h->verts_len + more) cap *= 2;
+    hud_vertex *v = realloc(h->verts, cap * sizeof *v);
+    if (!v) return app_hud_fail("HUD: out of host memory for its triangles");
+    h->verts = v;
+    h->verts_cap = cap;
     return 0;
 }
 
@@ -158,51 +199,92 @@ static void put_quad(hud_vertex *v, float x0, float y0, float x1, float y1, cons
     }
 }
 
-/* Background and text quads of the panel, as triangles; returns the vertex count, or -1. */
-static long build_vertices(app_hud *h, const char *text, app_rect r, int scale)
+void app_hud_begin(app_hud *h) { h->verts_len = 0; }
+
+int app_hud_add_rect(app_hud *h, app_rect r, const unsigned char rgba[4])
 {
-    size_t len = strlen(text);
-    if (reserve(h, len, 1) != 0) return -1;
-    unsigned char white[4] = {240, 240, 240, 255};
-    int quads = stb_easy_font_print(0.0f, 0.0f, (char *)text, white, h->quads, (int)h->quads_size);
-    if (reserve(h, len, (size_t)quads + 1) != 0) return -1;
-    const unsigned char shade[4] = {0, 0, 0, 170};
-    put_quad(h->verts, (float)r.x, (float)r.y, (float)(r.x + r.w), (float)(r.y + r.h), shade);
-    /* stb_easy_font's vertex: x, y, z floats and an RGBA8 colour; 4 per quad. */
-    const unsigned char *q = h->quads;
-    float ox = (float)(r.x + HUD_PAD * scale), oy = (float)(r.y + HUD_PAD * scale);
-    for (int i = 0; i < quads; ++i, q += 64) {
-        float a[3], b[3];
-        memcpy(a, q, sizeof a);            /* top-left corner */
-        memcpy(b, q + 32, sizeof b);       /* bottom-right corner */
-        put_quad(h->verts + 6 * (size_t)(i + 1), ox + a[0] * scale, oy + a[1] * scale, ox + b[0] * scale,
-                 oy + b[1] * scale, q + 12);
-    }
-    return 6L * (quads + 1);
+    if (r.w <= 0 || r.h <= 0) return 0;
+    if (reserve_verts(h, 6) != 0) return -1;
+    put_quad(h->verts + h->verts_len, (float)r.x, (float)r.y, (float)(r.x + r.w), (float)(r.y + r.h), rgba);
+    h->verts_len += 6;
+    return 0;
 }
 
-int app_hud_draw(app_hud *h, const char *text, int x, int y, int scale, int fb_width, int fb_height,
-                       app_rect *drawn)
+/* The text copied into h->text, made printable, and room for stb_easy_font's quads of it. */
+static int prepare_text(app_hud *h, const char *text)
 {
-    app_rect r = app_hud_measure(text, x, y, scale, fb_width, fb_height);
-    if (drawn) *drawn = r;
-    long n = build_vertices(h, text, r, scale);
-    if (n < 0) return fail("HUD: out of host memory for its text");
+    const size_t len = strlen(text);
+    if (len + 1 > h->text_size) {
+        char *t = realloc(h->text, len + 1);
+        if (!t) return app_hud_fail("HUD: out of host memory for its text");
+        h->text = t;
+        h->text_size = len + 1;
+    }
+    memcpy(h->text, text, len + 1);
+    make_printable(h->text);
+    const size_t need = (len + 1) * HUD_BYTES_PER_CHAR;
+    if (need > h->quads_size) {
+        void *q = realloc(h->quads, need);
+        if (!q) return app_hud_fail("HUD: out of host memory for its text");
+        h->quads = q;
+        h->quads_size = need;
+    }
+    return 0;
+}
+
+int app_hud_add_text(app_hud *h, const char *text, int x, int y, int scale, const unsigned char rgba[4])
+{
+    if (prepare_text(h, text) != 0) return -1;
+    unsigned char colour[4];
+    memcpy(colour, rgba, 4);
+    const int quads = stb_easy_font_print(0.0f, 0.0f, h->text, colour, h->quads, (int)h->quads_size);
+    if (reserve_verts(h, 6 * (size_t)quads) != 0) return -1;
+    const unsigned char *q = h->quads;
+    for (int i = 0; i < quads; ++i, q += HUD_STB_QUAD_BYTES) {
+        float a[3], b[3];
+        memcpy(a, q, sizeof a);                              /* top-left corner */
+        memcpy(b, q + HUD_STB_QUAD_BYTES / 2, sizeof b);     /* bottom-right corner */
+        put_quad(h->verts + h->verts_len, (float)x + a[0] * (float)scale, (float)y + a[1] * (float)scale,
+                 (float)x + b[0] * (float)scale, (float)y + b[1] * (float)scale, q + 12);
+        h->verts_len += 6;
+    }
+    return 0;
+}
+
+int app_hud_flush(app_hud *h, app_rect clip, int fb_width, int fb_height)
+{
+    clip = app_rect_clip(clip, fb_width, fb_height);
+    if (h->verts_len == 0 || clip.w <= 0 || clip.h <= 0) return 0;
     HUD_GL(glViewport(0, 0, fb_width, fb_height));
     HUD_GL(glEnable(GL_SCISSOR_TEST));
-    HUD_GL(glScissor(r.x, fb_height - (r.y + r.h), r.w, r.h)); /* nothing outside the panel changes */
+    HUD_GL(glScissor(clip.x, fb_height - (clip.y + clip.h), clip.w, clip.h)); /* nothing outside changes */
     HUD_GL(glEnable(GL_BLEND));
     HUD_GL(glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA));
     HUD_GL(glUseProgram(h->program));
     HUD_GL(glUniform2f(h->loc_viewport, (float)fb_width, (float)fb_height));
     HUD_GL(glBindVertexArray(h->vao));
     HUD_GL(glBindBuffer(GL_ARRAY_BUFFER, h->vbo));
-    HUD_GL(glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)n * sizeof(hud_vertex)), h->verts, GL_STREAM_DRAW));
-    HUD_GL(glDrawArrays(GL_TRIANGLES, 0, (GLsizei)n));
+    HUD_GL(glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(h->verts_len * sizeof(hud_vertex)), h->verts,
+                        GL_STREAM_DRAW));
+    HUD_GL(glDrawArrays(GL_TRIANGLES, 0, (GLsizei)h->verts_len));
     HUD_GL(glBindBuffer(GL_ARRAY_BUFFER, 0));
     HUD_GL(glBindVertexArray(0));
     HUD_GL(glUseProgram(0));
     HUD_GL(glDisable(GL_BLEND));
     HUD_GL(glDisable(GL_SCISSOR_TEST));
     return 0;
+}
+
+/* ---- the text panel ------------------------------------------------------------------------------ */
+
+int app_hud_draw(app_hud *h, const char *text, int x, int y, int scale, int fb_width, int fb_height, app_rect *drawn)
+{
+    static const unsigned char shade[4] = {0, 0, 0, 170}, white[4] = {240, 240, 240, 255};
+    app_rect r = app_hud_measure(text, x, y, scale, fb_width, fb_height);
+    if (drawn) *drawn = r;
+    app_hud_begin(h);
+    if (app_hud_add_rect(h, r, shade) != 0 ||
+        app_hud_add_text(h, text, r.x + APP_HUD_PAD * scale, r.y + APP_HUD_PAD * scale, scale, white) != 0)
+        return -1;
+    return app_hud_flush(h, r, fb_width, fb_height);
 }

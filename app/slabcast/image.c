@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app.h"
 
@@ -99,6 +101,32 @@ int app_write_image(const char *path, app_image_format format, const void *rgba,
     if (!ok) {
         fprintf(stderr, "slabcast: %s: writing the image failed%s%s\n", path, errno ? ": " : "",
                 errno ? strerror(errno) : "");
+        return -1;
+    }
+    return 0;
+}
+
+int app_record_path(const char *dir, long n, char *path, size_t size)
+{
+    int len = snprintf(path, size, "%s/frame-%06ld.png", dir, n);
+    if (len > 0 && (size_t)len < size) return 0;
+    fprintf(stderr, "slabcast: --record %s: the path is too long\n", dir);
+    return -1;
+}
+
+int app_check_record_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        fprintf(stderr, "slabcast: --record %s: %s (create the folder first)\n", dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "slabcast: --record %s: not a folder\n", dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "slabcast: --record %s: cannot write in it: %s\n", dir, strerror(errno));
         return -1;
     }
     return 0;

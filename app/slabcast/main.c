@@ -1,5 +1,5 @@
-/* main.c - slabcast: loads a mesh (or builds the default one), then opens the viewer when a display
- * is there, or renders headless: per-stage times, counters, the last frame as an image. */
+/* main.c - slabcast: loads the first model (scene.c; or builds the default one), then opens the viewer
+ * when a display is there, or renders headless: per-stage times, counters, the last frame as an image. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "progress.h"
+#include "scene.h"
 
 /* The CUDA runtime only where the CUDA backend is built (SLABCAST_WITH_CUDA). */
 #if SLABCAST_WITH_CUDA
@@ -35,6 +37,7 @@ static void log_to_stderr(sc_log_level level, const char *message, void *user)
         pthread_mutex_unlock(&g_error_lock);
         return;
     }
+    app_progress_terminal_break(); /* a progress bar's line ends first: the warning gets its own */
     fprintf(stderr, "slabcast: %s: %s\n", (unsigned)level < 4 ? k_level[level] : "log", line);
 }
 
@@ -68,81 +71,11 @@ static int check_writable(const char *option, const char *path)
     return -1;
 }
 
-/* --subdivide multiplies the triangles by 4 per level: refused before any memory is spent when the
- * result passes the triangle limit (the loader's, or --max-triangles) or 32-bit indices. */
-static int check_subdivision(const app_options *o, uint32_t triangles)
-{
-    uint64_t limit = o->max_triangles ? o->max_triangles : SC_MESH_DEFAULT_MAX_TRIANGLES;
-    if (limit > UINT32_MAX) limit = UINT32_MAX;
-    /* At most 2^32 triangles x 4^APP_MAX_SUBDIVIDE: no overflow in 64 bits. */
-    uint64_t t = (uint64_t)triangles << (2 * o->subdivide);
-    if (t <= limit) return 0;
-    fprintf(stderr,
-            "slabcast: --subdivide %u: %u triangles would become %llu, over the limit of %llu triangles; "
-            "subdivide less, or raise the limit with --max-triangles (at most 4294967295)\n",
-            o->subdivide, triangles, (unsigned long long)t, (unsigned long long)limit);
-    return -1;
-}
-
 /* ---- the scene --------------------------------------------------------------------------------- */
 
-/* Loads path (OBJ, PLY, STL; ".xz" decompressed by the loader) within the limits of the options.
- * The loader names the file in its messages and warns about dropped faces itself. */
-static int load_mesh(const app_options *o, app_scene *s)
+/* --camera's eye, target and fov (checked when parsed) over the model's framing. */
+static void apply_camera_option(const app_options *o, app_scene *s)
 {
-    const char *base = strrchr(o->mesh_path, '/');
-    snprintf(s->mesh_name, sizeof s->mesh_name, "%s", base ? base + 1 : o->mesh_path);
-    sc_mesh_limits limits = {o->max_mesh_bytes, o->max_vertices, o->max_triangles, o->max_xz_ratio};
-    sc_mesh_report report = {0};
-    if (sc_mesh_load_limited(o->mesh_path, SC_MESH_FORMAT_AUTO, &limits, &s->mesh, &report) != SC_OK) {
-        app_report_error(NULL);
-        return -1;
-    }
-    return 0;
-}
-
-static int build_mesh(const app_options *o, app_scene *s)
-{
-    if (o->mesh_path) {
-        if (load_mesh(o, s) != 0) return -1;
-    } else {
-        if (sc_mesh_default(o->resolution, &s->mesh) != SC_OK) {
-            app_report_error("--resolution");
-            return -1;
-        }
-        snprintf(s->mesh_name, sizeof s->mesh_name, "built-in torus knot");
-    }
-    if (o->subdivide) {
-        if (check_subdivision(o, s->mesh.triangle_count) != 0) return -1;
-        sc_mesh fine;
-        if (sc_mesh_subdivide_midpoint(&s->mesh, o->subdivide, &fine) != SC_OK) {
-            app_report_error("--subdivide");
-            return -1;
-        }
-        sc_mesh_free(&s->mesh);
-        s->mesh = fine;
-        size_t len = strlen(s->mesh_name);
-        snprintf(s->mesh_name + len, sizeof s->mesh_name - len, " /%u", o->subdivide);
-    }
-    return 0;
-}
-
-/* Bounds, camera framing and, for a model too large or small for float, the move that fixes it. */
-static void frame_mesh(app_scene *s)
-{
-    app_fit fit;
-    app_fit_mesh(s->mesh.positions, s->mesh.vertex_count, s->mesh.indices, s->mesh.triangle_count, &s->orbit, &fit);
-    if (fit.moved)
-        fprintf(stderr,
-                "slabcast: %s: the model (radius %.3g around %.3g, %.3g, %.3g) is outside float's comfortable "
-                "range; it is rendered moved to the origin and scaled by 2^%d\n",
-                s->mesh_name, fit.radius, fit.offset[0], fit.offset[1], fit.offset[2], fit.scale_log2);
-}
-
-/* The view: the framing, or --camera's eye, target and fov (checked when parsed). */
-static void set_camera(const app_options *o, app_scene *s)
-{
-    app_camera_from_orbit(&s->camera, &s->orbit);
     if (o->has_camera) (void)app_camera_set(&s->camera, o->camera, o->camera + 3, o->camera[6]);
 }
 
@@ -165,45 +98,44 @@ static int create_renderer(const app_options *o, app_scene *s)
     return 0;
 }
 
-/* With --backend auto and no usable GPU the renderer takes the CPU backend: say so, and why. */
-static void note_backend_fallback(const app_options *o, const app_scene *s)
+/* With --backend auto and no usable GPU the renderer takes the CPU backend: say so, and why, on
+ * stderr and in the scene (the viewer shows it). */
+static void note_backend_fallback(const app_options *o, app_scene *s)
 {
     if (o->backend != SC_BACKEND_DEFAULT || s->backend != SC_BACKEND_CPU) return;
+    char *note = s->backend_note;
+    size_t size = sizeof s->backend_note;
 #if !SLABCAST_WITH_CUDA
-    fprintf(stderr, "slabcast: no CUDA backend (built without CUDA): rendering on the cpu backend\n");
+    snprintf(note, size, "no CUDA backend (built without CUDA): rendering on the cpu backend");
 #else
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
-        fprintf(stderr, "slabcast: no CUDA GPU (%s: %s): rendering on the cpu backend\n", cudaGetErrorName(e),
-                cudaGetErrorString(e));
+        snprintf(note, size, "no CUDA GPU (%s: %s): rendering on the cpu backend", cudaGetErrorName(e),
+                 cudaGetErrorString(e));
     } else if (count == 0) {
-        fprintf(stderr, "slabcast: no CUDA GPU (no device found): rendering on the cpu backend\n");
+        snprintf(note, size, "no CUDA GPU (no device found): rendering on the cpu backend");
     } else {
-        fprintf(stderr, "slabcast: the CUDA backend is not available in this build (%d device%s found): rendering "
-                        "on the cpu backend\n", count, count == 1 ? "" : "s");
+        snprintf(note, size, "the CUDA backend is not available in this build (%d device%s found): rendering on the "
+                             "cpu backend", count, count == 1 ? "" : "s");
     }
 #endif
+    fprintf(stderr, "slabcast: %s\n", note);
 }
 
-static int set_scene(const app_options *o, app_scene *s)
+/* The first model (the first file named, or the built-in mesh), with a progress bar on a terminal;
+ * a failure is said in one line, "slabcast: " and app_scene_load's reason (naming the file). */
+static int load_first_model(const app_options *o, app_scene *s)
 {
     s->deform_mask = o->deform_mask;
     s->mode = o->mode;
-    sc_mesh_data md = sc_mesh_view(&s->mesh);
-    if (sc_renderer_set_mesh(s->renderer, &md) != SC_OK) {
-        app_report_error(o->mesh_path ? o->mesh_path : s->mesh_name);
-        return -1;
-    }
-    sc_deform_desc dd = app_deform_desc(s->deform_mask);
-    sc_shading_desc sh = {0};
-    sh.mode = s->mode;
-    if (sc_renderer_set_deform(s->renderer, &dd) != SC_OK || sc_renderer_set_shading(s->renderer, &sh) != SC_OK) {
-        app_report_error(NULL);
-        return -1;
-    }
-    return 0;
+    char why[1024];
+    int rc = app_scene_load(o, o->mesh_count ? o->mesh_paths[0] : NULL, app_progress_terminal_fn, NULL, s, why,
+                            sizeof why);
+    app_progress_terminal_end();
+    if (rc != 0) fprintf(stderr, "slabcast: %s\n", why);
+    return rc;
 }
 
 /* ---- window or headless ------------------------------------------------------------------------ */
@@ -244,17 +176,18 @@ int main(int argc, char **argv)
         return 0;
     }
     sc_set_log_callback(log_to_stderr, NULL, o.verbose ? SC_LOG_DEBUG : SC_LOG_WARNING);
-    if (check_writable("--out", o.out_path) != 0 || check_writable("--stats-json", o.stats_json) != 0) return 1;
+    if (check_writable("--out", o.out_path) != 0 || check_writable("--stats-json", o.stats_json) != 0 ||
+        (o.record_dir && app_check_record_dir(o.record_dir) != 0))
+        return 1;
 
     /* The renderer first: a bad grid (--size, --tile, --slabs) fails before a large mesh loads. */
     app_scene s = {0};
     if (create_renderer(&o, &s) != 0) return 1;
     note_backend_fallback(&o, &s);
     int rc = 1;
-    if (build_mesh(&o, &s) == 0) {
-        frame_mesh(&s);
-        set_camera(&o, &s);
-        if (set_scene(&o, &s) == 0) rc = run(&o, &s);
+    if (load_first_model(&o, &s) == 0) {
+        apply_camera_option(&o, &s);
+        rc = run(&o, &s);
     }
     sc_renderer_destroy(s.renderer);
     sc_mesh_free(&s.mesh);

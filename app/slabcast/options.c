@@ -30,7 +30,8 @@ typedef enum opt_id {
     OPT_HELP, OPT_CULL, OPT_FLAT, OPT_HEADLESS, OPT_WINDOW, OPT_VERBOSE, OPT_NO_HUD, /* flags: no value */
     OPT_MESH, OPT_RESOLUTION, OPT_SUBDIVIDE, OPT_SIZE, OPT_BACKEND, OPT_TILE, OPT_SLABS, OPT_DEFORM,
     OPT_MODE, OPT_FRAMES, OPT_TIME, OPT_DT, OPT_OUT, OPT_STATS_JSON, OPT_THREADS, OPT_MAX_MESH_BYTES,
-    OPT_MAX_VERTICES, OPT_MAX_TRIANGLES, OPT_MAX_XZ_RATIO, OPT_CAMERA, OPT_STATE_LOG
+    OPT_MAX_VERTICES, OPT_MAX_TRIANGLES, OPT_MAX_XZ_RATIO, OPT_CAMERA, OPT_STATE_LOG, OPT_RECORD, OPT_HEAT_MAX,
+    OPT_INTEROP, OPT_DEFORM_AMOUNT, OPT_DEFORM_SPEED
 } opt_id;
 
 /* Every option, with the placeholder of its value (NULL: a flag). */
@@ -49,6 +50,9 @@ static const struct app_opt { const char *name; const char *arg; opt_id id; } k_
     {"--max-vertices", "N", OPT_MAX_VERTICES}, {"--max-triangles", "N", OPT_MAX_TRIANGLES},
     {"--max-xz-ratio", "N", OPT_MAX_XZ_RATIO}, {"--camera", "E,T,FOV", OPT_CAMERA},
     {"--no-hud", NULL, OPT_NO_HUD},       {"--state-log", "FILE", OPT_STATE_LOG},
+    {"--record", "DIR", OPT_RECORD},      {"--heat-max", "N", OPT_HEAT_MAX},
+    {"--interop", "MODE", OPT_INTEROP},   {"--deform-amount", "X", OPT_DEFORM_AMOUNT},
+    {"--deform-speed", "X", OPT_DEFORM_SPEED},
 };
 #define APP_OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -60,12 +64,14 @@ const char *app_mode_name(sc_view_mode mode)
 void app_print_usage(FILE *f)
 {
     fprintf(f,
-            "usage: slabcast [options]\n"
+            "usage: slabcast [options] [MODEL...]\n"
             "Ray casts a deforming triangle mesh over a split-built frustum grid.\n"
             "With a display it opens a viewer window; without one (or with --headless) it renders\n"
             "frames, prints per-stage times and counters, and writes the last frame as an image.\n"
             "Options take their value as the next argument or after '=' (--size=640x480).\n\n"
-            "  --mesh FILE         OBJ, PLY or STL file, optionally .xz-compressed (default: built-in mesh)\n"
+            "  --mesh FILE         OBJ, PLY or STL file, optionally .xz-compressed (default: built-in mesh);\n"
+            "                      repeatable, and file names without an option count the same (at most %u):\n"
+            "                      the first is shown, the viewer's Tab key cycles through them\n"
             "  --max-mesh-bytes N  loader limit on bytes read (after decompression); suffixes K, M, G, T\n"
             "                      (powers of 1024); 1 .. 2^62 (default: the loader's)\n"
             "  --max-vertices N    loader limit on vertices, 1 .. 4294967295 (default: the loader's)\n"
@@ -81,7 +87,11 @@ void app_print_usage(FILE *f)
             "  --cull              drop back-facing triangles\n"
             "  --flat              flat shading (face normals)\n"
             "  --deform LIST       comma-separated: twist,bend,wave,pulse,noise, or none (default twist,wave)\n"
+            "  --deform-amount X   scale of every deformer, 0 .. %g (default 1)\n"
+            "  --deform-speed X    viewer: animation seconds per second, -%g .. %g (default 1)\n"
             "  --mode M            shaded, id, normals, depth, tiles, slab, tests (default shaded)\n"
+            "  --heat-max N        tiles and tests modes: the count shown hottest, > 0 .. %g (default: the\n"
+            "                      renderer's: 1024 triangles per tile, 256 tests per pixel)\n"
             "  --frames N          frames to render, 1 .. %u (headless default: %d on cuda, %d on cpu;\n"
             "                      window: run until closed, or N frames then exit)\n"
             "  --time T            time of the first frame in seconds, -%g .. %g (default 0)\n"
@@ -97,11 +107,15 @@ void app_print_usage(FILE *f)
             "  --camera ex,ey,ez,tx,ty,tz,fov\n"
             "                      eye, target and vertical field of view in degrees (%g .. %g), window and\n"
             "                      headless alike (default: the model framed); the viewer's P key prints it\n"
-            "  --no-hud            start the viewer with its statistics overlay off (H toggles it)\n"
+            "  --no-hud            start the viewer with its statistics, stage graph, legend and notices off (H)\n"
+            "  --record DIR        viewer: write every frame shown as DIR/frame-NNNNNN.png (DIR must exist)\n"
+            "  --interop MODE      viewer with the cuda backend: auto (CUDA-GL interop, or a device -> host ->\n"
+            "                      texture copy when interop fails), on (interop or fail), off (always copy)\n"
             "  --state-log FILE    viewer, for tests: append the viewer's state as one JSON line after each input\n"
             "  --help              this text\n",
-            APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, APP_MAX_SUBDIVIDE, APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE,
-            SC_MAX_SLABS, APP_MAX_FRAMES, APP_HEADLESS_FRAMES_CUDA, APP_HEADLESS_FRAMES_CPU, APP_MAX_TIME,
+            APP_MAX_MODELS, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, APP_MAX_SUBDIVIDE, APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE,
+            SC_MAX_SLABS, APP_MAX_DEFORM_AMOUNT, APP_MAX_DEFORM_SPEED, APP_MAX_DEFORM_SPEED, APP_MAX_HEAT,
+            APP_MAX_FRAMES, APP_HEADLESS_FRAMES_CUDA, APP_HEADLESS_FRAMES_CPU, APP_MAX_TIME,
             APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS,
             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
     fprintf(f, "\nviewer keys and mouse (F1 or ? shows them in the window):\n");
@@ -453,12 +467,54 @@ static int apply_file_name(const char *opt, const char *v, const char **out, FIL
     return 0;
 }
 
+/* A model file: --mesh FILE, or a file name given without an option. */
+static int add_model(const char *v, app_options *o, FILE *err)
+{
+    if (!*v) return bad_value(err, "--mesh", v, "empty file name", "a file name");
+    if (o->mesh_count >= APP_MAX_MODELS) {
+        char valid[64];
+        snprintf(valid, sizeof valid, "at most %u model files", APP_MAX_MODELS);
+        return bad_value(err, "--mesh", v, "too many model files", valid);
+    }
+    o->mesh_paths[o->mesh_count++] = v;
+    o->mesh_path = o->mesh_paths[0];
+    return 0;
+}
+
+/* A decimal number in [lo, hi]; with closed_lo 0 the low end is excluded (a count > 0). */
+static int parse_real_opt(const char *opt, const char *v, double lo, double hi, int closed_lo, const char *what,
+                          float *out, FILE *err)
+{
+    double x = 0.0;
+    num_error e = parse_real_in(v, lo, hi, &x);
+    if (e == NUM_OK && !closed_lo && !(x > lo)) e = NUM_RANGE;
+    if (e != NUM_OK) {
+        char valid[96];
+        snprintf(valid, sizeof valid, "%s %s%g .. %g", what, closed_lo ? "" : "over ", lo, hi);
+        return bad_value(err, opt, v, num_problem(e), valid);
+    }
+    *out = (float)x;
+    return 0;
+}
+
 static int apply_value(app_options *o, opt_id id, const char *opt, const char *v, FILE *err)
 {
     switch (id) {
-    case OPT_MESH: return apply_file_name(opt, v, &o->mesh_path, err);
+    case OPT_MESH: return add_model(v, o, err);
     case OPT_STATS_JSON: return apply_file_name(opt, v, &o->stats_json, err);
     case OPT_STATE_LOG: return apply_file_name(opt, v, &o->state_log, err);
+    case OPT_RECORD: return apply_file_name(opt, v, &o->record_dir, err);
+    case OPT_HEAT_MAX: return parse_real_opt(opt, v, 0.0, APP_MAX_HEAT, 0, "a count", &o->heat_max, err);
+    case OPT_DEFORM_AMOUNT:
+        return parse_real_opt(opt, v, 0.0, APP_MAX_DEFORM_AMOUNT, 1, "a scale", &o->deform_amount, err);
+    case OPT_DEFORM_SPEED:
+        return parse_real_opt(opt, v, -APP_MAX_DEFORM_SPEED, APP_MAX_DEFORM_SPEED, 1, "a speed", &o->deform_speed, err);
+    case OPT_INTEROP:
+        if (strcmp(v, "auto") == 0) o->interop = APP_INTEROP_AUTO;
+        else if (strcmp(v, "on") == 0) o->interop = APP_INTEROP_ON;
+        else if (strcmp(v, "off") == 0) o->interop = APP_INTEROP_OFF;
+        else return bad_value(err, opt, v, "unknown interop mode", "auto, on, off");
+        return 0;
     case OPT_CAMERA: return parse_camera(opt, v, o, err);
     case OPT_OUT:
         o->out_format = app_image_format_of(v);
@@ -535,6 +591,8 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
     o->height = 1024;
     o->deform_mask = APP_DEFORM_TWIST | APP_DEFORM_WAVE;
     o->time_step = 1.0f / 60.0f;
+    o->deform_amount = 1.0f;
+    o->deform_speed = 1.0f;
     o->out_format = APP_IMAGE_PNG;
     int saw_window = 0, saw_headless = 0;
     for (int i = 1; i < argc; ++i) {
@@ -546,6 +604,10 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
         if (name_len >= sizeof name) name_len = sizeof name - 1;
         memcpy(name, arg, name_len);
         name[name_len] = '\0';
+        if (arg[0] != '-' && arg[0] != '\0') {
+            if (add_model(arg, o, err) != 0) return -1;
+            continue;
+        }
         const struct app_opt *opt = strcmp(arg, "-h") == 0 ? find_option("--help") : find_option(name);
         if (!opt || (!eq && strlen(arg) != name_len)) return unknown_option(arg, name, err);
         if (!opt->arg) {
@@ -569,13 +631,13 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
     return check_combinations(o, saw_window, saw_headless, err);
 }
 
-sc_deform_desc app_deform_desc(unsigned mask)
+sc_deform_desc app_deform_desc(unsigned mask, float amount)
 {
     sc_deform_desc d = {0};
-    if (mask & APP_DEFORM_TWIST) d.twist.amount = 0.9f;
-    if (mask & APP_DEFORM_BEND) d.bend.amount = 0.6f;
-    if (mask & APP_DEFORM_WAVE) d.wave.amount = 0.04f;
-    if (mask & APP_DEFORM_PULSE) d.pulse.amount = 0.02f;
-    if (mask & APP_DEFORM_NOISE) d.noise.amount = 0.03f;
+    if (mask & APP_DEFORM_TWIST) d.twist.amount = 0.9f * amount;
+    if (mask & APP_DEFORM_BEND) d.bend.amount = 0.6f * amount;
+    if (mask & APP_DEFORM_WAVE) d.wave.amount = 0.04f * amount;
+    if (mask & APP_DEFORM_PULSE) d.pulse.amount = 0.02f * amount;
+    if (mask & APP_DEFORM_NOISE) d.noise.amount = 0.03f * amount;
     return d;
 }

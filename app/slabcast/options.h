@@ -8,6 +8,8 @@
 #include "slabcast.h"
 
 typedef enum app_window_mode { APP_WINDOW_AUTO = 0, APP_WINDOW_ON, APP_WINDOW_OFF } app_window_mode;
+/* --interop: how the viewer shows CUDA frames (sc_display_cuda_path). */
+typedef enum app_interop_mode { APP_INTEROP_AUTO = 0, APP_INTEROP_ON, APP_INTEROP_OFF } app_interop_mode;
 
 enum {
     APP_DEFORM_TWIST = 1 << 0,
@@ -32,6 +34,10 @@ enum {
 /* --max-mesh-bytes: 1 .. 2^62 (suffixes K, M, G, T: powers of 1024); counts: 1 .. 2^32 - 1. */
 #define APP_MAX_MESH_BYTES (UINT64_C(1) << 62)
 #define APP_MAX_MESH_COUNT UINT64_C(0xFFFFFFFF)
+#define APP_MAX_MODELS 64u             /* model files on one command line (the viewer's Tab cycles them) */
+#define APP_MAX_HEAT 1e9               /* --heat-max: (0, this] */
+#define APP_MAX_DEFORM_AMOUNT 10.0     /* --deform-amount: 0 .. this (1: the default motion) */
+#define APP_MAX_DEFORM_SPEED 100.0     /* --deform-speed: -this .. this (1: real time) */
 
 /* Headless frame counts when --frames is not given. */
 #define APP_HEADLESS_FRAMES_CUDA 500
@@ -47,7 +53,9 @@ typedef enum app_image_format {
 } app_image_format;
 
 typedef struct app_options {
-    const char *mesh_path;       /* NULL: built-in mesh */
+    const char *mesh_path;       /* the first model file (mesh_paths[0]); NULL: built-in mesh */
+    const char *mesh_paths[APP_MAX_MODELS]; /* --mesh FILE (repeatable) and file names without an option */
+    unsigned mesh_count;
     uint32_t resolution;         /* built-in mesh resolution; 0: library default (1M triangles) */
     uint32_t subdivide;          /* midpoint subdivision levels applied after loading (x4 triangles each) */
     uint32_t width, height;
@@ -55,6 +63,9 @@ typedef struct app_options {
     uint32_t tile_size, num_slabs;
     int cull_back_faces, flat_shading;
     unsigned deform_mask;        /* APP_DEFORM_* */
+    float deform_amount;         /* scales every deformer (default 1) */
+    float deform_speed;          /* animation seconds per second of wall time, viewer (default 1) */
+    float heat_max;              /* tiles / tests views: the count shown hottest; 0: the renderer's default */
     sc_view_mode mode;
     int frames;                  /* 0: automatic */
     float start_time;
@@ -72,6 +83,8 @@ typedef struct app_options {
     int has_camera;              /* --camera given: camera[] = eye xyz, target xyz, fov in degrees */
     float camera[7];
     int no_hud;                  /* --no-hud: the viewer starts with its statistics overlay off */
+    const char *record_dir;      /* --record DIR: the viewer writes every frame as DIR/frame-NNNNNN.png */
+    app_interop_mode interop;    /* --interop auto|on|off */
     const char *state_log;       /* --state-log FILE: the viewer appends its state as JSON after each input */
     int help;
 } app_options;
@@ -81,8 +94,9 @@ typedef struct app_options {
 int app_parse_options(int argc, char **argv, app_options *out, FILE *err);
 void app_print_usage(FILE *f);
 const char *app_mode_name(sc_view_mode mode);
-/* Builds the deformation descriptor for the effects in mask, scaled for a visible, smooth motion. */
-sc_deform_desc app_deform_desc(unsigned mask);
+/* Builds the deformation descriptor for the effects in mask, scaled for a visible, smooth motion and
+ * then by amount (1: the default motion). */
+sc_deform_desc app_deform_desc(unsigned mask, float amount);
 
 /* The image format of a file name's extension (case-insensitive: .png, .jpg, .jpeg, .bmp, .tga);
  * APP_IMAGE_UNKNOWN for anything else, no extension included. */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "frame_stats.h"
+#include "progress.h"
+#include "scene.h"
 #include "viewer_internal.h"
 #include "viewer_state.h"
 
@@ -55,7 +57,7 @@ static void apply_grid(viewer *v, unsigned old_tile, unsigned old_slabs)
 
 /* ---- output ------------------------------------------------------------------------------------ */
 
-static int save_screenshot(viewer *v, const char *path, app_image_format format)
+static int save_screenshot(viewer *v, const char *path, app_image_format format, int say)
 {
     int w = v->fb_width, h = v->fb_height;
     unsigned char *px = malloc((size_t)w * h * 4);
@@ -69,7 +71,7 @@ static int save_screenshot(viewer *v, const char *path, app_image_format format)
     int rc = -1;
     if (glGetError() != GL_NO_ERROR) fprintf(stderr, "slabcast: %s: reading the window's pixels failed\n", path);
     else rc = app_write_image(path, format, px, (unsigned)w, (unsigned)h);
-    if (rc == 0) {
+    if (rc == 0 && say) {
         printf("slabcast: wrote %s\n", path);
         fflush(stdout);
     }
@@ -80,7 +82,7 @@ static int save_screenshot(viewer *v, const char *path, app_image_format format)
 static void save_numbered_screenshot(viewer *v)
 {
     char path[64];
-    if (app_reserve_screenshot_path(path, sizeof path) == 0 && save_screenshot(v, path, APP_IMAGE_PNG) == 0)
+    if (app_reserve_screenshot_path(path, sizeof path) == 0 && save_screenshot(v, path, APP_IMAGE_PNG, 1) == 0)
         ++v->screenshots;
 }
 
@@ -106,6 +108,29 @@ static sc_status render_into_display(viewer *v, float t, void *host_rgba)
 
 
 /* ---- the window -------------------------------------------------------------------------------- */
+
+/* The display: CUDA frames through interop, or copied through the host when interop is off
+ * (--interop off) or fails (auto: said once, on stderr by the library's log and on screen). */
+static sc_status create_display(viewer *v)
+{
+    static const sc_display_cuda_path k_path[] = {
+        [APP_INTEROP_AUTO] = SC_DISPLAY_CUDA_AUTO, [APP_INTEROP_ON] = SC_DISPLAY_CUDA_INTEROP,
+        [APP_INTEROP_OFF] = SC_DISPLAY_CUDA_COPY};
+    sc_display_desc d = {0};
+    d.width = v->fb_width;
+    d.height = v->fb_height;
+    d.cuda_interop = v->scene->backend == SC_BACKEND_CUDA;
+    d.cuda_path = k_path[v->options->interop];
+    sc_status st = sc_display_create(&d, &v->display);
+    if (st != SC_OK) return st;
+    const char *notice = sc_display_notice(v->display);
+    if (notice) app_viewer_notice(v, notice);
+    if (d.cuda_interop)
+        printf("slabcast: frames reach the window through %s\n",
+               sc_display_cuda_path_in_use(v->display) == SC_DISPLAY_CUDA_COPY ? "a device -> host -> texture copy"
+                                                                                 : "CUDA-GL interop");
+    return SC_OK;
+}
 
 static int open_window(viewer *v, char *why, size_t why_size)
 {
@@ -141,6 +166,110 @@ static int alloc_host_frame(const viewer *v, void **host_rgba)
     return -1;
 }
 
+/* At exit: the frame rate over the frames after the first APP_RATE_WARMUP (whole frames through the
+ * window: render, show, overlays, swap), for scripts and for the record. */
+#define APP_RATE_WARMUP 10
+static void print_rate(const viewer *v, int frames, double seconds, int counted)
+{
+    if (counted < 1 || !(seconds > 0.0)) return;
+    printf("slabcast: %d frames in the window, the last %d in %.3f s: %.1f fps, %.3f ms a frame (vsync %s, %dx%d)\n",
+           frames, counted, seconds, counted / seconds, 1e3 * seconds / counted, v->vsync ? "on" : "off",
+           v->fb_width, v->fb_height);
+    fflush(stdout);
+}
+
+/* ---- models ------------------------------------------------------------------------------------ */
+
+/* A load in the window: after APP_PROGRESS_DELAY (progress.h) seconds, a bar with what is happening, redrawn at
+ * most 20 times a second; closing the window (Esc) cancels the load. */
+typedef struct load_progress {
+    viewer *v;
+    double start, last_draw;
+} load_progress;
+
+static void draw_progress(viewer *v, const char *what, double fraction)
+{
+    int w = v->fb_width, h = v->fb_height;
+    int bw = w * 3 / 5, bh = h / 40 > 6 ? h / 40 : 6, bx = (w - bw) / 2, by = h / 2 - bh / 2;
+    glDisable(GL_SCISSOR_TEST);
+    glViewport(0, 0, w, h);
+    glClearColor(0.08f, 0.08f, 0.1f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(bx - 2, by - 2, bw + 4, bh + 4);
+    glClearColor(0.6f, 0.6f, 0.65f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glScissor(bx, by, bw, bh);
+    glClearColor(0.15f, 0.15f, 0.18f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    int done = fraction >= 0.0 ? (int)(bw * (fraction > 1.0 ? 1.0 : fraction)) : 0;
+    if (done > 0) {
+        glScissor(bx, by, done, bh);
+        glClearColor(0.25f, 0.55f, 0.95f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+    }
+    glDisable(GL_SCISSOR_TEST);
+    char text[320];
+    if (fraction >= 0.0) snprintf(text, sizeof text, "%s  %d%%", what, (int)(fraction * 100.0));
+    else snprintf(text, sizeof text, "%s", what);
+    int scale = w >= 1200 ? 2 : 1;
+    if (!v->hud_failed && (v->hud || app_hud_create(&v->hud) == 0))
+        (void)app_hud_draw(v->hud, text, bx, h - by + 8, scale, w, h, NULL);
+    while (glGetError() != GL_NO_ERROR) {}
+    glfwSwapBuffers(v->window);
+}
+
+static int on_load_progress(void *user, const char *what, double fraction)
+{
+    load_progress *p = user;
+    double now = glfwGetTime();
+    if (what[0] && now - p->start >= APP_PROGRESS_DELAY && now - p->last_draw >= 0.05) {
+        p->last_draw = now;
+        draw_progress(p->v, what, fraction);
+        glfwPollEvents();
+    }
+    app_progress_terminal(what, fraction, now - p->start);
+    return glfwWindowShouldClose(p->v->window);
+}
+
+/* Tab / Shift+Tab / a drop: the model requested. A failure keeps the model shown and says
+ * why on screen and on stderr. The grid, mode, deformers and their settings stay. */
+static void switch_model(viewer *v)
+{
+    int next = v->model_request;
+    v->model_request = -1;
+    if (next < 0 || next >= v->model_count || next == v->model_index) return;
+    load_progress lp = {v, glfwGetTime(), 0.0};
+    char why[512] = "";
+    int rc = app_scene_load(v->options, v->models[next], on_load_progress, &lp, v->scene, why, sizeof why);
+    app_progress_terminal_end();
+    if (rc != 0) {
+        app_viewer_notice(v, why);
+        return;
+    }
+    v->model_index = next;
+    v->home = v->scene->camera;
+    sc_deform_desc d = app_deform_desc(v->scene->deform_mask, v->deform_amount);
+    if (sc_renderer_set_deform(v->scene->renderer, &d) != SC_OK) app_viewer_report("deformers");
+    v->shading_changed = 1;
+}
+
+/* The models Tab cycles through: the command line's files, or the built-in mesh. */
+static void init_models(viewer *v)
+{
+    const app_options *o = v->options;
+    v->model_count = o->mesh_count ? (int)o->mesh_count : 1;
+    for (int i = 0; i < v->model_count; ++i) v->models[i] = o->mesh_count ? o->mesh_paths[i] : NULL;
+}
+
+/* --record DIR: every frame shown, numbered from 1. */
+static int record_frame(viewer *v, long index)
+{
+    char path[4096];
+    if (app_record_path(v->options->record_dir, index, path, sizeof path) != 0) return -1;
+    return save_screenshot(v, path, APP_IMAGE_PNG, 0);
+}
+
 /* Settings changed by input since the last frame: 0, or 1 (reported) / -1 (library error pending). */
 static int apply_changes(viewer *v, void **host_rgba, unsigned *tile_applied, unsigned *slabs_applied)
 {
@@ -149,6 +278,14 @@ static int apply_changes(viewer *v, void **host_rgba, unsigned *tile_applied, un
         v->options_changed = 0;
         if (apply_render_options(v) != 0) return 1;
     }
+    if (v->shading_changed) {
+        v->shading_changed = 0;
+        sc_shading_desc sh = {0};
+        sh.mode = s->mode;
+        sh.heat_max = v->heat_max;
+        if (sc_renderer_set_shading(s->renderer, &sh) != SC_OK) app_viewer_report("view mode");
+    }
+    if (v->model_request >= 0) switch_model(v);
     if (v->grid_changed) {
         v->grid_changed = 0;
         apply_grid(v, *tile_applied, *slabs_applied);
@@ -185,6 +322,11 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
     v.num_slabs = o->num_slabs ? o->num_slabs : 16;
     v.t_base = o->start_time;
     v.home = s->camera;
+    v.deform_amount = o->deform_amount;
+    v.deform_speed = o->deform_speed;
+    v.heat_max = o->heat_max;
+    init_models(&v);
+    v.model_request = -1;
     v.log_event = "start"; /* the state log's first line: the state before any input */
     if (open_window(&v, why, why_size) != 0) {
         glfwTerminate();
@@ -206,14 +348,14 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
 
     void *host_rgba = NULL;
     if (rc == 0 && (sc_renderer_resize(s->renderer, (uint32_t)v.fb_width, (uint32_t)v.fb_height) != SC_OK ||
-                    sc_display_create(&(sc_display_desc){.width = v.fb_width, .height = v.fb_height,
-                                                         .cuda_interop = s->backend == SC_BACKEND_CUDA},
-                                      &v.display) != SC_OK))
+                    create_display(&v) != SC_OK))
         rc = 1;
     if (rc == 0 && alloc_host_frame(&v, &host_rgba) != 0) rc = reported = 1;
+    if (rc == 0 && s->backend == SC_BACKEND_CPU && o->backend == SC_BACKEND_DEFAULT)
+        app_viewer_notice(&v, s->backend_note[0] ? s->backend_note : "rendering on the cpu backend (no CUDA GPU)");
 
     unsigned tile_applied = v.tile_size, slabs_applied = v.num_slabs;
-    double t_prev = glfwGetTime(), t_stats = t_prev - APP_STATS_PERIOD;
+    double t_prev = glfwGetTime(), t_stats = t_prev - APP_STATS_PERIOD, t_counted = t_prev;
     int frames_done = 0, frames_since_stats = 0;
     while (rc == 0 && !glfwWindowShouldClose(v.window) && (o->frames == 0 || frames_done < o->frames)) {
         glfwPollEvents();
@@ -226,7 +368,7 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
         double now = glfwGetTime();
         /* A fixed step when a frame count is given (frame i at --time + i --dt, as headless), wall time
          * otherwise. */
-        if (!v.paused && !o->frames) v.t_base += now - t_prev;
+        if (!v.paused && !o->frames) v.t_base += (now - t_prev) * v.deform_speed;
         t_prev = now;
         sc_camera_desc cam = app_camera_desc(&s->camera);
         if (sc_renderer_set_camera(s->renderer, &cam) != SC_OK ||
@@ -236,7 +378,7 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
             break;
         }
         if (!v.paused && o->frames) ++v.sim_frames;
-        ++frames_done;
+        if (++frames_done == APP_RATE_WARMUP) t_counted = glfwGetTime();
         ++frames_since_stats;
         app_viewer_poll_stats(&v);
         if (now - t_stats >= APP_STATS_PERIOD) {
@@ -256,14 +398,22 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
             v.save_requested = 0;
             save_numbered_screenshot(&v);
         }
+        if (o->record_dir && record_frame(&v, frames_done) != 0) {
+            rc = reported = 1;
+            break;
+        }
         if (o->frames && frames_done == o->frames && o->out_path &&
-            save_screenshot(&v, o->out_path, o->out_format) != 0)
+            save_screenshot(&v, o->out_path, o->out_format, 1) != 0)
             rc = reported = 1;
         app_viewer_write_state(&v);
         glfwSwapBuffers(v.window);
     }
     if (rc != 0 && !reported) app_report_error("viewer stopped");
+    if (rc == 0) print_rate(&v, frames_done, glfwGetTime() - t_counted, frames_done - APP_RATE_WARMUP);
+    if (rc == 0 && o->record_dir && frames_done > 0)
+        printf("slabcast: wrote %d frames to %s/frame-NNNNNN.png\n", frames_done, o->record_dir);
     free(host_rgba);
+    for (int i = 0; i < v.dropped_count; ++i) free(v.dropped[i]);
     app_hud_destroy(v.hud);
     sc_display_destroy(v.display);
     if (v.state_log) fclose(v.state_log);

@@ -2,6 +2,8 @@
  * (viewer_bindings.h) to one action. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "viewer_internal.h"
 
@@ -25,6 +27,13 @@ static const unsigned k_deform_presets[] = {
 void app_viewer_report(const char *what)
 {
     fprintf(stderr, "slabcast: %s: %s\n", what, sc_last_error());
+}
+
+void app_viewer_notice(viewer *v, const char *message)
+{
+    snprintf(v->notice, sizeof v->notice, "%s", message);
+    v->notice_until = glfwGetTime() + APP_NOTICE_SECONDS;
+    fprintf(stderr, "slabcast: %s\n", message);
 }
 
 /* ---- actions ----------------------------------------------------------------------------------- */
@@ -70,6 +79,23 @@ static unsigned scaled(unsigned value, int up, unsigned lo, unsigned hi)
     return n < lo ? lo : (n > hi ? hi : n);
 }
 
+static void apply_deform(viewer *v)
+{
+    sc_deform_desc d = app_deform_desc(v->scene->deform_mask, v->deform_amount);
+    if (sc_renderer_set_deform(v->scene->renderer, &d) != SC_OK) app_viewer_report("deformers");
+}
+
+/* 9 / 0: the count shown hottest in the tiles and tests views, halved or doubled from the one in
+ * force (the renderer's default until first changed). */
+static void change_heat_max(viewer *v, int up)
+{
+    sc_view_legend lg;
+    if (sc_renderer_get_view_legend(v->scene->renderer, &lg) != SC_OK || !lg.has_scale || lg.discrete) return;
+    float m = (v->heat_max > 0.0f ? v->heat_max : lg.max_value) * (up > 0 ? 2.0f : 0.5f);
+    if (m >= 1.0f && m <= (float)APP_MAX_HEAT) v->heat_max = m;
+    v->shading_changed = 1;
+}
+
 static void run_action(viewer *v, const app_binding *b, int mods)
 {
     app_scene *s = v->scene;
@@ -78,11 +104,22 @@ static void run_action(viewer *v, const app_binding *b, int mods)
     case APP_ACT_QUIT: glfwSetWindowShouldClose(v->window, 1); break;
     case APP_ACT_HELP: v->help_on = !v->help_on; break;
     case APP_ACT_HUD: v->hud_on = !v->hud_on; break;
-    case APP_ACT_MODE: {
-        s->mode = (sc_view_mode)b->param;
-        sc_shading_desc sh = {0};
-        sh.mode = s->mode;
-        if (sc_renderer_set_shading(s->renderer, &sh) != SC_OK) app_viewer_report("view mode");
+    case APP_ACT_MODE: s->mode = (sc_view_mode)b->param; v->shading_changed = 1; break;
+    case APP_ACT_HEAT_MAX: change_heat_max(v, b->param); break;
+    case APP_ACT_DEFORM_AMOUNT: {
+        float a = v->deform_amount * (b->param > 0 ? 1.25f : 0.8f);
+        v->deform_amount = a > (float)APP_MAX_DEFORM_AMOUNT ? (float)APP_MAX_DEFORM_AMOUNT : a;
+        apply_deform(v);
+        break;
+    }
+    case APP_ACT_DEFORM_SPEED: {
+        float sp = v->deform_speed * (b->param > 0 ? 2.0f : 0.5f);
+        if (fabsf(sp) <= (float)APP_MAX_DEFORM_SPEED && fabsf(sp) >= 1.0f / 64.0f) v->deform_speed = sp;
+        break;
+    }
+    case APP_ACT_MODEL: {
+        int n = v->model_count;
+        v->model_request = ((v->model_index + b->param) % n + n) % n;
         break;
     }
     case APP_ACT_PAUSE: v->paused = !v->paused; break;
@@ -93,8 +130,7 @@ static void run_action(viewer *v, const app_binding *b, int mods)
     case APP_ACT_DEFORM_NEXT: {
         v->deform_preset = (v->deform_preset + 1) % (int)(sizeof k_deform_presets / sizeof k_deform_presets[0]);
         s->deform_mask = k_deform_presets[v->deform_preset];
-        sc_deform_desc d = app_deform_desc(s->deform_mask);
-        if (sc_renderer_set_deform(s->renderer, &d) != SC_OK) app_viewer_report("deformers");
+        apply_deform(v);
         break;
     }
     case APP_ACT_CULL: v->cull = !v->cull; v->options_changed = 1; break;
@@ -190,8 +226,32 @@ static void on_framebuffer_size(GLFWwindow *win, int w, int h)
     }
 }
 
+/* Files dropped on the window join the models Tab cycles through; the first of them is shown next. */
+static void on_drop(GLFWwindow *win, int count, const char **paths)
+{
+    viewer *v = glfwGetWindowUserPointer(win);
+    int first = -1;
+    for (int i = 0; i < count; ++i) {
+        if (v->model_count >= APP_VIEWER_MODELS) {
+            fprintf(stderr, "slabcast: %s: not added, the viewer holds at most %d models\n", paths[i],
+                    APP_VIEWER_MODELS);
+            continue;
+        }
+        char *copy = strdup(paths[i]);
+        if (!copy) continue;
+        v->dropped[v->dropped_count++] = copy;
+        if (first < 0) first = v->model_count;
+        v->models[v->model_count++] = copy;
+    }
+    if (first >= 0) {
+        v->model_request = first;
+        v->log_event = "drop";
+    }
+}
+
 void app_viewer_bind_input(viewer *v)
 {
+    glfwSetDropCallback(v->window, on_drop);
     glfwSetKeyCallback(v->window, on_key);
     glfwSetMouseButtonCallback(v->window, on_mouse_button);
     glfwSetCursorPosCallback(v->window, on_cursor);

@@ -12,6 +12,8 @@
 
 #define APP_FLY_STEP 0.1f        /* radii per key press (Shift: 5 times) */
 #define APP_STATS_PERIOD 0.5     /* seconds between statistics samples (HUD, title) */
+#define APP_NOTICE_SECONDS 10.0  /* a fallback's banner stays this long (the HUD keeps the line) */
+#define APP_VIEWER_MODELS 256    /* model files the viewer cycles through (command line and dropped) */
 
 typedef struct viewer {
     const app_options *options;
@@ -31,6 +33,16 @@ typedef struct viewer {
     int save_requested;
     int screenshots;
     int deform_preset;
+    float deform_amount;         /* scales the deformers (Up / Down) */
+    float deform_speed;          /* animation seconds per wall-clock second (PageUp / PageDown) */
+    float heat_max;              /* tiles / tests views: count shown hottest (9 / 0); 0: renderer's default */
+    /* The models Tab cycles through: the command line's files (or the built-in mesh, NULL), then
+     * files dropped on the window (owned copies). */
+    const char *models[APP_VIEWER_MODELS];
+    char *dropped[APP_VIEWER_MODELS];
+    int model_count, model_index, dropped_count;
+    int model_request;           /* the model to show next (Tab, a drop); -1: none */
+    int shading_changed;         /* mode or heat_max changed: sc_renderer_set_shading before the next frame */
     int cull, flat;
     int options_changed;
     unsigned tile_size, num_slabs;
@@ -46,7 +58,15 @@ typedef struct viewer {
     uint64_t last_stats_frame;
     int stats_count;
     sc_frame_stats stats_sum, stats_last;
+    sc_frame_stats stats_shown;  /* the period's averages the HUD shows (app_viewer_update_stats_text) */
     char gpu_name[256];
+    /* A fallback the user should know about (no GPU: cpu backend; interop failed: copy path), set once
+     * by the frame loop: shown as a banner until notice_until (glfwGetTime seconds) and as a HUD line. */
+    char notice[256];
+    double notice_until;
+    /* Overlays of the frame drawn last, in window pixels (0 size: not drawn), for the state log: the
+     * colour legend of the view mode's scale (bottom-left) and the notice banner (bottom-centre). */
+    app_rect legend_rect, banner_rect;
 } viewer;
 
 /* viewer_input.c */
@@ -55,6 +75,8 @@ typedef struct viewer {
 void app_viewer_bind_input(viewer *v);
 /* Prints "slabcast: <what>: <the library's last error>" on stderr. */
 void app_viewer_report(const char *what);
+/* A message for the user: on stderr, as a banner for APP_NOTICE_SECONDS and as the HUD's last line. */
+void app_viewer_notice(viewer *v, const char *message);
 
 /* viewer_overlay.c */
 /* The animation time of the frame about to be rendered. */

@@ -1,10 +1,12 @@
 /* viewer_overlay.c - the viewer's statistics (polled every frame without waiting for the device,
- * averaged over APP_STATS_PERIOD), the HUD and help panels, and the state log. */
+ * averaged over APP_STATS_PERIOD), the HUD (statistics with the stage graph, the colour legend, the
+ * notice banner) and help panels, and the state log. */
 #include <glad/gl.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "frame_stats.h"
+#include "hud_graphics.h"
 #include "viewer_internal.h"
 #include "viewer_state.h"
 
@@ -55,6 +57,7 @@ void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fp
 {
     app_scene *s = v->scene;
     int cuda = s->backend == SC_BACKEND_CUDA;
+    v->stats_shown = *st;
     char deform[64];
     app_deform_names(s->deform_mask, deform, sizeof deform);
     size_t len = 0, size = sizeof v->stats_text;
@@ -75,15 +78,22 @@ void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fp
         v->paused ? " (paused)" : "");
     PUT("cull %s  flat %s  vsync %s   F1 or ?: keys", v->cull ? "on" : "off", v->flat ? "on" : "off",
         v->vsync ? "on" : "off");
+    if (v->notice[0]) PUT("\n%s", v->notice); /* the fallback in force, after its banner is gone too */
 #undef PUT
+}
+
+static void clear_overlay_rects(viewer *v)
+{
+    v->hud_rect = v->legend_rect = v->banner_rect = (app_rect){0, 0, 0, 0};
 }
 
 static void hud_failed(viewer *v)
 {
-    fprintf(stderr, "slabcast: the on-screen statistics and help are off: %s\n", app_hud_error());
+    fprintf(stderr, "slabcast: the on-screen statistics, legend and help are off: %s\n", app_hud_error());
     app_hud_destroy(v->hud);
     v->hud = NULL;
     v->hud_failed = 1;
+    clear_overlay_rects(v);
     /* Leave GL as the display pass expects it. */
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_BLEND);
@@ -92,9 +102,34 @@ static void hud_failed(viewer *v)
     while (glGetError() != GL_NO_ERROR) {}
 }
 
+/* The statistics panel at the top-left and the stage graph under it (the period's averages);
+ * hud_rect covers both. */
+static int draw_statistics(viewer *v, int scale)
+{
+    app_rect text, graph;
+    if (app_hud_draw(v->hud, v->stats_text, 0, 0, scale, v->fb_width, v->fb_height, &text) != 0 ||
+        app_hud_draw_stage_graph(v->hud, &v->stats_shown, text.x, text.y + text.h, text.w, scale, v->fb_width,
+                                 v->fb_height, &graph) != 0)
+        return -1;
+    v->hud_rect = app_rect_union(text, graph);
+    return 0;
+}
+
+/* The colour legend of the view mode the image was shaded with (bottom-left; nothing for a mode
+ * without a scale) and, until its time is up, the notice banner above it (bottom-centre). */
+static int draw_legend_and_banner(viewer *v, int scale)
+{
+    if (app_hud_draw_legend(v->hud, v->scene->renderer, scale, v->fb_width, v->fb_height, &v->legend_rect) != 0)
+        return -1;
+    if (!v->notice[0] || glfwGetTime() >= v->notice_until) return 0;
+    const int bottom = (v->legend_rect.h > 0 ? v->legend_rect.y : v->fb_height) - 4 * scale;
+    return app_hud_draw_banner(v->hud, v->notice, bottom, scale, v->fb_width, v->fb_height, &v->banner_rect);
+}
+
+/* With the HUD on (H): statistics, stage graph, legend and notice; the help panel (F1) over them. */
 void app_viewer_draw_overlays(viewer *v)
 {
-    v->hud_rect = (app_rect){0, 0, 0, 0};
+    clear_overlay_rects(v);
     if (v->hud_failed || (!v->hud_on && !v->help_on)) return;
     if (!v->hud && app_hud_create(&v->hud) != 0) {
         hud_failed(v);
@@ -103,7 +138,7 @@ void app_viewer_draw_overlays(viewer *v)
     int scale = v->fb_width >= 1200 ? 2 : 1;
     int y = 0;
     if (v->hud_on) {
-        if (app_hud_draw(v->hud, v->stats_text, 0, 0, scale, v->fb_width, v->fb_height, &v->hud_rect) != 0) {
+        if (draw_statistics(v, scale) != 0 || draw_legend_and_banner(v, scale) != 0) {
             hud_failed(v);
             return;
         }
@@ -144,6 +179,14 @@ void app_viewer_write_state(viewer *v)
     st.width = v->fb_width;
     st.height = v->fb_height;
     st.hud_rect = v->hud_rect;
+    st.deform_amount = v->deform_amount;
+    st.deform_speed = v->deform_speed;
+    st.heat_max = v->heat_max;
+    st.model = v->models[v->model_index] ? v->models[v->model_index] : "built-in";
+    st.model_index = v->model_index;
+    st.model_count = v->model_count;
+    st.legend_rect = v->legend_rect;
+    st.banner_rect = v->banner_rect;
     st.screenshots = v->screenshots;
     app_viewer_state_write(v->state_log, &st);
     v->log_event = NULL;

@@ -35,6 +35,12 @@ static void put_vec3(FILE *f, const char *name, const float v[3])
     fputc(']', f);
 }
 
+/* ,"name":[x,y,w,h] */
+static void put_rect(FILE *f, const char *name, app_rect r)
+{
+    fprintf(f, ",\"%s\":[%d,%d,%d,%d]", name, r.x, r.y, r.w, r.h);
+}
+
 void app_viewer_state_write(FILE *f, const app_viewer_state *s)
 {
     char deform[64];
@@ -50,9 +56,21 @@ void app_viewer_state_write(FILE *f, const app_viewer_state *s)
     app_json_number(f, s->time);
     fprintf(f,
             ",\"hud\":%d,\"help\":%d,\"vsync\":%d,\"fullscreen\":%d,\"cull\":%d,\"flat\":%d,\"deform\":\"%s\","
-            "\"width\":%d,\"height\":%d,\"hud_rect\":[%d,%d,%d,%d],\"screenshots\":%d}\n",
-            s->hud, s->help, s->vsync, s->fullscreen, s->cull, s->flat, deform, s->width, s->height, s->hud_rect.x,
-            s->hud_rect.y, s->hud_rect.w, s->hud_rect.h, s->screenshots);
+            "\"width\":%d,\"height\":%d",
+            s->hud, s->help, s->vsync, s->fullscreen, s->cull, s->flat, deform, s->width, s->height);
+    fputs(",\"deform_amount\":", f);
+    app_json_number(f, s->deform_amount);
+    fputs(",\"deform_speed\":", f);
+    app_json_number(f, s->deform_speed);
+    fputs(",\"heat_max\":", f);
+    app_json_number(f, s->heat_max);
+    fputs(",\"model\":", f);
+    app_json_string(f, s->model ? s->model : "");
+    fprintf(f, ",\"model_index\":%d,\"model_count\":%d", s->model_index, s->model_count);
+    put_rect(f, "hud_rect", s->hud_rect);
+    put_rect(f, "legend_rect", s->legend_rect);
+    put_rect(f, "banner_rect", s->banner_rect);
+    fprintf(f, ",\"screenshots\":%d}\n", s->screenshots);
     fflush(f);
 }
 

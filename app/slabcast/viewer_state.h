@@ -19,8 +19,13 @@ typedef struct app_viewer_state {
     double time;
     int hud, help, vsync, fullscreen, cull, flat;
     unsigned deform_mask;
+    float deform_amount, deform_speed, heat_max;
+    const char *model;           /* the model shown: its file name, or "built-in" */
+    int model_index, model_count;
     int width, height;           /* framebuffer */
-    app_rect hud_rect;           /* the HUD's panel (0 size when off) */
+    app_rect hud_rect;           /* the HUD's panels: statistics and stage graph (0 size when off) */
+    app_rect legend_rect;        /* the colour legend (0 size: off, or a mode without a scale) */
+    app_rect banner_rect;        /* the notice banner (0 size: none shown) */
     int screenshots;             /* written by the screenshot key */
 } app_viewer_state;
 

@@ -59,7 +59,7 @@ typedef struct sc_mesh_report {
     uint64_t removed_unused_vertices;  /* vertices read that no kept face uses (not in the mesh) */
 } sc_mesh_report;
 
-/* Loading limits (sc_mesh_load_limited, sc_mesh_parse_limited). A field 0 means its default.
+/* Loading limits (sc_mesh_load_file, sc_mesh_load_limited, sc_mesh_parse_limited). A field 0 means its default.
  * Exceeding one fails with SC_ERROR_OUT_OF_MEMORY and a message naming the file, the limit and its
  * value, and how to raise it (sc_mesh_limits.<field>, or the slabcast program's --max-mesh-bytes,
  * --max-vertices, --max-triangles, --max-xz-ratio). The defaults fit a 16 GB machine: a vertex costs 12 bytes
@@ -94,12 +94,31 @@ typedef enum sc_mesh_format {
     SC_MESH_FORMAT_STL
 } sc_mesh_format;
 
-/* Loads a file with the default limits. report may be NULL. On failure *out is left empty.
- * SC_ERROR_IO when the file cannot be opened (the reason given), is a directory, cannot be read,
- * or is not valid .xz data (xz's own reason given). Opening never blocks on a FIFO without a
- * writer (it reads as empty). */
+/* Progress of a load (sc_mesh_load_file): bytes_done of the file read so far (compressed bytes for
+ * .xz) out of bytes_total, the file's size (0 when unknown: a pipe, a device). Called after about
+ * every MiB of input and once more when all of it is read, before the mesh is assembled (then
+ * bytes_done == bytes_total for a regular file); bytes_done never decreases and never exceeds a
+ * nonzero bytes_total. It runs on the loading thread and costs nothing per byte. Return nonzero to
+ * cancel: the load then fails with SC_ERROR_CANCELLED ("<file>: loading cancelled"), *out empty and
+ * everything it took freed. */
+typedef int (*sc_mesh_progress_fn)(void *user, uint64_t bytes_done, uint64_t bytes_total);
+
+/* How to load a file. Zero-initialise it ({0}) and set what differs: every field's zero is the default. */
+typedef struct sc_mesh_load_desc {
+    sc_mesh_format format;          /* SC_MESH_FORMAT_AUTO (0): from the file name */
+    const sc_mesh_limits *limits;   /* NULL: the default limits */
+    sc_mesh_progress_fn progress;   /* NULL: none */
+    void *progress_user;            /* passed to progress */
+} sc_mesh_load_desc;
+
+/* Loads a file as desc says (NULL: every default). report may be NULL. On failure *out is left
+ * empty. SC_ERROR_IO when the file cannot be opened (the reason given), is a directory, cannot be
+ * read, or is not valid .xz data (xz's own reason given); SC_ERROR_CANCELLED when desc->progress
+ * asked to stop. Opening never blocks on a FIFO without a writer (it reads as empty). */
+sc_status sc_mesh_load_file(const char *path, const sc_mesh_load_desc *desc, sc_mesh *out, sc_mesh_report *report);
+/* sc_mesh_load_file with a format and the default limits. */
 sc_status sc_mesh_load(const char *path, sc_mesh_format format, sc_mesh *out, sc_mesh_report *report);
-/* sc_mesh_load with limits (NULL: the defaults). */
+/* sc_mesh_load_file with a format and limits (NULL: the defaults). */
 sc_status sc_mesh_load_limited(const char *path, sc_mesh_format format, const sc_mesh_limits *limits,
                                sc_mesh *out, sc_mesh_report *report);
 /* Loads from an open stream with the default limits (a pipe works: it is read to its end). name is

@@ -88,7 +88,8 @@ static sc_status resolve_format(const char *name, sc_mesh_format *format)
     return SC_OK;
 }
 
-/* Reads the source through the parser into the builder and the builder into *out. */
+/* Reads the source through the parser into the builder and the builder into *out; the last
+ * progress call comes between the two (the input is read; it may still cancel). */
 static sc_status parse_reader(sc_mesh_reader *r, sc_mesh_format format, const sc_mesh_limits *limits, sc_mesh *out,
                               sc_mesh_report *report)
 {
@@ -100,6 +101,7 @@ static sc_status parse_reader(sc_mesh_reader *r, sc_mesh_format format, const sc
     case SC_MESH_FORMAT_PLY: s = sc_mesh_parse_ply(r, &b); break;
     default: s = sc_mesh_parse_stl(r, &b); break;
     }
+    if (s == SC_OK) s = sc_mesh_source_progress_end(r->src);
     if (s != SC_OK) {
         sc_mb_free(&b);
         return s;
@@ -186,20 +188,32 @@ static sc_status open_mesh_file(const char *path, FILE **file, uint64_t *size)
     return SC_OK;
 }
 
-sc_status sc_mesh_load_limited(const char *path, sc_mesh_format format, const sc_mesh_limits *limits, sc_mesh *out,
-                               sc_mesh_report *report)
+sc_status sc_mesh_load_file(const char *path, const sc_mesh_load_desc *desc, sc_mesh *out, sc_mesh_report *report)
 {
-    if (!path || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_mesh_load: NULL argument");
+    static const sc_mesh_load_desc k_defaults = {0};
+    if (!path || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_mesh_load_file: NULL argument");
+    if (!desc) desc = &k_defaults;
     memset(out, 0, sizeof *out);
+    sc_mesh_format format = desc->format;
     SC_TRY(resolve_format(path, &format));
     FILE *f = NULL;
     uint64_t size = UINT64_MAX;
     SC_TRY(open_mesh_file(path, &f, &size));
     sc_mesh_source src;
     sc_mesh_source_stream(&src, path, f);
-    sc_status s = parse_source(&src, size, format, limits, out, report);
+    if (desc->progress) sc_mesh_source_watch(&src, desc->progress, desc->progress_user, size == UINT64_MAX ? 0 : size);
+    sc_status s = parse_source(&src, size, format, desc->limits, out, report);
     fclose(f);
     return s;
+}
+
+sc_status sc_mesh_load_limited(const char *path, sc_mesh_format format, const sc_mesh_limits *limits, sc_mesh *out,
+                               sc_mesh_report *report)
+{
+    sc_mesh_load_desc desc = {0};
+    desc.format = format;
+    desc.limits = limits;
+    return sc_mesh_load_file(path, &desc, out, report);
 }
 
 sc_status sc_mesh_load(const char *path, sc_mesh_format format, sc_mesh *out, sc_mesh_report *report)

@@ -27,10 +27,20 @@ typedef struct sc_mesh_source {
     uint64_t raw_read;              /* bytes taken from memory or the stream */
     sc_mesh_xz *xz;                 /* non-NULL: the raw bytes are .xz data */
     uint64_t max_xz_ratio;          /* decompressed per compressed byte (sc_mesh_limits.max_xz_ratio) */
+    sc_mesh_progress_fn progress;   /* NULL: no progress calls (sc_mesh_source_watch) */
+    void *progress_user;
+    uint64_t progress_total;        /* the raw size, 0 when unknown */
+    uint64_t progress_next;         /* raw_read at which progress is called next */
 } sc_mesh_source;
 
 void sc_mesh_source_memory(sc_mesh_source *s, const char *name, const void *data, size_t size);
 void sc_mesh_source_stream(sc_mesh_source *s, const char *name, FILE *file);
+/* Calls fn with the raw bytes read (clamped to total; total 0: unknown) each time about
+ * SC_MESH_PROGRESS_STEP more are read; fn returning nonzero makes the read fail with
+ * SC_ERROR_CANCELLED. The raw count is what every format and the xz decoder read through. */
+void sc_mesh_source_watch(sc_mesh_source *s, sc_mesh_progress_fn fn, void *user, uint64_t total);
+/* The progress call at the end of the input (done = total when total is known); SC_OK without one. */
+sc_status sc_mesh_source_progress_end(sc_mesh_source *s);
 /* Reads up to cap (> 0) bytes of raw data; *got == 0 only at its end. */
 sc_status sc_mesh_source_read_raw(sc_mesh_source *s, unsigned char *buf, size_t cap, size_t *got);
 /* Reads up to cap (> 0) bytes of (decompressed) data; *got == 0 only at its end. */

@@ -12,7 +12,10 @@ enum {
      * polygon of a million corners, and a bound on the window held for a file with no line breaks. */
     SC_MESH_MAX_LINE = 16 << 20,
     SC_RD_CHUNK = 1 << 20,            /* bytes a reader asks of its source at a time */
-    SC_XZ_IN = 1 << 16                /* compressed bytes fed to liblzma at a time */
+    SC_XZ_IN = 1 << 16,               /* compressed bytes fed to liblzma at a time */
+    /* Input bytes between two calls of a load's progress callback: often enough for a smooth bar
+     * (a 30 MB file gives 30 calls), rare enough to cost nothing next to parsing a MiB. */
+    SC_MESH_PROGRESS_STEP = 1 << 20
 };
 
 /* The decoder may use this much memory: no xz preset needs more than 65 MiB to decompress, the

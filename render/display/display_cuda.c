@@ -1,32 +1,96 @@
-/* display_cuda.c - CUDA-OpenGL interop for the display's pixel buffer. */
+/* display_cuda.c - the display's CUDA side: interop (the pixel buffer registered with CUDA and mapped
+ * for each frame) or the copy path (CUDA writes a device staging buffer; unmap copies it through pinned
+ * host memory into the pixel buffer), and AUTO's fall back from the first to the second. */
 #include <glad/gl.h>
 #include <cuda_gl_interop.h>
 #include <cuda_runtime_api.h>
+#include <stdio.h>
 
 #include "display_internal.h"
+#include "display_testing.h"
 #include "sc_report.h"
 
-sc_status sc_display_cuda_register(sc_display *d)
+static _Thread_local int fail_next_register; /* display_testing.h: a cudaError_t value, 0 for none */
+
+void sc_display_testing_fail_next_register(int cuda_error) { fail_next_register = cuda_error; }
+
+static cudaError_t register_pbo(sc_display *d)
 {
-    SC_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&d->cuda_resource, d->pbo, cudaGraphicsRegisterFlagsWriteDiscard));
+    cudaError_t err = (cudaError_t)fail_next_register;
+    fail_next_register = 0;
+    if (err == cudaSuccess)
+        err = cudaGraphicsGLRegisterBuffer(&d->cuda_resource, d->pbo, cudaGraphicsRegisterFlagsWriteDiscard);
+    if (err != cudaSuccess) d->cuda_resource = NULL;
+    return err;
+}
+
+/* Reports a failed allocation of the copy path naming the buffer and its size. */
+static sc_status copy_alloc_failed(cudaError_t err, const sc_display *d, const char *call, const char *buffer)
+{
+    char what[192];
+    snprintf(what, sizeof what, "%s of the display's %s (%zu bytes, %dx%d RGBA8)", call, buffer, d->image_bytes,
+             d->width, d->height);
+    return sc_cuda_report(err, what, __FILE__, __LINE__);
+}
+
+static sc_status allocate_copy_buffers(sc_display *d)
+{
+    cudaError_t err = cudaMalloc(&d->staging, d->image_bytes);
+    if (err != cudaSuccess) {
+        d->staging = NULL;
+        return copy_alloc_failed(err, d, "cudaMalloc", "device staging buffer");
+    }
+    err = cudaMallocHost(&d->pinned, d->image_bytes);
+    if (err != cudaSuccess) {
+        cudaFree(d->staging); /* both or neither */
+        d->staging = d->pinned = NULL;
+        return copy_alloc_failed(err, d, "cudaMallocHost", "pinned host buffer");
+    }
     return SC_OK;
 }
 
-void sc_display_cuda_unregister(sc_display *d)
+/* AUTO after a failed registration: the copy path, and the notice, logged once. */
+static sc_status fall_back_to_copy(sc_display *d, cudaError_t why)
 {
-    if (!d->cuda_resource) return;
-    if (d->cuda_mapped) cudaGraphicsUnmapResources(1, &d->cuda_resource, 0);
-    cudaGraphicsUnregisterResource(d->cuda_resource);
-    d->cuda_resource = NULL;
+    (void)cudaGetLastError(); /* the failed registration's error is handled here */
+    SC_TRY(allocate_copy_buffers(d));
+    d->path_in_use = SC_DISPLAY_CUDA_COPY;
+    snprintf(d->notice, sizeof d->notice,
+             "CUDA-GL interop unavailable (%s: %s): frames are copied device -> host -> texture",
+             cudaGetErrorName(why), cudaGetErrorString(why));
+    sc_log(SC_LOG_WARNING, "%s", d->notice);
+    return SC_OK;
+}
+
+sc_status sc_display_cuda_attach(sc_display *d)
+{
+    if (d->path_in_use == SC_DISPLAY_CUDA_COPY) return allocate_copy_buffers(d);
+    cudaError_t err = register_pbo(d);
+    if (err == cudaSuccess) {
+        d->path_in_use = SC_DISPLAY_CUDA_INTEROP;
+        return SC_OK;
+    }
+    if (d->cuda_path == SC_DISPLAY_CUDA_INTEROP)
+        return sc_cuda_report(err, "cudaGraphicsGLRegisterBuffer of the display's pixel buffer (cuda_path INTEROP; "
+                                   "SC_DISPLAY_CUDA_AUTO would copy frames instead)", __FILE__, __LINE__);
+    return fall_back_to_copy(d, err);
+}
+
+void sc_display_cuda_release(sc_display *d)
+{
+    if (d->cuda_resource) {
+        if (d->cuda_mapped) cudaGraphicsUnmapResources(1, &d->cuda_resource, 0);
+        cudaGraphicsUnregisterResource(d->cuda_resource);
+        d->cuda_resource = NULL;
+    }
+    if (d->staging) cudaFree(d->staging);
+    if (d->pinned) cudaFreeHost(d->pinned);
+    d->staging = d->pinned = NULL;
     d->cuda_mapped = 0;
 }
 
-sc_status sc_display_map_cuda(sc_display *d, cudaStream_t stream, void **device_rgba)
+static sc_status map_interop(sc_display *d, cudaStream_t stream, void **device_rgba)
 {
-    if (!d || !device_rgba) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: NULL argument");
-    if (!d->cuda_resource)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: display was created without cuda_interop");
-    if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: already mapped");
     SC_CUDA_CHECK(cudaGraphicsMapResources(1, &d->cuda_resource, stream));
     size_t size = 0;
     cudaError_t err = cudaGraphicsResourceGetMappedPointer(device_rgba, &size, d->cuda_resource);
@@ -34,19 +98,45 @@ sc_status sc_display_map_cuda(sc_display *d, cudaStream_t stream, void **device_
         cudaGraphicsUnmapResources(1, &d->cuda_resource, stream);
         return sc_cuda_report(err, "cudaGraphicsResourceGetMappedPointer", __FILE__, __LINE__);
     }
-    if (size < (size_t)d->width * (size_t)d->height * 4) {
+    if (size < d->image_bytes) {
         cudaGraphicsUnmapResources(1, &d->cuda_resource, stream);
         return SC_FAIL(SC_ERROR_GL, "sc_display_map_cuda: mapped buffer has %zu bytes, %zu needed", size,
-                       (size_t)d->width * (size_t)d->height * 4);
+                       d->image_bytes);
     }
+    return SC_OK;
+}
+
+sc_status sc_display_map_cuda(sc_display *d, cudaStream_t stream, void **device_rgba)
+{
+    if (!d || !device_rgba) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: NULL argument");
+    if (!d->cuda_interop)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: display was created without cuda_interop");
+    if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: already mapped");
+    int copy = d->path_in_use == SC_DISPLAY_CUDA_COPY;
+    if (copy ? !d->staging : !d->cuda_resource)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
+                       "sc_display_map_cuda: the display has no CUDA buffer (its last resize failed)");
+    if (copy)
+        *device_rgba = d->staging; /* free: the last unmap waited for its copy */
+    else
+        SC_TRY(map_interop(d, stream, device_rgba));
     d->cuda_mapped = 1;
     return SC_OK;
+}
+
+/* The copy path's frame: staging -> pinned on `stream`, a wait for it, pinned -> pixel buffer. */
+static sc_status unmap_copy(sc_display *d, cudaStream_t stream)
+{
+    SC_CUDA_CHECK(cudaMemcpyAsync(d->pinned, d->staging, d->image_bytes, cudaMemcpyDeviceToHost, stream));
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return sc_display_upload(d, d->pinned);
 }
 
 sc_status sc_display_unmap_cuda(sc_display *d, cudaStream_t stream)
 {
     if (!d || !d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_unmap_cuda: not mapped");
     d->cuda_mapped = 0;
+    if (d->path_in_use == SC_DISPLAY_CUDA_COPY) return unmap_copy(d, stream);
     SC_CUDA_CHECK(cudaGraphicsUnmapResources(1, &d->cuda_resource, stream));
     return SC_OK;
 }

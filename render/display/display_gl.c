@@ -23,11 +23,33 @@ static sc_status build_program(sc_display *d)
     return SC_OK;
 }
 
+/* A positive size whose RGBA8 image fits a size_t and a GLsizeiptr; its bytes in *bytes. */
+static sc_status check_size(const char *call, int width, int height, size_t *bytes)
+{
+    if (width <= 0 || height <= 0)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: image size %dx%d is not positive", call, width, height);
+    if (!sc_display_image_bytes(width, height, bytes))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: image size %dx%d is too large (its RGBA8 bytes overflow)",
+                       call, width, height);
+    return SC_OK;
+}
+
+static sc_status check_desc(const sc_display_desc *desc, size_t *bytes)
+{
+    if (!desc) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_create: desc is NULL");
+    SC_TRY(check_size("sc_display_create", desc->width, desc->height, bytes));
+    int path = (int)desc->cuda_path; /* the enum's type may be unsigned */
+    if (path < SC_DISPLAY_CUDA_AUTO || path > SC_DISPLAY_CUDA_COPY)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_create: cuda_path %d is not an sc_display_cuda_path",
+                       path);
+    return SC_OK;
+}
+
 static sc_status allocate_images(sc_display *d)
 {
     SC_GL(glGenBuffers(1, &d->pbo));
     SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
-    SC_GL(glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)d->width * d->height * 4, NULL, GL_STREAM_DRAW));
+    SC_GL(glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)d->image_bytes, NULL, GL_STREAM_DRAW));
     SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
     SC_GL(glGenTextures(1, &d->texture));
     SC_GL(glBindTexture(GL_TEXTURE_2D, d->texture));
@@ -37,13 +59,13 @@ static sc_status allocate_images(sc_display *d)
     SC_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE));
     SC_GL(glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE));
     SC_GL(glBindTexture(GL_TEXTURE_2D, 0));
-    if (d->cuda_interop) SC_TRY(sc_display_cuda_register(d));
+    if (d->cuda_interop) SC_TRY(sc_display_cuda_attach(d));
     return SC_OK;
 }
 
 static void release_images(sc_display *d)
 {
-    sc_display_cuda_unregister(d);
+    sc_display_cuda_release(d);
     if (d->texture) glDeleteTextures(1, &d->texture);
     if (d->pbo) glDeleteBuffers(1, &d->pbo);
     d->texture = d->pbo = 0;
@@ -53,15 +75,17 @@ sc_status sc_display_create(const sc_display_desc *desc, sc_display **out)
 {
     if (!out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_create: out_display is NULL");
     *out = NULL;
-    if (!desc || desc->width <= 0 || desc->height <= 0)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_create: image size %dx%d is not positive",
-                       desc ? desc->width : 0, desc ? desc->height : 0);
+    size_t bytes = 0;
+    SC_TRY(check_desc(desc, &bytes));
     if (!glCreateShader) return SC_FAIL(SC_ERROR_GL, "sc_display_create: no current OpenGL context with GL loaded");
     sc_display *d = calloc(1, sizeof *d);
     if (!d) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_display_create: out of host memory");
     d->width = desc->width;
     d->height = desc->height;
+    d->image_bytes = bytes;
     d->cuda_interop = desc->cuda_interop;
+    d->cuda_path = desc->cuda_path;
+    d->path_in_use = desc->cuda_path == SC_DISPLAY_CUDA_COPY ? SC_DISPLAY_CUDA_COPY : SC_DISPLAY_CUDA_AUTO;
     sc_status st = build_program(d);
     if (st == SC_OK) {
         glGenVertexArrays(1, &d->vao);
@@ -84,13 +108,15 @@ void sc_display_destroy(sc_display *d)
 
 sc_status sc_display_resize(sc_display *d, int width, int height)
 {
-    if (!d || width <= 0 || height <= 0)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_resize: bad display or size %dx%d", width, height);
+    if (!d) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_resize: display is NULL");
+    size_t bytes = 0;
+    SC_TRY(check_size("sc_display_resize", width, height, &bytes));
     if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_resize: buffer is mapped for CUDA");
     if (width == d->width && height == d->height) return SC_OK;
     release_images(d);
     d->width = width;
     d->height = height;
+    d->image_bytes = bytes;
     return allocate_images(d);
 }
 
@@ -102,12 +128,19 @@ void sc_display_size(const sc_display *d, int *width, int *height)
 
 unsigned sc_display_pixel_buffer(const sc_display *d) { return d ? d->pbo : 0; }
 
+sc_display_cuda_path sc_display_cuda_path_in_use(const sc_display *d)
+{
+    return d && d->cuda_interop ? d->path_in_use : SC_DISPLAY_CUDA_AUTO;
+}
+
+const char *sc_display_notice(const sc_display *d) { return d && d->notice[0] ? d->notice : NULL; }
+
 sc_status sc_display_upload(sc_display *d, const void *rgba)
 {
     if (!d || !rgba) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_upload: display or image is NULL");
     if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_upload: buffer is mapped for CUDA");
     SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
-    SC_GL(glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)d->width * d->height * 4, rgba));
+    SC_GL(glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)d->image_bytes, rgba));
     SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
     return SC_OK;
 }

@@ -1,16 +1,22 @@
-/* display_nocuda.c - the display's CUDA interop in a build without CUDA: a display asking for
- * interop is refused (SC_ERROR_UNSUPPORTED), so no display is ever mapped and the calls of the
- * interop answer as they do for a display created without it. */
+/* display_nocuda.c - the display's CUDA side in a build without CUDA: a display asking for
+ * cuda_interop (either path) is refused (SC_ERROR_UNSUPPORTED), so no display is ever mapped and the
+ * CUDA calls answer as they do for a display created without it. */
 #include "display_internal.h"
+#include "display_testing.h"
 #include "sc_report.h"
 
-sc_status sc_display_cuda_register(sc_display *d)
+void sc_display_testing_fail_next_register(int cuda_error)
+{
+    (void)cuda_error;
+}
+
+sc_status sc_display_cuda_attach(sc_display *d)
 {
     (void)d;
     return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_display_create: cuda_interop needs a slabcast built with CUDA");
 }
 
-void sc_display_cuda_unregister(sc_display *d)
+void sc_display_cuda_release(sc_display *d)
 {
     (void)d;
 }

@@ -1,6 +1,7 @@
 /* sc_display.h - shows the renderer's RGBA8 image with OpenGL: a pixel-unpack buffer that CUDA writes
- * through interop (or the host fills), copied into a texture and drawn by a full-screen pass
- * (shaders/display.vert, display.frag, embedded at build time).
+ * through interop (or through a device -> host copy where interop cannot be used), or the host fills,
+ * copied into a texture and drawn by a full-screen pass (shaders/display.vert, display.frag, embedded
+ * at build time).
  * Needs a current OpenGL 4.5 core context (sc_gl.h's headless one, or a GLFW window's) with GL loaded
  * by GLAD. Image row 0 is the bottom row (as in slabcast.h and OpenGL). Plain C; no GL, EGL or CUDA types beyond cudaStream_t. */
 #ifndef SC_DISPLAY_H
@@ -15,14 +16,28 @@ extern "C" {
 typedef struct CUstream_st *cudaStream_t;
 typedef struct sc_display sc_display;
 
+/* How a display with cuda_interop brings CUDA's image to GL. */
+typedef enum sc_display_cuda_path {
+    /* Interop; where the pixel buffer cannot be registered with CUDA (the GL context is not on the
+     * NVIDIA GPU, a remote display, ...), the copy path instead, with a notice (sc_display_notice)
+     * passed once to the log callback as SC_LOG_WARNING. */
+    SC_DISPLAY_CUDA_AUTO = 0,
+    /* Interop only: a failed registration fails sc_display_create and sc_display_resize. */
+    SC_DISPLAY_CUDA_INTEROP,
+    /* Never registers: CUDA writes a device buffer that unmap copies device -> host -> pixel buffer. */
+    SC_DISPLAY_CUDA_COPY
+} sc_display_cuda_path;
+
 typedef struct sc_display_desc {
     int width, height;   /* image size in pixels, > 0 */
-    int cuda_interop;    /* nonzero: register the pixel buffer with CUDA (sc_display_map_cuda) */
+    int cuda_interop;    /* nonzero: the image comes from CUDA device memory (sc_display_map_cuda/unmap) */
+    sc_display_cuda_path cuda_path; /* with cuda_interop: how it reaches GL (zero: AUTO) */
 } sc_display_desc;
 
 sc_status sc_display_create(const sc_display_desc *desc, sc_display **out_display);
 void sc_display_destroy(sc_display *display);
-/* Reallocates the buffer and texture (and re-registers them with CUDA). Not for the per-frame path. */
+/* Reallocates the buffer and texture (and re-registers the buffer with CUDA, or reallocates the copy
+ * path's buffers). Not for the per-frame path. An AUTO display keeps the copy path once it took it. */
 sc_status sc_display_resize(sc_display *display, int width, int height);
 void sc_display_size(const sc_display *display, int *width, int *height);
 /* The GL name of the pixel buffer: width * height * 4 bytes, RGBA8, row 0 at the bottom. */
@@ -30,9 +45,22 @@ unsigned sc_display_pixel_buffer(const sc_display *display);
 
 /* Fills the pixel buffer from host memory (the CPU backend's path). */
 sc_status sc_display_upload(sc_display *display, const void *rgba);
-/* Maps the pixel buffer for CUDA: *device_rgba is valid for kernels on `stream` until unmap. */
+/* Gives CUDA the image's device memory: *device_rgba (width * height * 4 bytes, row 0 at the bottom) is
+ * valid for kernels on `stream` until unmap. Interop: the pixel buffer, mapped. Copy path: a device
+ * staging buffer, allocated at create and resize. */
 sc_status sc_display_map_cuda(sc_display *display, cudaStream_t stream, void **device_rgba);
+/* Interop: unmaps the pixel buffer (ordered on `stream`, no wait). Copy path: copies the staging buffer
+ * into pinned host memory on `stream`, waits for `stream` (the price of the fallback: the frame's
+ * kernels must finish before the host has the image), then fills the pixel buffer from it as
+ * sc_display_upload does. */
 sc_status sc_display_unmap_cuda(sc_display *display, cudaStream_t stream);
+/* For a display with cuda_interop: SC_DISPLAY_CUDA_INTEROP or SC_DISPLAY_CUDA_COPY, the path its frames
+ * take (never AUTO). SC_DISPLAY_CUDA_AUTO for NULL or a display without cuda_interop. */
+sc_display_cuda_path sc_display_cuda_path_in_use(const sc_display *display);
+/* The line logged when AUTO fell back to the copy path, naming the CUDA error ("CUDA-GL interop
+ * unavailable (cudaErrorXxx: text): frames are copied device -> host -> texture"); NULL when there was
+ * no fallback (a forced COPY is not one). Valid until the display is destroyed. */
+const char *sc_display_notice(const sc_display *display);
 
 /* Copies the pixel buffer into the texture and draws it over the whole viewport of the current
  * framebuffer (1:1 when the viewport has the image's size, scaled otherwise). */

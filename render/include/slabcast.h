@@ -316,6 +316,39 @@ sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out);
 /* Copies this frame's deformed positions (vertex_count x 3) to HOST memory. */
 sc_status sc_renderer_read_positions(const sc_renderer *r, float *out);
 
+/* Colour legends. The colour scale of the view mode in force (sc_renderer_set_shading), for a legend
+ * drawn beside the image: the range of values, how they map onto the colours, and the colour of any
+ * value, computed by the same per-pixel code the backends shade with, so a legend cannot drift from
+ * the image. Both calls read the front end's state only: they never wait for the device. */
+typedef struct sc_view_legend {
+    sc_view_mode mode;               /* the view mode in force */
+    int has_scale;                   /* 0: the mode has no numeric colour scale (shaded, triangle id,
+                                        normals); the other fields are then 0 */
+    float min_value, max_value;      /* the values at the cold and hot ends: tiles: 0 .. heat max
+                                        references per tile; tests: 0 .. heat max tests per pixel;
+                                        slab: 0 .. num_slabs - 1; depth: 0 (nearest, white) .. 1
+                                        (farthest, black), the hit's place in the frame's depth range
+                                        (sc_frame_stats.depth_min .. depth_max) */
+    int log_scale;                   /* 1: a value's place on the scale is log2(1 + v) / log2(1 + max)
+                                        (tiles, tests); 0: linear */
+    int discrete;                    /* 1: integer classes (slab index), one colour each */
+    const char *quantity;            /* what the colours show, e.g. "triangles per tile",
+                                        "ray-triangle tests per pixel", "slab of the hit"; never NULL
+                                        (a static string) */
+} sc_view_legend;
+
+/* The legend of the view mode in force; heat maxima with their defaults resolved (shading.heat_max
+ * 0: 1024 references per tile, 256 tests per pixel). INVALID_ARGUMENT: r or out NULL. */
+sc_status sc_renderer_get_view_legend(const sc_renderer *r, sc_view_legend *out);
+/* The colour (bytes R, G, B, A) the renderer gives `value` in the view mode in force: exactly the
+ * bytes of a pixel with that value in the image (tiles: the references of its tile; tests: its
+ * ray-triangle tests; slab: the slab of its hit; depth: its place in the frame's depth range, as
+ * sc_view_legend says). Values beyond the scale take the colour of its end (heat values above the
+ * max are the hottest); in the slab mode a value takes the colour of its class floor(value), clamped
+ * to 0 .. num_slabs - 1. INVALID_ARGUMENT: r or rgba NULL, value NaN or infinite, or a view mode
+ * without a scale (has_scale 0). */
+sc_status sc_renderer_view_color(const sc_renderer *r, float value, uint8_t rgba[4]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@ typedef enum sc_status {
     SC_ERROR_PARSE,             /* a malformed input file (the message names file and line) */
     SC_ERROR_UNSUPPORTED,       /* a valid request this build or device cannot serve */
     SC_ERROR_CAPACITY,          /* a buffer overflowed; internal, answered by grow-and-retry */
+    SC_ERROR_CANCELLED,         /* the caller asked to stop (a progress callback returned nonzero) */
     SC_STATUS_COUNT
 } sc_status;
 

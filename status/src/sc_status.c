@@ -28,6 +28,7 @@ static const struct { const char *name, *description; } k_status_text[SC_STATUS_
     [SC_ERROR_PARSE] = {"SC_ERROR_PARSE", "malformed input file"},
     [SC_ERROR_UNSUPPORTED] = {"SC_ERROR_UNSUPPORTED", "unsupported request"},
     [SC_ERROR_CAPACITY] = {"SC_ERROR_CAPACITY", "buffer capacity exceeded"},
+    [SC_ERROR_CANCELLED] = {"SC_ERROR_CANCELLED", "cancelled by the caller"},
 };
 
 const char *sc_status_name(sc_status status)

@@ -82,7 +82,12 @@ env = dict(os.environ, DISPLAY=display)
 env.pop("WAYLAND_DISPLAY", None)
 log_path, out_path = os.path.join(WORK, "state.jsonl"), os.path.join(WORK, "viewer.out")
 open(os.path.join(WORK, "slabcast-0001.png"), "w").write("kept")  # never overwritten
-viewer = subprocess.Popen([BIN, "--window", "--backend", "cpu", "--resolution", "24", "--size", "320x240",
+# Three model files for Tab: two small meshes and one that cannot load (Tab to it keeps the model shown).
+MODELS = [os.path.join(WORK, n) for n in ("first.obj", "second.obj", "missing.obj")]
+open(MODELS[0], "w").write("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+open(MODELS[1], "w").write("".join(f"v {x} {y} {z}\n" for x in (0, 1) for y in (0, 1) for z in (0, 1)) +
+                           "f 1 2 4 3\nf 5 7 8 6\nf 1 5 6 2\nf 3 4 8 7\nf 1 3 7 5\nf 2 6 8 4\n")
+viewer = subprocess.Popen([BIN, "--window", "--backend", "cpu", *MODELS, "--size", "320x240",
                            "--tile", "8", "--slabs", "16", "--state-log", log_path],
                           cwd=WORK, env=env, stdout=open(out_path, "w"), stderr=subprocess.STDOUT)
 
@@ -218,6 +223,37 @@ cases = {
                    and os.path.getsize(os.path.join(WORK, f"slabcast-{a['screenshots'] + 1:04d}.png")) > 100
                    and open(os.path.join(WORK, "slabcast-0001.png")).read() == "kept"),
 }
+HEAT_DEFAULT = {"tiles": 1024, "tests": 256}  # render_tuning.h: SC_HEAT_MAX_TILE, SC_HEAT_MAX_TESTS
+
+
+def heat_by(factor):
+    return lambda b, a: abs(a["heat_max"] - factor * (b["heat_max"] or HEAT_DEFAULT[b["mode"]])) < 1e-3
+
+
+def scaled(key, factor):
+    return lambda b, a: abs(a[key] - factor * b[key]) < 1e-4 * abs(b[key])
+
+
+def model_moved(step):
+    """Tab: the next model in the list, or the same one when the next cannot load (missing.obj)."""
+    def check(b, a):
+        want = (b["model_index"] + step) % b["model_count"]
+        if MODELS[want].endswith("missing.obj"):
+            return a["model_index"] == b["model_index"] and a["model"] == b["model"]
+        return a["model_index"] == want and a["model"] == MODELS[want] and a["model_count"] == len(MODELS)
+    return check
+
+
+cases.update({
+    "deform-more": (lambda: xdo("key", "Up"), scaled("deform_amount", 1.25)),
+    "deform-less": (lambda: xdo("key", "Down"), scaled("deform_amount", 0.8)),
+    "speed-up": (lambda: xdo("key", "Prior"), scaled("deform_speed", 2.0)),
+    "speed-down": (lambda: xdo("key", "Next"), scaled("deform_speed", 0.5)),
+    "heat-max-up": (lambda: xdo("key", "0"), heat_by(2.0)),
+    "heat-max-down": (lambda: xdo("key", "9"), heat_by(0.5)),
+    "model-next": (lambda: xdo("key", "Tab"), model_moved(+1)),
+    "model-previous": (lambda: xdo("key", "shift+Tab"), model_moved(-1)),
+})
 for i, mode in enumerate(["shaded", "id", "normals", "depth", "tiles", "slab", "tests"]):
     cases["mode-" + mode] = ((lambda k=str(i + 1): xdo("key", k)), (lambda b, a, m=mode: a["mode"] == m))
 
@@ -237,7 +273,10 @@ if missing:
 # The order: the camera moves before frame and reset, pause before the steps; a few twice (back).
 order = ["orbit", "pan", "pan-middle", "pan-shift", "zoom", "fly-forward", "fly-back", "fly-left", "fly-right",
          "fly-down", "fly-up", "frame", "fov-in", "fov-in-keypad", "fov-out", "fov-out-keypad", "pan", "reset",
-         "print-camera"] + ["mode-" + m for m in ["id", "normals", "depth", "tiles", "slab", "tests", "shaded"]] + \
+         "print-camera"] + ["mode-" + m for m in ["id", "normals", "depth", "tiles"]] + \
+        ["heat-max-up", "heat-max-up", "heat-max-down"] + ["mode-" + m for m in ["slab", "tests", "shaded"]] + \
+        ["deform-more", "deform-less", "speed-up", "speed-down", "model-next", "model-next", "model-previous",
+         "model-previous"] + \
         ["cull", "cull", "flat", "flat", "deform-next", "pause", "step-forward", "step-back", "pause",
          "tile-smaller", "tile-larger", "slabs-fewer", "slabs-more", "hud", "hud", "help", "help",
          "help-question", "help-question", "vsync", "vsync", "fullscreen", "fullscreen", "screenshot", "screenshot"]
@@ -294,19 +333,87 @@ if ok:
         fail(f"HUD off: the window's image differs from the renderer's in {diff} of {w * h} pixels")
     else:
         print("ok HUD off: window image == renderer image")
-    rx, ry, rw, rh = json.loads(open(os.path.join(WORK, "hud.jsonl")).readline())["hud_rect"]
+    hud_state = json.loads(open(os.path.join(WORK, "hud.jsonl")).readline())
+    rx, ry, rw, rh = hud_state["hud_rect"]
+    others = [hud_state.get("legend_rect", [0, 0, 0, 0]), hud_state.get("banner_rect", [0, 0, 0, 0])]
     outside = inside = 0
     for y in range(h):
         for x in range(w):
             same = hud[y][4 * x:4 * x + 4] == ref[y][4 * x:4 * x + 4]
             if rx <= x < rx + rw and ry <= y < ry + rh:
                 inside += not same
-            else:
+            elif not any(ox <= x < ox + ow and oy <= y < oy + oh for ox, oy, ow, oh in others):
                 outside += not same
     if rw <= 0 or rh <= 0 or outside or inside < rw * rh // 4:
         fail(f"HUD on: rect {rx},{ry} {rw}x{rh}: {inside} pixels differ inside, {outside} outside")
     else:
         print(f"ok HUD on: {inside} pixels differ inside its rectangle {rw}x{rh}, none outside")
+
+# ---- the colour legend, the stage graph and the notice banner (HUD on) ------------------------------
+# The heat view has a scale: its legend is drawn at the bottom-left (an opaque colour bar from the
+# renderer's own colours: its hot end is pure white, which the translucent panels never give); the
+# shaded view has none. Outside the HUD, legend and banner rectangles the window is the renderer's image.
+STAGE_COLOURS = {(78, 121, 167), (242, 142, 43), (225, 87, 89), (118, 183, 178), (89, 161, 79), (237, 201, 72),
+                 (176, 122, 161), (255, 157, 167), (156, 117, 95), (186, 176, 172)}  # hud_graphics.c
+
+
+def with_opts(args, **opts):
+    """`common` with some options' values replaced (--size, --mode)."""
+    out = list(args)
+    for name, value in opts.items():
+        out[out.index("--" + name) + 1] = value
+    return out
+
+
+def inside(rect, x, y):
+    rx, ry, rw, rh = rect
+    return rx <= x < rx + rw and ry <= y < ry + rh
+
+
+def overlay_check(mode, tag):
+    failures_before = len(failures)
+    args = with_opts(common, size="320x240", mode=mode)
+    ref_png, win_png, log = (os.path.join(WORK, f"{tag}-{k}") for k in ("headless.png", "window.png", "state.jsonl"))
+    for extra, what in ((["--headless", "--out", ref_png], "headless"),
+                        (["--window", "--out", win_png, "--state-log", log], "viewer with HUD")):
+        r = subprocess.run([BIN, *args, *extra], cwd=WORK, env=env, capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            fail(f"{tag}: {what} exited {r.returncode}: {r.stdout}{r.stderr}")
+            return
+    _, _, ref = read_png(ref_png)
+    w, h, img = read_png(win_png)
+    st = json.loads(open(log).readline())
+    rects = {k: st.get(k, [0, 0, 0, 0]) for k in ("hud_rect", "legend_rect", "banner_rect")}
+    px = lambda rows, x, y: rows[y][4 * x:4 * x + 4]  # noqa: E731
+    outside = sum(1 for y in range(h) for x in range(w) if not any(inside(r, x, y) for r in rects.values())
+                  and px(img, x, y) != px(ref, x, y))
+    if outside:
+        fail(f"{tag}: {outside} pixels differ from the renderer's image outside the overlays {rects}")
+    hud_colours = {tuple(px(img, x, y)[:3]) for y in range(h) for x in range(w) if inside(rects["hud_rect"], x, y)}
+    if len(STAGE_COLOURS & hud_colours) < 8:
+        fail(f"{tag}: the stage graph's key colours are missing from the HUD {rects['hud_rect']}: "
+             f"{len(STAGE_COLOURS & hud_colours)} of {len(STAGE_COLOURS)}")
+    lx, ly, lw, lh = rects["legend_rect"]
+    if mode == "shaded":
+        if lw or lh:
+            fail(f"{tag}: a legend {rects['legend_rect']} for a mode without a scale")
+    else:
+        cells = [(x, y) for y in range(ly, ly + lh) for x in range(lx, lx + lw)]
+        differ = sum(1 for x, y in cells if px(img, x, y) != px(ref, x, y))
+        white = sum(1 for x, y in cells if px(img, x, y)[:3] == b"\xff\xff\xff")
+        if lw <= 0 or lh <= 0 or ly + lh != h or lx != 0 or differ < len(cells) // 6 or white == 0:
+            fail(f"{tag}: legend {rects['legend_rect']} in a {w}x{h} window: {differ} of {len(cells)} pixels "
+                 f"drawn, {white} pure white (the bar's hot end)")
+    bx, by, bw, bh = rects["banner_rect"]
+    if bw and bh and not any(px(img, x, y) != px(ref, x, y) for y in range(by, by + bh) for x in range(bx, bx + bw)):
+        fail(f"{tag}: the banner {rects['banner_rect']} is not drawn")
+    if len(failures) == failures_before:
+        print(f"ok overlays, {mode} view: hud {rects['hud_rect']} legend {rects['legend_rect']} "
+              f"banner {rects['banner_rect']}, the rest is the renderer's image")
+
+
+for mode in ("tiles", "shaded"):
+    overlay_check(mode, "overlay-" + mode)
 
 if viewer.poll() is None:
     viewer.kill()

@@ -23,9 +23,10 @@
 /* Parses argv (argv[0] added); the error text goes to msg. */
 static int parse_argv(app_options *o, int n, const char *const *args, char *msg, size_t msg_size)
 {
-    char *argv[64];
+    char *argv[128];
+    if (n > 127) n = 127;
     argv[0] = (char *)"slabcast";
-    for (int i = 0; i < n && i < 63; ++i) argv[i + 1] = (char *)args[i];
+    for (int i = 0; i < n; ++i) argv[i + 1] = (char *)args[i];
     char *text = NULL;
     size_t len = 0;
     FILE *err = open_memstream(&text, &len);
@@ -232,14 +233,64 @@ static void test_unknown_option_and_missing_value(void)
     const char *next_is_option[] = {"--frames", "--headless"};
     SCT_REQUIRE(parse_argv(&o, 2, next_is_option, msg, sizeof msg) != 0);
     SCT_CHECK_MSG(strstr(msg, "option --frames needs a value"), "%s", msg);
-    const char *stray[] = {"mesh.obj"};
+    const char *stray[] = {"-x"};
     SCT_REQUIRE(parse_argv(&o, 1, stray, msg, sizeof msg) != 0);
-    SCT_CHECK_MSG(strstr(msg, "unexpected argument 'mesh.obj'"), "%s", msg);
+    SCT_CHECK_MSG(strstr(msg, "unexpected argument '-x'"), "%s", msg);
     const char *flag_value[] = {"--cull=1"};
     SCT_REQUIRE(parse_argv(&o, 1, flag_value, msg, sizeof msg) != 0);
     SCT_CHECK_MSG(strstr(msg, "--cull takes no value"), "%s", msg);
     const char *mesh_dash[] = {"--mesh=--odd.obj"};
     SCT_CHECK(parse_argv(&o, 1, mesh_dash, NULL, 0) == 0 && strcmp(o.mesh_path, "--odd.obj") == 0);
+}
+
+/* File names without an option and repeated --mesh make the model list, in order; the first is
+ * mesh_path. More than APP_MAX_MODELS is refused with a message. */
+static void test_model_files(void)
+{
+    app_options o;
+    char msg[512];
+    const char *argv[] = {"a.obj", "--mesh", "b.ply", "--size", "64x64", "c.stl.xz"};
+    SCT_REQUIRE(parse_argv(&o, 6, argv, msg, sizeof msg) == 0);
+    SCT_CHECK(o.mesh_count == 3 && strcmp(o.mesh_path, "a.obj") == 0);
+    SCT_CHECK(o.mesh_count == 3 && strcmp(o.mesh_paths[1], "b.ply") == 0 && strcmp(o.mesh_paths[2], "c.stl.xz") == 0);
+    SCT_CHECK(o.width == 64);
+    const char *none[] = {"--headless"};
+    SCT_REQUIRE(parse_argv(&o, 1, none, msg, sizeof msg) == 0);
+    SCT_CHECK(o.mesh_count == 0 && o.mesh_path == NULL);
+    const char *many[APP_MAX_MODELS + 1];
+    for (unsigned i = 0; i <= APP_MAX_MODELS; ++i) many[i] = "m.obj";
+    SCT_REQUIRE(parse_argv(&o, APP_MAX_MODELS + 1, many, msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "too many model files") && one_line(msg), "%s", msg);
+    const char *empty[] = {"--mesh="};
+    SCT_REQUIRE(parse_argv(&o, 1, empty, msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "empty file name"), "%s", msg);
+}
+
+/* The viewer's settings from the command line: ranges enforced, defaults 1 / 0 / auto. */
+static void test_viewer_settings(void)
+{
+    app_options o;
+    char msg[512];
+    const char *none[] = {"--headless"};
+    SCT_REQUIRE(parse_argv(&o, 1, none, msg, sizeof msg) == 0);
+    SCT_CHECK(o.deform_amount == 1.0f && o.deform_speed == 1.0f && o.heat_max == 0.0f);
+    SCT_CHECK(o.interop == APP_INTEROP_AUTO && o.record_dir == NULL);
+    const char *good[] = {"--deform-amount", "2.5", "--deform-speed=-0.5", "--heat-max", "96", "--interop", "off",
+                          "--record", "frames"};
+    SCT_REQUIRE(parse_argv(&o, 9, good, msg, sizeof msg) == 0);
+    SCT_CHECK(o.deform_amount == 2.5f && o.deform_speed == -0.5f && o.heat_max == 96.0f);
+    SCT_CHECK(o.interop == APP_INTEROP_OFF && o.record_dir && strcmp(o.record_dir, "frames") == 0);
+    const struct { const char *arg, *expect; } bad[] = {
+        {"--heat-max=0", "out of range"},      {"--heat-max=-3", "out of range"},
+        {"--heat-max=nan", "not a finite"},    {"--deform-amount=11", "out of range"},
+        {"--deform-speed=101", "out of range"}, {"--interop=maybe", "unknown interop mode"},
+        {"--record=", "empty file name"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        const char *argv[] = {bad[i].arg};
+        SCT_CHECK(parse_argv(&o, 1, argv, msg, sizeof msg) != 0);
+        SCT_CHECK_MSG(strstr(msg, bad[i].expect) && one_line(msg), "%s: %s", bad[i].arg, msg);
+    }
 }
 
 static void test_output_format_from_extension(void)
@@ -690,6 +741,8 @@ int main(int argc, char **argv)
     SCT_RUN(test_bad_combinations_are_refused);
     SCT_RUN(test_unknown_option_and_missing_value);
     SCT_RUN(test_output_format_from_extension);
+    SCT_RUN(test_model_files);
+    SCT_RUN(test_viewer_settings);
     SCT_RUN(test_checker_rejects_bad_json);
     SCT_RUN(test_fresh_log_has_nothing_measured);
     SCT_RUN(test_json_escapes_every_string);

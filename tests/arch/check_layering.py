@@ -55,7 +55,7 @@ ALLOWED = {
     'cuda': RENDER_SHARED | {'cuda'},
     'api': RENDER_SHARED | {'api', 'cpu', 'cuda', 'testing'},
     'gl': {'status', 'report', 'render', 'gl'},
-    'display': {'status', 'report', 'render', 'gl', 'display'},
+    'display': {'status', 'report', 'render', 'gl', 'display', 'testing'},
     'app': PUBLIC | {'report', 'app'},
     'fuzz': PUBLIC | {'report', 'fuzz', 'testing'},
     'tests': PUBLIC | {'report', 'core', 'testing', 'tests', 'app'},
@@ -63,7 +63,7 @@ ALLOWED = {
 }
 
 # The front end's test-only interface: a header of render/api that tests may include.
-TESTING_HEADERS = {'sc_render_testing.h'}
+TESTING_HEADERS = {'sc_render_testing.h', 'display_testing.h'}
 
 
 def room_of(rel):

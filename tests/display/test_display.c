@@ -1,5 +1,7 @@
 /* test_display.c - the display pass shows a host-uploaded RGBA8 image exactly, row 0 at the bottom, at
- * awkward sizes and after resizes; bad arguments are refused (gl). */
+ * awkward sizes and after resizes; bad arguments (a cuda_path out of range, an image too large) are
+ * refused (gl). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +82,43 @@ static void test_bad_arguments_are_refused(void)
     sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
 }
 
+static void test_cuda_path_is_checked_and_reported(void)
+{
+    sc_set_log_callback(sct_quiet_log, NULL, SC_LOG_ERROR);
+    sc_display *d = (sc_display *)1;
+    sc_display_desc bad_path = {.width = 2, .height = 2, .cuda_interop = 1, .cuda_path = (sc_display_cuda_path)7};
+    SCT_CHECK(sc_display_create(&bad_path, &d) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(d == NULL);
+    SCT_CHECK(strstr(sc_last_error(), "cuda_path 7") != NULL);
+    SCT_CHECK(sc_display_create(&(sc_display_desc){.width = INT_MAX, .height = INT_MAX}, &d) ==
+              SC_ERROR_INVALID_ARGUMENT); /* width * height * 4 overflows */
+    SCT_CHECK(strstr(sc_last_error(), "too large") != NULL);
+
+    SCT_REQUIRE_OK(sc_display_create(&(sc_display_desc){.width = 2, .height = 2}, &d));
+    SCT_CHECK(sc_display_resize(d, INT_MAX, INT_MAX) == SC_ERROR_INVALID_ARGUMENT);
+    int w = 0, h = 0;
+    sc_display_size(d, &w, &h);
+    SCT_CHECK(w == 2 && h == 2); /* a refused resize changes nothing */
+    SCT_CHECK(sc_display_cuda_path_in_use(d) == SC_DISPLAY_CUDA_AUTO); /* no CUDA path without cuda_interop */
+    SCT_CHECK(sc_display_notice(d) == NULL);
+    sc_display_destroy(d);
+    SCT_CHECK(sc_display_cuda_path_in_use(NULL) == SC_DISPLAY_CUDA_AUTO);
+    SCT_CHECK(sc_display_notice(NULL) == NULL);
+
+    /* A forced copy path: with a CUDA device it is in use; without CUDA or a device, a clear refusal. */
+    sc_display_desc copy = {.width = 2, .height = 2, .cuda_interop = 1, .cuda_path = SC_DISPLAY_CUDA_COPY};
+    sc_status st = sc_display_create(&copy, &d);
+    if (st == SC_OK) {
+        SCT_CHECK(sc_display_cuda_path_in_use(d) == SC_DISPLAY_CUDA_COPY);
+        sc_display_destroy(d);
+    } else {
+        SCT_CHECK(d == NULL);
+        SCT_CHECK_MSG(st == SC_ERROR_UNSUPPORTED || st == SC_ERROR_NO_DEVICE || st == SC_ERROR_CUDA,
+                      "status %s: %s", sc_status_name(st), sc_last_error());
+    }
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+}
+
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "display");
@@ -87,6 +126,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_display_is_exact_at_awkward_sizes);
     SCT_RUN(test_scaled_draw_fills_viewport);
     SCT_RUN(test_bad_arguments_are_refused);
+    SCT_RUN(test_cuda_path_is_checked_and_reported);
     sc_gl_context_destroy(ctx);
     return sct_end();
 }

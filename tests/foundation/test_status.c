@@ -13,6 +13,7 @@ static void test_names_cover_every_status(void)
         SCT_CHECK(strncmp(sc_status_name((sc_status)s), "SC_", 3) == 0);
         SCT_CHECK(strlen(sc_status_description((sc_status)s)) > 0);
     }
+    SCT_CHECK(strcmp(sc_status_name(SC_ERROR_CANCELLED), "SC_ERROR_CANCELLED") == 0);
     SCT_CHECK(strcmp(sc_status_name(SC_STATUS_COUNT), "SC_STATUS_UNKNOWN") == 0);
     SCT_CHECK(strcmp(sc_status_name((sc_status)-1), "SC_STATUS_UNKNOWN") == 0);
 }
