@@ -1,14 +1,19 @@
-/* display_bench.c - what showing a frame costs on top of rendering it: the viewer's display path
- * (map the pixel buffer for CUDA, unmap, copy it into the texture, draw it, draw the HUD) measured at
- * several sizes, through CUDA-GL interop and through the device -> host -> texture copy. Headless (an
- * EGL context on the NVIDIA GPU, drawing into an offscreen framebuffer of the frame's size), so the
- * numbers hold no window-system cost (a window's swap is the compositor's).
- * Per size and path, medians over --frames iterations after a warm-up:
- *   display   map + unmap + draw + HUD alone, each iteration finished (glFinish) before the next: the
- *             latency the display adds to a frame, host wall time;
- *   gl        the GPU time of draw + HUD alone (GL_TIME_ELAPSED);
- *   frame     render (the built-in 1M-triangle mesh, deforming) + the display path, finished;
- *   render    render alone into device memory, finished; frame - render: the display's cost in a frame.
+/* display_bench.c - what showing a frame costs on top of rendering it: the viewer's display path (map,
+ * render into the display's device buffer, unmap, draw, HUD) at several sizes. Headless (an EGL context
+ * on the NVIDIA GPU, drawing into an offscreen framebuffer of the frame's size), so the numbers hold no
+ * window-system cost (a window's swap is the compositor's).
+ * Per size and path:
+ *   frame     a frame of the viewer's loop, back to back: map, render (the built-in 1M-triangle mesh,
+ *             deforming), unmap, draw, HUD, flush; ms per frame over --frames frames, median of 9 runs;
+ *   render    the same frames rendered into device memory alone;
+ *   cost      frame - render: what showing a frame adds to the frame period;
+ *   display   map + unmap + draw + HUD alone, each finished (glFinish, cudaDeviceSynchronize) before
+ *             the next: the latency it adds to one frame (median over --frames);
+ *   gl        the GPU time of draw + HUD (GL_TIME_ELAPSED; median).
+ * Paths: interop (as the viewer runs it: nothing waits, the GPU interleaves the CUDA and GL contexts),
+ * intr+cs (interop, the host waits for the CUDA stream before issuing GL), intr+fin (and for GL after
+ * it), copy (the device -> host -> texture path). Each pipelined run also prints the host time spent in
+ * each call per frame, which shows where a frame waits.
  * Usage: slabcast-display-bench [--sizes WxH,...] [--frames N] [--json FILE]
  * Exit 0, 1 on a failure (said on stderr), 2 bad usage, 77 no CUDA device or no NVIDIA EGL context. */
 #include <cuda_runtime_api.h>
@@ -85,23 +90,48 @@ static int draw_hud(app_hud *hud, int w, int h)
     return app_hud_flush(hud, (app_rect){0, 0, w, h}, w, h);
 }
 
-/* map + unmap + draw + HUD; render first when r is given. */
+/* Host milliseconds spent in each call of show_frame, summed (the pipelined runs print their means). */
+enum { CALL_MAP, CALL_RENDER, CALL_UNMAP, CALL_DRAW, CALL_HUD, CALL_FLUSH, CALL_COUNT };
+static const char *const k_call_names[CALL_COUNT] = {"map", "render", "unmap", "draw", "hud", "flush"};
+static double g_call_ms[CALL_COUNT];
+/* How a frame's GL part is ordered against the next frame's CUDA work: 0 not at all (the GPU
+ * interleaves the contexts), 1 the host waits for CUDA before drawing, 2 and for GL after drawing. */
+static int g_sync;
+
+static void lap(int call, double *t)
+{
+    double now = now_ms();
+    g_call_ms[call] += now - *t;
+    *t = now;
+}
+
+/* map + unmap + draw + HUD (render first when r is given), then a flush as a window's swap does. */
 static int show_frame(sc_renderer *r, sc_display *d, app_hud *hud, int w, int h, float t)
 {
     void *dev = NULL;
+    double t0 = now_ms();
     if (sc_display_map_cuda(d, NULL, &dev) != SC_OK) return fail("sc_display_map_cuda");
+    lap(CALL_MAP, &t0);
     if (r) {
         sc_frame_desc f = {0};
         f.time = t;
         f.rgba = dev;
         if (sc_renderer_render(r, &f) != SC_OK) return fail("sc_renderer_render");
     }
+    lap(CALL_RENDER, &t0);
     if (sc_display_unmap_cuda(d, NULL) != SC_OK) return fail("sc_display_unmap_cuda");
+    if (g_sync >= 1 && cudaStreamSynchronize(NULL) != cudaSuccess) return fail("cudaStreamSynchronize");
+    lap(CALL_UNMAP, &t0);
     if (sc_display_draw(d, w, h) != SC_OK) return fail("sc_display_draw");
+    lap(CALL_DRAW, &t0);
     if (draw_hud(hud, w, h) != 0) {
         fprintf(stderr, "slabcast-display-bench: HUD: %s\n", app_hud_error());
         return -1;
     }
+    lap(CALL_HUD, &t0);
+    if (g_sync >= 2) glFinish();
+    else glFlush();
+    lap(CALL_FLUSH, &t0);
     return 0;
 }
 
@@ -115,40 +145,71 @@ static int finish(void)
     return 0;
 }
 
-/* The four measurements of one size and path. */
+/* Seconds per frame of `frames` frames back to back (no wait between them, one at the end), as the
+ * viewer's loop runs them: with_display 0 renders into device memory only, 1 maps, renders, unmaps,
+ * draws and draws the HUD. */
+static int pipelined_ms(sc_renderer *r, sc_display *d, app_hud *hud, int w, int h, void *ref, int frames,
+                        int with_display, double *ms)
+{
+    if (finish() != 0) return -1;
+    double t0 = now_ms();
+    for (int i = 0; i < frames; ++i) {
+        float t = 0.01f * (float)i;
+        if (with_display) {
+            if (show_frame(r, d, hud, w, h, t) != 0) return -1;
+            continue;
+        }
+        sc_frame_desc f = {0};
+        f.time = t;
+        f.rgba = ref;
+        if (sc_renderer_render(r, &f) != SC_OK) return fail("sc_renderer_render");
+    }
+    if (finish() != 0) return -1;
+    *ms = (now_ms() - t0) / frames;
+    return 0;
+}
+
+/* One size and path: the pipelined frame with and without the display (medians of REPEATS runs of
+ * c->frames frames), then the display alone, each iteration finished: its latency and its GL time. */
+#define REPEATS 9
 static int measure(const bench_config *c, sc_renderer *r, sc_display *d, app_hud *hud, int w, int h, void *ref,
                    bench_result *out)
 {
+    double frame[REPEATS], render[REPEATS];
+    int rc = pipelined_ms(r, d, hud, w, h, ref, WARMUP, 1, &frame[0]);
+    memset(g_call_ms, 0, sizeof g_call_ms);
+    for (int k = 0; rc == 0 && k < REPEATS; ++k) {
+        rc = pipelined_ms(r, d, hud, w, h, ref, c->frames, 0, &render[k]);
+        if (rc == 0) rc = pipelined_ms(r, d, hud, w, h, ref, c->frames, 1, &frame[k]);
+    }
+    printf("      host ms per pipelined frame:");
+    for (int k = 0; k < CALL_COUNT; ++k) printf(" %s %.4f", k_call_names[k], g_call_ms[k] / (REPEATS * c->frames));
+    printf("\n");
     int n = c->frames;
-    double *disp = malloc(sizeof(double) * (size_t)n * 4), *gl = disp + n, *frame = gl + n, *render = frame + n;
+    double *disp = malloc(sizeof(double) * (size_t)n * 2), *gl = disp ? disp + n : NULL;
     GLuint q = 0;
     glGenQueries(1, &q);
-    int rc = disp ? 0 : -1;
+    if (!disp) rc = -1;
     for (int i = -WARMUP; rc == 0 && i < n; ++i) {
         double t0 = now_ms();
+        void *dev = NULL;
+        if (sc_display_map_cuda(d, NULL, &dev) != SC_OK || sc_display_unmap_cuda(d, NULL) != SC_OK) {
+            rc = fail("map / unmap");
+            break;
+        }
         glBeginQuery(GL_TIME_ELAPSED, q);
-        rc = show_frame(NULL, d, hud, w, h, 0.0f);
+        if (sc_display_draw(d, w, h) != SC_OK) rc = fail("sc_display_draw");
+        else if (draw_hud(hud, w, h) != 0) rc = fail("the HUD");
         glEndQuery(GL_TIME_ELAPSED);
         if (rc == 0) rc = finish();
         double t1 = now_ms();
         GLuint64 ns = 0;
         glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-        if (rc == 0) rc = show_frame(r, d, hud, w, h, 0.01f * (float)i);
-        if (rc == 0) rc = finish();
-        double t2 = now_ms();
-        sc_frame_desc f = {0};
-        f.time = 0.01f * (float)i;
-        f.rgba = ref;
-        if (rc == 0 && sc_renderer_render(r, &f) != SC_OK) rc = fail("sc_renderer_render");
-        if (rc == 0) rc = finish();
-        double t3 = now_ms();
         if (i < 0) continue;
         disp[i] = t1 - t0;
         gl[i] = ns * 1e-6;
-        frame[i] = t2 - t1;
-        render[i] = t3 - t2;
     }
-    if (rc == 0) *out = (bench_result){median(disp, n), median(gl, n), median(frame, n), median(render, n)};
+    if (rc == 0) *out = (bench_result){median(disp, n), median(gl, n), median(frame, REPEATS), median(render, REPEATS)};
     if (glGetError() != GL_NO_ERROR && rc == 0) rc = fail("a GL call");
     glDeleteQueries(1, &q);
     free(disp);
@@ -196,8 +257,8 @@ static sc_renderer *create_renderer(sc_mesh *mesh)
 
 static void print_row(FILE *json, int w, int h, const char *path, const bench_result *b, int first)
 {
-    printf("%5dx%-5d %-8s %9.3f %9.3f %9.3f %9.3f %9.3f\n", w, h, path, b->display_ms, b->gl_ms, b->frame_ms,
-           b->render_ms, b->frame_ms - b->render_ms);
+    printf("%5dx%-5d %-8s %9.4f %9.4f %9.4f %9.4f %9.4f\n", w, h, path, b->frame_ms, b->render_ms,
+           b->frame_ms - b->render_ms, b->display_ms, b->gl_ms);
     if (json)
         fprintf(json,
                 "%s\n  {\"width\":%d,\"height\":%d,\"path\":\"%s\",\"display_ms\":%.4f,\"gl_ms\":%.4f,"
@@ -210,15 +271,17 @@ static int run(const bench_config *c, sc_renderer *r, app_hud *hud, FILE *json)
     void *ref = NULL;
     GLuint fbo = 0, tex = 0;
     int rc = 0, first = 1;
-    printf("%-11s %-8s %9s %9s %9s %9s %9s   (ms, medians of %d)\n", "size", "path", "display", "gl", "frame",
-           "render", "frame-rnd", c->frames);
+    printf("%-11s %-8s %9s %9s %9s %9s %9s   (ms)\n", "size", "path", "frame", "render", "cost", "display",
+           "gl");
     for (int s = 0; rc == 0 && s < c->size_count; ++s) {
         int w = c->sizes[s][0], h = c->sizes[s][1];
         cudaFree(ref);
         if (cudaMalloc(&ref, (size_t)w * h * 4) != cudaSuccess) return fail("cudaMalloc of the reference image");
         if (bind_target(&fbo, &tex, w, h) != 0 || sc_renderer_resize(r, (uint32_t)w, (uint32_t)h) != SC_OK) rc = -1;
-        for (int p = 0; rc == 0 && p < 2; ++p) {
-            sc_display_desc dd = {w, h, 1, p ? SC_DISPLAY_CUDA_COPY : SC_DISPLAY_CUDA_INTEROP};
+        static const char *const k_path_names[] = {"interop", "intr+cs", "intr+fin", "copy"};
+        for (int p = 0; rc == 0 && p < 4; ++p) {
+            g_sync = p < 3 ? p : 0;
+            sc_display_desc dd = {w, h, 1, p == 3 ? SC_DISPLAY_CUDA_COPY : SC_DISPLAY_CUDA_INTEROP};
             sc_display *d = NULL;
             if (sc_display_create(&dd, &d) != SC_OK) {
                 rc = fail("sc_display_create");
@@ -227,7 +290,7 @@ static int run(const bench_config *c, sc_renderer *r, app_hud *hud, FILE *json)
             glBindFramebuffer(GL_FRAMEBUFFER, fbo);
             bench_result b;
             rc = measure(c, r, d, hud, w, h, ref, &b);
-            if (rc == 0) print_row(json, w, h, p ? "copy" : "interop", &b, first);
+            if (rc == 0) print_row(json, w, h, k_path_names[p], &b, first);
             first = 0;
             sc_display_destroy(d);
         }

@@ -1,6 +1,8 @@
-/* display_cuda.c - the display's CUDA side: interop (the pixel buffer registered with CUDA and mapped
- * for each frame) or the copy path (CUDA writes a device staging buffer; unmap copies it through pinned
- * host memory into the pixel buffer), and AUTO's fall back from the first to the second. */
+/* display_cuda.c - the display's CUDA side. CUDA always writes a device staging buffer (cudaMalloc:
+ * GPU memory for certain). Interop: the texture is registered with CUDA, and unmap copies the staging
+ * buffer into it device to device (cudaMemcpy2DToArrayAsync; no wait, no pixel-buffer copy in GL).
+ * Copy path: unmap copies the staging buffer through pinned host memory into the pixel buffer. AUTO
+ * falls back from the first to the second when registration fails. */
 #include <glad/gl.h>
 #include <cuda_gl_interop.h>
 #include <cuda_runtime_api.h>
@@ -14,12 +16,13 @@ static _Thread_local int fail_next_register; /* display_testing.h: a cudaError_t
 
 void sc_display_testing_fail_next_register(int cuda_error) { fail_next_register = cuda_error; }
 
-static cudaError_t register_pbo(sc_display *d)
+static cudaError_t register_texture(sc_display *d)
 {
     cudaError_t err = (cudaError_t)fail_next_register;
     fail_next_register = 0;
     if (err == cudaSuccess)
-        err = cudaGraphicsGLRegisterBuffer(&d->cuda_resource, d->pbo, cudaGraphicsRegisterFlagsWriteDiscard);
+        err = cudaGraphicsGLRegisterImage(&d->cuda_resource, d->texture, GL_TEXTURE_2D,
+                                          cudaGraphicsRegisterFlagsWriteDiscard);
     if (err != cudaSuccess) d->cuda_resource = NULL;
     return err;
 }
@@ -33,14 +36,19 @@ static sc_status copy_alloc_failed(cudaError_t err, const sc_display *d, const c
     return sc_cuda_report(err, what, __FILE__, __LINE__);
 }
 
+static sc_status allocate_staging(sc_display *d)
+{
+    if (d->staging) return SC_OK;
+    cudaError_t err = cudaMalloc(&d->staging, d->image_bytes);
+    if (err == cudaSuccess) return SC_OK;
+    d->staging = NULL;
+    return copy_alloc_failed(err, d, "cudaMalloc", "device staging buffer");
+}
+
 static sc_status allocate_copy_buffers(sc_display *d)
 {
-    cudaError_t err = cudaMalloc(&d->staging, d->image_bytes);
-    if (err != cudaSuccess) {
-        d->staging = NULL;
-        return copy_alloc_failed(err, d, "cudaMalloc", "device staging buffer");
-    }
-    err = cudaMallocHost(&d->pinned, d->image_bytes);
+    SC_TRY(allocate_staging(d));
+    cudaError_t err = cudaMallocHost(&d->pinned, d->image_bytes);
     if (err != cudaSuccess) {
         cudaFree(d->staging); /* both or neither */
         d->staging = d->pinned = NULL;
@@ -65,13 +73,13 @@ static sc_status fall_back_to_copy(sc_display *d, cudaError_t why)
 sc_status sc_display_cuda_attach(sc_display *d)
 {
     if (d->path_in_use == SC_DISPLAY_CUDA_COPY) return allocate_copy_buffers(d);
-    cudaError_t err = register_pbo(d);
+    cudaError_t err = register_texture(d);
     if (err == cudaSuccess) {
         d->path_in_use = SC_DISPLAY_CUDA_INTEROP;
-        return SC_OK;
+        return allocate_staging(d);
     }
     if (d->cuda_path == SC_DISPLAY_CUDA_INTEROP)
-        return sc_cuda_report(err, "cudaGraphicsGLRegisterBuffer of the display's pixel buffer (cuda_path INTEROP; "
+        return sc_cuda_report(err, "cudaGraphicsGLRegisterImage of the display's texture (cuda_path INTEROP; "
                                    "SC_DISPLAY_CUDA_AUTO would copy frames instead)", __FILE__, __LINE__);
     return fall_back_to_copy(d, err);
 }
@@ -79,7 +87,6 @@ sc_status sc_display_cuda_attach(sc_display *d)
 void sc_display_cuda_release(sc_display *d)
 {
     if (d->cuda_resource) {
-        if (d->cuda_mapped) cudaGraphicsUnmapResources(1, &d->cuda_resource, 0);
         cudaGraphicsUnregisterResource(d->cuda_resource);
         d->cuda_resource = NULL;
     }
@@ -89,37 +96,18 @@ void sc_display_cuda_release(sc_display *d)
     d->cuda_mapped = 0;
 }
 
-static sc_status map_interop(sc_display *d, cudaStream_t stream, void **device_rgba)
-{
-    SC_CUDA_CHECK(cudaGraphicsMapResources(1, &d->cuda_resource, stream));
-    size_t size = 0;
-    cudaError_t err = cudaGraphicsResourceGetMappedPointer(device_rgba, &size, d->cuda_resource);
-    if (err != cudaSuccess) {
-        cudaGraphicsUnmapResources(1, &d->cuda_resource, stream);
-        return sc_cuda_report(err, "cudaGraphicsResourceGetMappedPointer", __FILE__, __LINE__);
-    }
-    if (size < d->image_bytes) {
-        cudaGraphicsUnmapResources(1, &d->cuda_resource, stream);
-        return SC_FAIL(SC_ERROR_GL, "sc_display_map_cuda: mapped buffer has %zu bytes, %zu needed", size,
-                       d->image_bytes);
-    }
-    return SC_OK;
-}
-
 sc_status sc_display_map_cuda(sc_display *d, cudaStream_t stream, void **device_rgba)
 {
     if (!d || !device_rgba) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: NULL argument");
     if (!d->cuda_interop)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: display was created without cuda_interop");
     if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_map_cuda: already mapped");
+    (void)stream; /* the staging buffer is free: the last unmap's copy is ordered before any later work */
     int copy = d->path_in_use == SC_DISPLAY_CUDA_COPY;
-    if (copy ? !d->staging : !d->cuda_resource)
+    if (!d->staging || (copy ? !d->pinned : !d->cuda_resource))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
                        "sc_display_map_cuda: the display has no CUDA buffer (its last resize failed)");
-    if (copy)
-        *device_rgba = d->staging; /* free: the last unmap waited for its copy */
-    else
-        SC_TRY(map_interop(d, stream, device_rgba));
+    *device_rgba = d->staging;
     d->cuda_mapped = 1;
     return SC_OK;
 }
@@ -132,11 +120,28 @@ static sc_status unmap_copy(sc_display *d, cudaStream_t stream)
     return sc_display_upload(d, d->pinned);
 }
 
+/* Interop's frame: the texture mapped as a CUDA array, the staging buffer copied into it on `stream`,
+ * unmapped (GL's later use of the texture is ordered after the copy; the host does not wait). */
+static sc_status unmap_interop(sc_display *d, cudaStream_t stream)
+{
+    SC_CUDA_CHECK(cudaGraphicsMapResources(1, &d->cuda_resource, stream));
+    struct cudaArray *array = NULL;
+    size_t row = (size_t)d->width * 4;
+    cudaError_t err = cudaGraphicsSubResourceGetMappedArray(&array, d->cuda_resource, 0, 0);
+    if (err == cudaSuccess)
+        err = cudaMemcpy2DToArrayAsync(array, 0, 0, d->staging, row, row, (size_t)d->height,
+                                       cudaMemcpyDeviceToDevice, stream);
+    cudaError_t unmap = cudaGraphicsUnmapResources(1, &d->cuda_resource, stream);
+    if (err != cudaSuccess) return sc_cuda_report(err, "copying the frame into the display's texture", __FILE__, __LINE__);
+    if (unmap != cudaSuccess) return sc_cuda_report(unmap, "cudaGraphicsUnmapResources", __FILE__, __LINE__);
+    d->texture_current = 1; /* the texture holds the frame: no pixel-buffer copy in sc_display_draw */
+    return SC_OK;
+}
+
 sc_status sc_display_unmap_cuda(sc_display *d, cudaStream_t stream)
 {
     if (!d || !d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_unmap_cuda: not mapped");
     d->cuda_mapped = 0;
     if (d->path_in_use == SC_DISPLAY_CUDA_COPY) return unmap_copy(d, stream);
-    SC_CUDA_CHECK(cudaGraphicsUnmapResources(1, &d->cuda_resource, stream));
-    return SC_OK;
+    return unmap_interop(d, stream);
 }

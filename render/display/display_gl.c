@@ -47,9 +47,13 @@ static sc_status check_desc(const sc_display_desc *desc, size_t *bytes)
 
 static sc_status allocate_images(sc_display *d)
 {
+    d->texture_current = 0;
     SC_GL(glGenBuffers(1, &d->pbo));
     SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
-    SC_GL(glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)d->image_bytes, NULL, GL_STREAM_DRAW));
+    /* Immutable storage the host may only fill through glBufferSubData: the driver keeps it in GPU
+     * memory, so CUDA writes it and the texture copy reads it there (a mutable GL_STREAM_DRAW buffer
+     * was placed in host memory: every frame crossed PCIe twice). */
+    SC_GL(glBufferStorage(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)d->image_bytes, NULL, GL_DYNAMIC_STORAGE_BIT));
     SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
     SC_GL(glGenTextures(1, &d->texture));
     SC_GL(glBindTexture(GL_TEXTURE_2D, d->texture));
@@ -142,6 +146,7 @@ sc_status sc_display_upload(sc_display *d, const void *rgba)
     SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
     SC_GL(glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)d->image_bytes, rgba));
     SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    d->texture_current = 0;
     return SC_OK;
 }
 
@@ -151,12 +156,16 @@ sc_status sc_display_draw(sc_display *d, int viewport_width, int viewport_height
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_draw: bad display or viewport %dx%d", viewport_width,
                        viewport_height);
     if (d->cuda_mapped) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_display_draw: buffer is still mapped for CUDA");
-    SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
     SC_GL(glBindTexture(GL_TEXTURE_2D, d->texture));
-    SC_GL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4));
-    SC_GL(glPixelStorei(GL_UNPACK_ROW_LENGTH, 0));
-    SC_GL(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, d->width, d->height, GL_RGBA, GL_UNSIGNED_BYTE, (const void *)0));
-    SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    if (!d->texture_current) { /* the frame is in the pixel buffer (host upload, copy path) */
+        SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, d->pbo));
+        SC_GL(glPixelStorei(GL_UNPACK_ALIGNMENT, 4));
+        SC_GL(glPixelStorei(GL_UNPACK_ROW_LENGTH, 0));
+        SC_GL(glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, d->width, d->height, GL_RGBA, GL_UNSIGNED_BYTE,
+                              (const void *)0));
+        SC_GL(glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+        d->texture_current = 1;
+    }
     SC_GL(glViewport(0, 0, viewport_width, viewport_height));
     SC_GL(glDisable(GL_DEPTH_TEST));
     SC_GL(glDisable(GL_BLEND));

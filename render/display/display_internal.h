@@ -20,8 +20,9 @@ struct sc_display {
     sc_display_cuda_path path_in_use;  /* INTEROP or COPY once the buffers exist; AUTO before */
     unsigned pbo, texture, program, vao;
     int loc_image_size, loc_viewport_size;
-    struct cudaGraphicsResource *cuda_resource; /* interop: the registered pbo, or NULL */
-    void *staging;                     /* copy path: the device buffer CUDA writes, or NULL */
+    struct cudaGraphicsResource *cuda_resource; /* interop: the registered texture, or NULL */
+    void *staging;                     /* the device buffer CUDA writes (interop and copy path), or NULL */
+    int texture_current;               /* the texture holds the latest frame (interop's unmap wrote it) */
     void *pinned;                      /* copy path: pinned host memory the image passes through, or NULL */
     int cuda_mapped;
     char notice[SC_DISPLAY_NOTICE_SIZE]; /* AUTO's fallback line, "" when none */

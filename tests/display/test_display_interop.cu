@@ -195,7 +195,7 @@ static void test_interop_fails_clearly_when_registration_fails(void)
     SCT_CHECK(sc_display_create(&desc, &d) == SC_ERROR_CUDA);
     SCT_CHECK(d == NULL);
     const char *why = sc_last_error();
-    SCT_CHECK_MSG(strstr(why, "cudaGraphicsGLRegisterBuffer") && strstr(why, "cudaErrorOperatingSystem") &&
+    SCT_CHECK_MSG(strstr(why, "cudaGraphicsGLRegisterImage") && strstr(why, "cudaErrorOperatingSystem") &&
                       strstr(why, "INTEROP"),
                   "message: %s", why);
     sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
