@@ -21,20 +21,13 @@ static float frame_time(const app_options *o, int i)
     return (float)((double)o->start_time + (double)i * (double)o->time_step);
 }
 
+static int write_image(const app_image *img, const char *path, app_image_format format, int say);
+
 /* --record DIR: frame n (from 1) as DIR/frame-NNNNNN.png. */
 static int record_frame(const app_image *img, const char *dir, int n)
 {
     char path[4096];
-    if (app_record_path(dir, n, path, sizeof path) != 0) return -1;
-    void *host = malloc((size_t)img->width * img->height * 4);
-    if (!host) {
-        fprintf(stderr, "slabcast: out of memory for a %ux%u image\n", img->width, img->height);
-        return -1;
-    }
-    int rc = app_image_to_host(img, host) == 0 && app_write_image(path, APP_IMAGE_PNG, host, img->width, img->height) == 0
-                 ? 0 : -1;
-    free(host);
-    return rc;
+    return app_record_path(dir, n, path, sizeof path) == 0 ? write_image(img, path, APP_IMAGE_PNG, 0) : -1;
 }
 
 /* Renders warm-up frames (time of frame 0), then `frames` frames with their statistics in log. */
@@ -73,8 +66,8 @@ static int render_pipelined(const app_options *o, app_scene *s, void *pixels, in
     return 0;
 }
 
-/* Copies the last frame to the host and writes it in the format of its name. */
-static int write_image(const app_image *img, const char *path, app_image_format format)
+/* Copies the frame to the host and writes it in the given format; says so on stdout when `say`. */
+static int write_image(const app_image *img, const char *path, app_image_format format, int say)
 {
     void *host = malloc((size_t)img->width * img->height * 4);
     if (!host) {
@@ -84,7 +77,7 @@ static int write_image(const app_image *img, const char *path, app_image_format 
     int rc = app_image_to_host(img, host) == 0 && app_write_image(path, format, host, img->width, img->height) == 0
                  ? 0 : -1;
     free(host);
-    if (rc == 0) printf("slabcast: wrote %s\n", path);
+    if (rc == 0 && say) printf("slabcast: wrote %s\n", path);
     return rc;
 }
 
@@ -124,7 +117,7 @@ int app_run_headless(const app_options *o, app_scene *s)
     if (rc == 0 && o->record_dir) printf("slabcast: wrote %d frames to %s/frame-NNNNNN.png\n", frames, o->record_dir);
     if (rc == 0) {
         app_frame_log_print(&log, stdout);
-        if (write_image(&img, out_path, format) != 0) rc = 1;
+        if (write_image(&img, out_path, format, 1) != 0) rc = 1;
         else if (o->stats_json && app_frame_log_write_json(&log, o->stats_json, cuda ? "cuda" : "cpu", s->mesh_name,
                                                              w, h, stderr) != 0)
             rc = 1;

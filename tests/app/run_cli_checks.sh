@@ -113,5 +113,18 @@ rc=$?
 [ $rc = 0 ] || fail "far.obj exited $rc: $(cat "$work/err")"
 grep -q " 0 hit pixels" "$work/out" && fail "far.obj renders nothing (framed on the unused vertex)"
 
+# 8. --record DIR: every measured frame as DIR/frame-NNNNNN.png (headless); a missing folder is refused
+#    before any work, in one line naming it.
+mkdir -p "$work/rec"
+run "${small[@]}" --backend cpu --headless --frames 3 --record "$work/rec" --out "$work/rec-last.png"
+rc=$?
+n=$(ls "$work/rec" | grep -c '^frame-00000[123]\.png$')
+[ $rc = 0 ] && [ "$n" = 3 ] && cmp -s "$work/rec/frame-000003.png" "$work/rec-last.png" ||
+  fail "--record: exit $rc, $n of 3 frames, last frame equal to --out: $(cat "$work/err")"
+run "${small[@]}" --backend cpu --headless --record "$work/no-such-folder"
+rc=$?
+[ $rc = 1 ] && [ "$(lines "$work/err")" = 1 ] && grep -q "no-such-folder.*create the folder" "$work/err" ||
+  fail "--record to a missing folder: exit $rc: $(cat "$work/err")"
+
 [ $fails = 0 ] && echo "PASS: slabcast command line checks" || echo "$fails check(s) failed"
 [ $fails = 0 ]
