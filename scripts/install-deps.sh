@@ -17,7 +17,7 @@ packages=(
   cmake ninja-build gcc g++ pkg-config xz-utils liblzma-dev clang libclang-rt-14-dev
   libglfw3-dev libcglm-dev libstb-dev python3-glad
   libgl-dev libegl-dev libopengl-dev libegl1 libgl1-mesa-dri libegl-mesa0
-  xvfb xauth xdotool
+  xvfb xauth xdotool python3-xlib
 )
 
 missing=()
