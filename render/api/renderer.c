@@ -95,11 +95,28 @@ static sc_status resolve_desc(const sc_renderer_desc *in, sc_renderer_desc *d)
     SC_TRY(resolve_grid(&d->tile_size, &d->num_slabs, "sc_renderer_create"));
     if (d->backend != SC_BACKEND_DEFAULT && d->backend != SC_BACKEND_CPU && d->backend != SC_BACKEND_CUDA)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_create: unknown backend %d", (int)d->backend);
+    if (d->binning != SC_BINNING_SPLIT && d->binning != SC_BINNING_RADIX_SORT)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
+                       "sc_renderer_create: binning %d is not an sc_binning (SC_BINNING_SPLIT or "
+                       "SC_BINNING_RADIX_SORT)",
+                       (int)d->binning);
     if (d->initial_ref_capacity > SC_MAX_REF_CAPACITY)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
                        "sc_renderer_create: initial_ref_capacity %zu is above %zu (references have 32-bit offsets); "
                        "lower it (0: automatic)",
                        d->initial_ref_capacity, SC_MAX_REF_CAPACITY);
+    return SC_OK;
+}
+
+/* The binning asked for against what the backend chosen can do: the radix-sort binning only where
+ * the backend has it (the CUDA backend). */
+static sc_status check_binning(const sc_backend_ops *ops, sc_binning binning)
+{
+    if (binning == SC_BINNING_RADIX_SORT && !(ops->caps & SC_BACKEND_CAP_RADIX_BINNING))
+        return SC_FAIL(SC_ERROR_UNSUPPORTED,
+                       "sc_renderer_create: binning SC_BINNING_RADIX_SORT is a CUDA backend option; the %s backend "
+                       "builds its grid with the split binning only (binning = SC_BINNING_SPLIT)",
+                       ops->name);
     return SC_OK;
 }
 
@@ -112,6 +129,7 @@ sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out)
     sc_status s = resolve_desc(desc, &r->desc);
     if (s == SC_OK) s = layout_grid(r, desc->width, desc->height, "sc_renderer_create");
     if (s == SC_OK) s = sc_backend_lookup(r->desc.backend, "sc_renderer_create", &r->ops);
+    if (s == SC_OK) s = check_binning(r->ops, r->desc.binning);
     if (s != SC_OK) {
         free(r);
         return s;
@@ -125,7 +143,8 @@ sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out)
     const sc_backend_config config = {.grid = r->params,
                                       .num_threads = r->desc.num_threads,
                                       .host_memory_limit = r->desc.host_memory_limit,
-                                      .stream = r->desc.stream};
+                                      .stream = r->desc.stream,
+                                      .binning = r->desc.binning};
     s = r->ops->create(&config, &r->state);
     if (s != SC_OK) {
         free(r);

@@ -25,6 +25,7 @@ enum {
     SC_CUDA_EMIT_MIN_BLOCKS = 6,      /* ... resident blocks asked of the compiler (at most 42 registers) */
     SC_CUDA_EMIT_ITEMS = 1,           /* ... consecutive triangles per thread: more items mean fewer
                                          blocks to hide the loads on small meshes */
+    SC_CUDA_RADIX_THREADS = 256,      /* radix-sort binning's small kernels (padding, run ends): memory bound */
     SC_CUDA_OVERFLOW_THREADS = 128,   /* overflow fallback: a tile's rays per round */
     SC_CUDA_OVERFLOW_SCAN_ITEMS = 8,  /* ... tile counts per thread of its one-block offsets scan */
     SC_CUDA_FRAMES_IN_FLIGHT = 3,     /* frames enqueued before the host waits for the oldest */

@@ -26,7 +26,8 @@ extern "C" {
 enum {
     SC_BACKEND_CAP_SYNCHRONOUS = 1u << 0, /* a frame is complete when render returns: its time on
                                              the host is its frame time */
-    SC_BACKEND_CAP_SURFACE = 1u << 1      /* writes CUDA surfaces (sc_frame_desc.surface) */
+    SC_BACKEND_CAP_SURFACE = 1u << 1,     /* writes CUDA surfaces (sc_frame_desc.surface) */
+    SC_BACKEND_CAP_RADIX_BINNING = 1u << 2 /* builds the grid by radix sort (SC_BINNING_RADIX_SORT) */
 };
 
 /* Creation inputs, resolved by the front end. */
@@ -35,6 +36,8 @@ typedef struct sc_backend_config {
     uint32_t num_threads;          /* host worker threads, 1 .. SC_CPU_MAX_THREADS */
     size_t host_memory_limit;      /* bytes the backend's host buffers may take */
     cudaStream_t stream;           /* the stream of every call (CUDA); NULL: the default stream */
+    sc_binning binning;            /* how the grid is built (RADIX_SORT: only a backend with
+                                      SC_BACKEND_CAP_RADIX_BINNING gets it) */
 } sc_backend_config;
 
 /* One frame's inputs, resolved by the front end. */
@@ -87,6 +90,10 @@ typedef struct sc_backend_ops {
     /* Copies the hit buffer / this frame's positions to host memory. */
     sc_status (*read_hits)(void *state, sc_hit *out);
     sc_status (*read_positions)(void *state, float *out);
+    /* Copies this frame's positions to the backend's memory (host for CPU, device for CUDA), after
+     * the frames rendered: CPU in the call; CUDA device to device on the renderer's stream, without
+     * waiting (sc_renderer_copy_positions). */
+    sc_status (*copy_positions)(void *state, float *dst);
     sc_status (*buffers)(void *state, sc_backend_buffers *out);
 } sc_backend_ops;
 

@@ -320,5 +320,6 @@ const sc_backend_ops sc_backend_cpu_ops = {
     .poll = cpu_poll,
     .read_hits = cpu_read_hits,
     .read_positions = cpu_read_positions,
+    .copy_positions = cpu_read_positions, /* host memory both ways: the same copy */
     .buffers = cpu_buffers,
 };

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <type_traits>
+
 #include "backend_cuda.h"
+#include "bin_radix_cuda.cuh"
 #include "normals_cpu.h"
 #include "render_tuning.h"
 #include "sc_report.h"
@@ -18,6 +21,22 @@
 
 static_assert(SC_FRAME_RECORDS > SC_CUDA_FRAMES_IN_FLIGHT,
               "the front end keeps a record of every frame poll may report");
+
+/* The backend's state as this file allocates it: the stage files' sc_cuda_state first (a pointer to
+ * one is a pointer to the other, and the table's functions take either), then what only this file
+ * reads: how the grid is built. With SC_BINNING_RADIX_SORT the temporary storage st.split_temp holds
+ * CUB's (bin_radix_cuda.cu) instead of the split library's. */
+struct sc_cuda_backend {
+    sc_cuda_state st;
+    sc_binning binning;
+};
+static_assert(std::is_standard_layout<sc_cuda_backend>::value && offsetof(sc_cuda_backend, st) == 0,
+              "sc_cuda_state is the first member");
+
+static sc_binning binning_of(const sc_cuda_state *st)
+{
+    return reinterpret_cast<const sc_cuda_backend *>(st)->binning;
+}
 
 static int cuda_available(void)
 {
@@ -110,14 +129,18 @@ static void free_refs(sc_cuda_state *st)
     st->ref_capacity = 0;
 }
 
-/* The split library's temporary storage for the current grid and capacity. */
+/* The binning's temporary storage for the current grid and capacity: the split library's, or CUB's
+ * (the radix sort and the cell scan). */
 static sc_status ensure_split_temp(sc_cuda_state *st, const sc_frame_params *p)
 {
     size_t bytes = 0;
-    SC_TRY(sc_cuda_split_temp_bytes(st, p, &bytes));
+    const bool radix = binning_of(st) == SC_BINNING_RADIX_SORT;
+    if (radix) SC_TRY(sc_cuda_radix_temp_bytes(st, p, &bytes));
+    else SC_TRY(sc_cuda_split_temp_bytes(st, p, &bytes));
     if (bytes <= st->split_temp_bytes && st->split_temp) return SC_OK;
     st->split_temp_bytes = 0;
-    SC_TRY(dev_ensure(st->split_temp, &st->split_temp_bytes, bytes, "split temporary storage"));
+    SC_TRY(dev_ensure(st->split_temp, &st->split_temp_bytes, bytes,
+                      radix ? "the radix sort's temporary storage" : "split temporary storage"));
     return SC_OK;
 }
 
@@ -143,7 +166,7 @@ static void cuda_destroy(void *state)
         for (int i = 0; i <= SC_STAGE_COUNT; ++i)
             if (st->slots[k].events[i]) cudaEventDestroy(st->slots[k].events[i]);
     }
-    free(st);
+    free(reinterpret_cast<sc_cuda_backend *>(st));
 }
 
 static sc_status cuda_resize(void *state, const sc_frame_params *p);
@@ -153,8 +176,10 @@ static sc_status cuda_create(const sc_backend_config *config, void **state)
     *state = NULL;
     if (!cuda_available())
         return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_create: the CUDA backend needs a CUDA device; none found");
-    sc_cuda_state *st = (sc_cuda_state *)calloc(1, sizeof *st);
-    if (!st) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
+    sc_cuda_backend *b = (sc_cuda_backend *)calloc(1, sizeof *b);
+    if (!b) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_create: out of host memory");
+    b->binning = config->binning;
+    sc_cuda_state *st = &b->st;
     st->stream = config->stream;
     st->num_threads = config->num_threads;
     {
@@ -434,11 +459,13 @@ static sc_status record_frame_graph(sc_cuda_state *st, const sc_frame_params *p,
     SC_STAGE_FUSED(); /* reduce: the depth range is reduced in project */
     SC_TRY(sc_cuda_finalize(st, p, s));
     SC_STAGE_MARK();
-    SC_TRY(sc_cuda_emit(st, p, s));
+    /* The grid: the splits, or the radix sort in the same stage slots (bin_radix_cuda.cu). */
+    const bool radix = binning_of(st) == SC_BINNING_RADIX_SORT;
+    SC_TRY(radix ? sc_cuda_radix_emit(st, p, s) : sc_cuda_emit(st, p, s));
     SC_STAGE_MARK();
-    SC_TRY(sc_cuda_tile_split(st, p, s));
+    SC_TRY(radix ? sc_cuda_radix_sort(st, p, s) : sc_cuda_tile_split(st, p, s));
     SC_STAGE_MARK();
-    SC_TRY(sc_cuda_slab_split(st, p, s));
+    SC_TRY(radix ? sc_cuda_radix_ranges(st, p, s) : sc_cuda_slab_split(st, p, s));
     SC_STAGE_MARK();
     SC_TRY(sc_cuda_raycast(st, p, s));
     if (st->has_overflow_cond) SC_TRY(record_overflow_node(st, p, s));
@@ -644,6 +671,24 @@ static sc_status cuda_read_positions(void *state, float *out)
     return SC_OK;
 }
 
+/* This frame's positions into the caller's device memory: device to device on the renderer's stream,
+ * after the frames enqueued there, without waiting. A host pointer is refused here rather than left
+ * to fail on the stream later. */
+static sc_status cuda_copy_positions(void *state, float *dst)
+{
+    const sc_cuda_state *st = (const sc_cuda_state *)state;
+    size_t n = 3 * (size_t)st->num_vertices;
+    if (n == 0) return SC_OK;
+    cudaPointerAttributes attr;
+    SC_CUDA_CHECK(cudaPointerGetAttributes(&attr, dst));
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
+                       "sc_renderer_copy_positions: the CUDA backend needs a device pointer; %p is not device memory",
+                       (void *)dst);
+    SC_CUDA_CHECK(cudaMemcpyAsync(dst, st->positions, n * sizeof(float), cudaMemcpyDeviceToDevice, st->stream));
+    return SC_OK;
+}
+
 static sc_status cuda_buffers(void *state, sc_backend_buffers *out)
 {
     const sc_cuda_state *st = (const sc_cuda_state *)state;
@@ -659,7 +704,8 @@ static sc_status cuda_buffers(void *state, sc_backend_buffers *out)
 extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     SC_BACKEND_CUDA,        /* kind */
     "CUDA",                 /* name */
-    SC_BACKEND_CAP_SURFACE, /* caps: asynchronous (frame_ms is GPU time), writes surfaces */
+    SC_BACKEND_CAP_SURFACE | SC_BACKEND_CAP_RADIX_BINNING, /* caps: asynchronous (frame_ms is GPU time),
+                                                              writes surfaces, radix-sort binning */
     cuda_available,
     cuda_create,
     cuda_destroy,
@@ -671,5 +717,6 @@ extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     cuda_poll,
     cuda_read_hits,
     cuda_read_positions,
+    cuda_copy_positions,
     cuda_buffers,
 };

@@ -20,11 +20,15 @@
  * (last entry = the reference count).
  *
  * After an overflow (finalize) emit writes nothing and both splits see 0 records; the overflow
- * fallback (overflow_cuda.cu) bins and ray casts that frame instead. */
+ * fallback (overflow_cuda.cu) bins and ray casts that frame instead.
+ *
+ * The radix-sort binning (SC_BINNING_RADIX_SORT, bin_radix_cuda.cu) uses this emit with the cell as
+ * the key (tile << slab_bits | slab) instead of the splits. */
 #include <cub/block/block_scan.cuh>
 #include <string.h>
 
 #include "backend_cuda.h"
+#include "bin_radix_cuda.cuh"
 #include "bins_cuda.cuh"
 #include "classify.h"
 #include "render_tuning.h"
@@ -34,7 +38,10 @@
 /* Appends the references of every visible triangle to (keys, values); see above. Each thread takes
  * SC_CUDA_EMIT_ITEMS consecutive triangles, so a block covers THREADS x ITEMS of them with one atomic
  * (the atomics of all blocks go to one address and are served one after another: more items per
- * thread means fewer of them, but also fewer blocks to hide the loads; see backend_cuda.h). */
+ * thread means fewer of them, but also fewer blocks to hide the loads; see backend_cuda.h).
+ * CELL_KEYS: the key is the cell, tile << slab_bits | slab, for the radix-sort binning
+ * (bin_radix_cuda.cu); else tile | slab << tile_bits, for the splits. */
+template <bool CELL_KEYS>
 __global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS, SC_CUDA_EMIT_MIN_BLOCKS)
 sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, const float *pos, const uint32_t *idx,
                const float *tri_keys, const uint4 *tri_bins, uint32_t *keys, uint32_t *values)
@@ -65,12 +72,14 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
     for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
         if (!(depth_key[k] < INFINITY)) continue;
         const uint4 rec = tri_bins[t0 + k];
-        const uint32_t t = t0 + k, slab_key = sc_slab_of(&p, depth_key[k]) << p.tile_bits;
+        const uint32_t t = t0 + k, slab = sc_slab_of(&p, depth_key[k]);
+        const uint32_t slab_key = CELL_KEYS ? slab : slab << p.tile_bits;
+        const uint32_t tile_shift = CELL_KEYS ? p.slab_bits : 0u;
         size_t next = at;
         const size_t end = at + rec.w; /* the tiles project counted: never more */
         sc_cuda_visit_tiles(p, t, rec, pos, idx, 0u, p.num_tiles, [&](uint32_t tile) {
             if (next < end) {
-                keys[next] = tile | slab_key;
+                keys[next] = tile << tile_shift | slab_key;
                 values[next] = t;
                 ++next;
             }
@@ -79,16 +88,29 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
     }
 }
 
-sc_status sc_cuda_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
+/* Emit of a frame into (keys, values), with split keys or cell keys. */
+template <bool CELL_KEYS>
+static sc_status emit(const sc_cuda_state *st, const sc_frame_params *p, uint32_t *keys, uint32_t *values,
+                      cudaStream_t s)
 {
     uint32_t n = p->num_triangles;
     if (n == 0) return SC_OK;
     const uint32_t per_block = SC_CUDA_EMIT_THREADS * SC_CUDA_EMIT_ITEMS;
-    sc_emit_kernel<<<(n + per_block - 1) / per_block, SC_CUDA_EMIT_THREADS, 0, s>>>(
-        st->consts, st->globals, st->positions, st->indices, st->tri_keys, (const uint4 *)st->tri_bins, st->ref_keys[0],
-        st->ref_values[0]);
+    sc_emit_kernel<CELL_KEYS><<<(n + per_block - 1) / per_block, SC_CUDA_EMIT_THREADS, 0, s>>>(
+        st->consts, st->globals, st->positions, st->indices, st->tri_keys, (const uint4 *)st->tri_bins, keys, values);
     SC_CUDA_CHECK_LAUNCH("sc_emit_kernel");
     return SC_OK;
+}
+
+sc_status sc_cuda_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
+{
+    return emit<false>(st, p, st->ref_keys[0], st->ref_values[0], s);
+}
+
+sc_status sc_cuda_emit_cells(const sc_cuda_state *st, const sc_frame_params *p, uint32_t *keys, uint32_t *values,
+                             cudaStream_t s)
+{
+    return emit<true>(st, p, keys, values, s);
 }
 
 /* The tile multisplit of a frame: pair 0 -> pair 1 by the key's tile field (see above). */

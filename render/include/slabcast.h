@@ -42,6 +42,22 @@ typedef enum sc_backend {
     SC_BACKEND_CUDA
 } sc_backend;
 
+/* How the grid is built every frame (sc_renderer_desc.binning). Both ways give the same grid: every
+ * (tile, slab) cell holds the same references, so the hits, images and counters (references, tests,
+ * early exits) are the same; the ray cast and shade are the same code. The second way exists to
+ * measure what the split library buys over the binning of tile renderers such as Gaussian splatting. */
+typedef enum sc_binning {
+    SC_BINNING_SPLIT = 0,        /* the split library: references grouped by tile (multisplit), then
+                                    each tile's by slab (segmented split) */
+    SC_BINNING_RADIX_SORT        /* CUDA backend only (the CPU backend: UNSUPPORTED at create): one key
+                                    per reference, cell = tile << slab_bits | slab, sorted with CUB's
+                                    DeviceRadixSort over exactly those bits, then each cell's range from
+                                    the sorted keys. Stage times: emit (the keys, and the buffer's unused
+                                    tail padded: CUB takes its item count from the host, so the sort runs
+                                    over the whole reference capacity), tile_split (the sort),
+                                    slab_split (the cells' ranges and the tiles' offsets) */
+} sc_binning;
+
 typedef struct sc_renderer_desc {
     sc_backend backend;
     uint32_t width, height;      /* target size in pixels, >= 1 */
@@ -55,6 +71,8 @@ typedef struct sc_renderer_desc {
     cudaStream_t stream;         /* CUDA backend: the stream of every call; NULL: default stream */
     size_t host_memory_limit;    /* CPU backend: bytes its buffers (mesh, grid, pixels, references)
                                     may take; 0: half of the machine's physical memory */
+    sc_binning binning;          /* how the grid is built; 0: SC_BINNING_SPLIT. INVALID_ARGUMENT when
+                                    not an sc_binning */
 } sc_renderer_desc;
 
 /* Camera: look-at + perspective (cglm conventions: right-handed, looking down -z in view space). */
@@ -315,6 +333,15 @@ sc_status sc_renderer_poll_stats(sc_renderer *r, sc_frame_stats *out, int *avail
 sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out);
 /* Copies this frame's deformed positions (vertex_count x 3) to HOST memory. */
 sc_status sc_renderer_read_positions(const sc_renderer *r, float *out);
+/* Copies this frame's deformed positions (vertex_count x 3 floats) into BACKEND memory (host for the
+ * CPU backend, device for CUDA, e.g. a GL buffer mapped into CUDA), with no trip through the host.
+ * CPU: done on return. CUDA: a device-to-device copy enqueued on the renderer's stream after the
+ * frames rendered; the call never waits: dst holds the positions once the stream reaches the copy
+ * (work enqueued later on that stream sees them; the host may wait with cudaStreamSynchronize or
+ * sc_renderer_stats), and the next frame rendered does not change them. Errors: INVALID_ARGUMENT
+ * (NULL, no mesh, no frame rendered since the mesh, size or grid last changed; CUDA: dst is not
+ * device memory), CUDA. */
+sc_status sc_renderer_copy_positions(const sc_renderer *r, float *dst);
 
 /* Colour legends. The colour scale of the view mode in force (sc_renderer_set_shading), for a legend
  * drawn beside the image: the range of values, how they map onto the colours, and the colour of any

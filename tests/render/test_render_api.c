@@ -774,6 +774,52 @@ static void test_nonfinite_vertices(void)
     sc_renderer_destroy(r);
 }
 
+/* sc_renderer_desc.binning: a value that is no sc_binning is INVALID_ARGUMENT naming the field; the
+ * radix-sort binning is the CUDA backend's (the CPU backend refuses it: UNSUPPORTED); the split
+ * binning (0, the default) is every backend's. */
+static void test_binning_option(void)
+{
+    sc_set_log_callback(capture_log, &(log_capture){0}, SC_LOG_WARNING);
+    const int bad[] = {2, -1, 1000};
+    for (int i = 0; i < 3; ++i) {
+        sc_renderer_desc d = {0};
+        d.backend = SC_BACKEND_CPU;
+        d.width = d.height = 16;
+        d.binning = (sc_binning)bad[i];
+        sc_renderer *r = NULL;
+        EXPECT_INVALID(sc_renderer_create(&d, &r), "binning");
+        SCT_CHECK(r == NULL);
+    }
+    sc_renderer_desc d = {0};
+    d.backend = SC_BACKEND_CPU;
+    d.width = d.height = 16;
+    d.binning = SC_BINNING_RADIX_SORT;
+    sc_renderer *r = NULL;
+    SCT_CHECK(sc_renderer_create(&d, &r) == SC_ERROR_UNSUPPORTED && r == NULL);
+    SCT_CHECK_MSG(strstr(sc_last_error(), "binning") && strstr(sc_last_error(), "CPU"), "%s", sc_last_error());
+    /* The CUDA backend takes it where it exists, and DEFAULT then picks it. */
+    const int have_cuda = sc_renderer_testing_backend_available(SC_BACKEND_CUDA);
+    d.backend = SC_BACKEND_DEFAULT;
+    const sc_status s = sc_renderer_create(&d, &r);
+    SCT_CHECK_MSG(s == (have_cuda ? SC_OK : SC_ERROR_UNSUPPORTED), "DEFAULT with the radix sort: %s",
+                  sc_status_name(s));
+    SCT_CHECK(have_cuda ? sc_renderer_backend(r) == SC_BACKEND_CUDA : r == NULL);
+    sc_renderer_destroy(r);
+    r = NULL;
+    sc_set_log_callback(NULL, NULL, SC_LOG_ERROR);
+    d.backend = SC_BACKEND_CPU;
+    d.binning = SC_BINNING_SPLIT;
+    SCT_REQUIRE_OK(sc_renderer_create(&d, &r));
+    sc_mesh knot;
+    SCT_REQUIRE_OK(sc_mesh_default(4, &knot));
+    sc_mesh_data md = sc_mesh_view(&knot);
+    SCT_CHECK_OK(sc_renderer_set_mesh(r, &md));
+    uint8_t img[16 * 16 * 4];
+    SCT_CHECK(render_ok(r, img) > 0);
+    sc_renderer_destroy(r);
+    sc_mesh_free(&knot);
+}
+
 /* split_bucket_of_ref is defined for any arguments (NULL desc, i >= n, missing arrays, bad rules)
  * and has a status-returning twin. */
 static void test_split_bucket_of_ref_contract(void)
@@ -834,5 +880,6 @@ int main(int argc, char **argv)
     SCT_RUN(test_grid_memory_bound);
     SCT_RUN(test_nonfinite_vertices);
     SCT_RUN(test_split_bucket_of_ref_contract);
+    SCT_RUN(test_binning_option);
     return sct_end();
 }

@@ -1,0 +1,281 @@
+/* bench_json.c - a sweep's results as JSON (schema: bench_report.h, docs/BENCH.md). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bench_report.h"
+#include "frame_stats.h"
+
+static void json_num_or_null(FILE *f, int known, double v)
+{
+    if (known) app_json_number(f, v);
+    else fputs("null", f);
+}
+
+static void json_u64_or_null(FILE *f, int known, uint64_t v)
+{
+    if (known) fprintf(f, "%llu", (unsigned long long)v);
+    else fputs("null", f);
+}
+
+static void json_string_or_null(FILE *f, const char *s)
+{
+    if (s && *s) app_json_string(f, s);
+    else fputs("null", f);
+}
+
+static void json_u32_array(FILE *f, const uint32_t *v, unsigned n)
+{
+    fputc('[', f);
+    for (unsigned i = 0; i < n; ++i) fprintf(f, "%s%u", i ? ", " : "", v[i]);
+    fputc(']', f);
+}
+
+static void json_vec3(FILE *f, const float *v)
+{
+    fputc('[', f);
+    for (int k = 0; k < 3; ++k) {
+        if (k) fputs(", ", f);
+        app_json_number(f, (double)v[k]);
+    }
+    fputc(']', f);
+}
+
+static void json_options_lists(const bench_options *o, FILE *f)
+{
+    fputs("    \"models\": [", f);
+    for (unsigned i = 0; i < (o->model_count ? o->model_count : 1); ++i) {
+        if (i) fputs(", ", f);
+        app_json_string(f, o->model_count && o->models[i] ? o->models[i] : "builtin");
+    }
+    fputs("],\n    \"sizes\": [", f);
+    for (unsigned i = 0; i < o->size_count; ++i)
+        fprintf(f, "%s\"%ux%u\"", i ? ", " : "", o->sizes[i].width, o->sizes[i].height);
+    fputs("],\n    \"tiles\": ", f);
+    json_u32_array(f, o->tiles, o->tile_count);
+    fputs(",\n    \"slabs\": ", f);
+    json_u32_array(f, o->slabs, o->slab_count);
+    fputs(",\n    \"subdivide\": ", f);
+    json_u32_array(f, o->subdivides, o->subdivide_count);
+    fputs(",\n    \"deform\": [", f);
+    for (unsigned i = 0; i < o->deform_count; ++i) {
+        char name[64];
+        bench_deform_name(o->deforms[i], name, sizeof name);
+        fprintf(f, "%s\"%s\"", i ? ", " : "", name);
+    }
+    fputs("],\n", f);
+}
+
+static void json_options(const bench_report *r, FILE *f)
+{
+    const bench_options *o = r->options;
+    sc_backend b = r->device->backend;
+    fputs("  \"options\": {\n", f);
+    json_options_lists(o, f);
+    fputs("    \"views\": ", f);
+    json_u64_or_null(f, !o->has_camera, o->views);
+    fputs(",\n    \"camera\": ", f);
+    if (o->has_camera) {
+        fputs("{\"eye\": ", f);
+        json_vec3(f, o->camera);
+        fputs(", \"target\": ", f);
+        json_vec3(f, o->camera + 3);
+        fputs(", \"fov_degrees\": ", f);
+        app_json_number(f, (double)o->camera[6]);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ",\n    \"frames\": %d,\n    \"warmup\": %d,\n    \"time\": ", bench_frames_for(o, b),
+            bench_warmup_for(o, b));
+    app_json_number(f, (double)o->start_time);
+    fputs(",\n    \"dt\": ", f);
+    app_json_number(f, (double)o->time_step);
+    fprintf(f, ",\n    \"backend\": \"%s\",\n    \"resolution\": ", bench_backend_name(o->backend));
+    json_u64_or_null(f, o->resolution != 0, o->resolution);
+    fputs(",\n    \"threads\": ", f);
+    json_u64_or_null(f, o->threads != 0, o->threads);
+    fputs(",\n    \"peers\": [", f);
+    for (unsigned i = 0; i < o->peer_count; ++i) {
+        if (i) fputs(", ", f);
+        app_json_string(f, o->peers[i]);
+    }
+    fputs("]\n  },\n", f);
+}
+
+static void json_device(const bench_device *d, FILE *f)
+{
+    int cuda = d->backend == SC_BACKEND_CUDA;
+    fprintf(f, "  \"device\": {\"backend\": \"%s\", \"name\": ", bench_backend_name(d->backend));
+    app_json_string(f, d->name);
+    fputs(", \"sm_count\": ", f);
+    json_u64_or_null(f, cuda, (uint64_t)d->sm_count);
+    fputs(", \"clock_khz\": ", f);
+    json_u64_or_null(f, cuda && d->clock_khz > 0, (uint64_t)d->clock_khz);
+    fputs(", \"memory_clock_khz\": ", f);
+    json_u64_or_null(f, cuda && d->memory_clock_khz > 0, (uint64_t)d->memory_clock_khz);
+    fputs(", \"memory_bus_bits\": ", f);
+    json_u64_or_null(f, cuda && d->memory_bus_bits > 0, (uint64_t)d->memory_bus_bits);
+    fputs(", \"compute_capability\": ", f);
+    if (cuda) fprintf(f, "\"%d.%d\"", d->compute_major, d->compute_minor);
+    else fputs("null", f);
+    fputs(", \"total_memory_bytes\": ", f);
+    json_u64_or_null(f, cuda, d->total_memory);
+    fputs(", \"driver_version\": ", f);
+    json_u64_or_null(f, cuda && d->driver_version > 0, (uint64_t)d->driver_version);
+    fputs(", \"runtime_version\": ", f);
+    json_u64_or_null(f, cuda && d->runtime_version > 0, (uint64_t)d->runtime_version);
+    fputs(", \"threads\": ", f);
+    json_u64_or_null(f, !cuda, d->threads);
+    fputs("},\n", f);
+}
+
+static void json_quant(FILE *f, int known, const bench_quant *q)
+{
+    fputs("{\"median\": ", f);
+    json_num_or_null(f, known, q->median);
+    fputs(", \"p95\": ", f);
+    json_num_or_null(f, known, q->p95);
+    fputs(", \"max\": ", f);
+    json_num_or_null(f, known, q->max);
+    fputc('}', f);
+}
+
+/* The configuration's own fields: what was run. */
+static void json_row_config(const bench_row *row, FILE *f)
+{
+    const bench_config *c = &row->config;
+    char deform[64];
+    bench_deform_name(c->deform_mask, deform, sizeof deform);
+    fprintf(f, "    {\"index\": %u, \"status\": \"%s\", \"error\": ", c->index, row->failed ? "failed" : "ok");
+    json_string_or_null(f, row->failed ? row->error : NULL);
+    fputs(",\n     \"model\": ", f);
+    app_json_string(f, c->model_path ? c->model_path : "builtin");
+    fputs(", \"model_name\": ", f);
+    app_json_string(f, row->model_name);
+    fprintf(f, ", \"subdivide\": %u, \"deform\": \"%s\",\n", c->subdivide, deform);
+    fprintf(f, "     \"width\": %u, \"height\": %u, \"pixels\": %llu, \"tile_size\": %u, \"num_slabs\": %u, \"view\": ",
+            c->width, c->height, (unsigned long long)c->width * c->height, c->tile_size, c->num_slabs);
+    json_u64_or_null(f, c->views > 0, c->view);
+    fputs(", \"views\": ", f);
+    json_u64_or_null(f, c->views > 0, c->views);
+    fputs(",\n     \"camera\": {\"eye\": ", f);
+    json_vec3(f, row->camera.eye);
+    fputs(", \"target\": ", f);
+    json_vec3(f, row->camera.target);
+    fputs(", \"up\": ", f);
+    json_vec3(f, row->camera.up);
+    fputs(", \"fov_degrees\": ", f);
+    app_json_number(f, (double)row->fov_degrees);
+    fputs(", \"near\": ", f);
+    app_json_number(f, (double)row->camera.near_plane);
+    fputs(", \"far\": ", f);
+    app_json_number(f, (double)row->camera.far_plane);
+    fprintf(f, "},\n     \"backend\": \"%s\", \"frames\": %d, \"warmup\": %d,\n", bench_backend_name(row->backend),
+            row->frames, row->warmup);
+}
+
+static void json_row_times(const bench_row *row, FILE *f)
+{
+    int ok = !row->failed;
+    fputs("     \"stages_ms\": {", f);
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
+        fprintf(f, "%s\"%s\": ", s ? ", " : "", app_stage_name(s));
+        json_quant(f, ok, &row->stage[s]);
+    }
+    fputs("},\n     \"render_call_ms\": ", f);
+    json_quant(f, ok, &row->call);
+    fputs(",\n     \"back_to_back\": {\"frames\": ", f);
+    json_u64_or_null(f, ok, (uint64_t)row->back_to_back_frames);
+    fputs(", \"ms\": ", f);
+    json_num_or_null(f, ok, row->back_to_back_ms);
+    fputs(", \"ms_per_frame\": ", f);
+    json_num_or_null(f, ok && row->back_to_back_frames > 0, row->back_to_back_ms / row->back_to_back_frames);
+    fputs(", \"fps\": ", f);
+    json_num_or_null(f, ok, row->fps);
+    fputs("},\n", f);
+}
+
+static void json_row_counters(const bench_row *row, FILE *f)
+{
+    int ok = !row->failed;
+    const struct { const char *name; uint64_t v; } k[] = {
+        {"triangles", row->triangles}, {"visible_triangles", row->visible_triangles},
+        {"references", row->references}, {"ray_triangle_tests", row->ray_triangle_tests},
+        {"tiles", row->tiles}, {"tiles_exited_early", row->tiles_exited_early},
+        {"hit_pixels", row->hit_pixels}, {"capacity_grows", row->capacity_grows},
+        {"overflow_passes", row->overflow_passes},
+    };
+    fputs("     ", f);
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i) {
+        fprintf(f, "\"%s\": ", k[i].name);
+        json_u64_or_null(f, ok, k[i].v);
+        fputs(i == 4 ? ",\n     " : ", ", f);
+    }
+    fputs("\"device_memory_used_bytes\": ", f);
+    if (ok && row->device_memory_bytes >= 0) fprintf(f, "%lld", (long long)row->device_memory_bytes);
+    else fputs("null", f);
+}
+
+static void json_peer(const bench_peer_row *p, FILE *f)
+{
+    int ok = p->status == BENCH_PEER_OK;
+    fputs("{\"name\": ", f);
+    app_json_string(f, p->name);
+    fprintf(f, ", \"status\": \"%s\", \"why\": ", bench_peer_status_name(p->status));
+    json_string_or_null(f, ok ? NULL : p->why);
+    fputs(", \"median_ms\": ", f);
+    json_num_or_null(f, ok, p->result.median_ms);
+    fputs(", \"p95_ms\": ", f);
+    json_num_or_null(f, ok, p->result.p95_ms);
+    fputs(", \"max_ms\": ", f);
+    json_num_or_null(f, ok, p->result.max_ms);
+    fputs(", \"agreement\": ", f);
+    json_num_or_null(f, ok && p->result.agreement >= 0.0, p->result.agreement);
+    fputs(", \"ratio\": ", f);
+    json_num_or_null(f, ok, p->ratio);
+    fputs(", \"speedup\": ", f);
+    json_num_or_null(f, ok && p->ratio > 0.0, 1.0 / p->ratio);
+    fputs(", \"note\": ", f);
+    json_string_or_null(f, ok ? p->result.note : NULL);
+    fputc('}', f);
+}
+
+static void json_row(const bench_row *row, FILE *f)
+{
+    json_row_config(row, f);
+    json_row_times(row, f);
+    json_row_counters(row, f);
+    fputs(",\n     \"peers\": [", f);
+    for (unsigned i = 0; i < row->peer_count; ++i) {
+        fputs(i ? ",\n       " : "\n       ", f);
+        json_peer(&row->peers[i], f);
+    }
+    fputs("]}", f);
+}
+
+static size_t failed_rows(const bench_report *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->row_count; ++i) n += r->rows[i].failed != 0;
+    return n;
+}
+
+void bench_json(const bench_report *r, FILE *f)
+{
+    fprintf(f, "{\n  \"schema\": %d,\n  \"program\": \"slabcast-bench\",\n  \"commit\": ", BENCH_JSON_SCHEMA);
+    app_json_string(f, r->commit);
+    fputs(",\n  \"command_line\": ", f);
+    app_json_string(f, r->command_line);
+    fputs(",\n", f);
+    json_options(r, f);
+    json_device(r->device, f);
+    fputs("  \"stages\": [", f);
+    for (int s = 0; s < SC_STAGE_COUNT; ++s) fprintf(f, "%s\"%s\"", s ? ", " : "", app_stage_name(s));
+    fprintf(f, "],\n  \"configurations\": %zu,\n  \"failed\": %zu,\n  \"rows\": [", r->row_count, failed_rows(r));
+    for (size_t i = 0; i < r->row_count; ++i) {
+        fputs(i ? ",\n" : "\n", f);
+        json_row(&r->rows[i], f);
+    }
+    fputs(r->row_count ? "\n  ]\n}\n" : "]\n}\n", f);
+}

@@ -1,0 +1,662 @@
+/* bench_options.c - command line of slabcast-bench.
+ *
+ * The style of the slabcast program's parser (app/slabcast/options.c): every value parsed strictly
+ * (decimal digits only for counts, plain decimal numbers for times, nothing trailing), checked against
+ * its range before it is converted, and a bad value ends parsing with one line naming the option,
+ * the value, the problem and what is valid. Lists are comma-separated; a list option given twice
+ * adds to the first. */
+#include "bench_options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_peer.h"
+#include "camera.h"
+#include "options.h"
+
+static const struct { const char *name; unsigned bit; } k_deformers[] = {
+    {"twist", APP_DEFORM_TWIST}, {"bend", APP_DEFORM_BEND}, {"wave", APP_DEFORM_WAVE},
+    {"pulse", APP_DEFORM_PULSE}, {"noise", APP_DEFORM_NOISE},
+};
+#define DEFORMER_COUNT (sizeof k_deformers / sizeof k_deformers[0])
+
+typedef enum opt_id {
+    OPT_HELP, OPT_VERBOSE, /* flags: no value */
+    OPT_SIZE, OPT_SLABS, OPT_TILE, OPT_SUBDIVIDE, OPT_DEFORM, OPT_VIEWS, OPT_CAMERA, OPT_FRAMES, OPT_WARMUP,
+    OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_PLOT, OPT_PEERS, OPT_TIME, OPT_DT, OPT_RESOLUTION, OPT_THREADS,
+    OPT_COUNT
+} opt_id;
+
+/* Every option, with the placeholder of its value (NULL: a flag). */
+static const struct bench_opt { const char *name; const char *arg; opt_id id; } k_options[] = {
+    {"--help", NULL, OPT_HELP},             {"--verbose", NULL, OPT_VERBOSE},
+    {"--size", "WxH,...", OPT_SIZE},        {"--slabs", "N,...", OPT_SLABS},
+    {"--tile", "N,...", OPT_TILE},          {"--subdivide", "N,...", OPT_SUBDIVIDE},
+    {"--deform", "LIST", OPT_DEFORM},       {"--views", "N", OPT_VIEWS},
+    {"--camera", "E,T,FOV", OPT_CAMERA},    {"--frames", "N", OPT_FRAMES},
+    {"--warmup", "N", OPT_WARMUP},          {"--backend", "B", OPT_BACKEND},
+    {"--json", "FILE", OPT_JSON},           {"--csv", "FILE", OPT_CSV},
+    {"--plot", "FILE.svg", OPT_PLOT},       {"--peers", "LIST", OPT_PEERS},
+    {"--time", "T", OPT_TIME},              {"--dt", "T", OPT_DT},
+    {"--resolution", "N", OPT_RESOLUTION},  {"--threads", "N", OPT_THREADS},
+};
+#define OPTION_COUNT (sizeof k_options / sizeof k_options[0])
+
+void bench_print_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: slabcast-bench [MODEL...] [options]\n"
+            "Frame-rate benchmark of the slabcast renderer over every combination of the lists below\n"
+            "(their cartesian product, at most %u configurations). Per configuration: median, p95 and\n"
+            "max time per stage and per frame (each frame waited for), frames per second back to back,\n"
+            "triangles, visible triangles, references, ray-triangle tests, early-exit tiles, device\n"
+            "memory used. A table on stdout; JSON, CSV and an SVG plot on request.\n"
+            "Lists are comma-separated (at most %u values each); giving an option twice adds to it.\n"
+            "Options take their value as the next argument or after '=' (--size=640x480).\n\n"
+            "  MODEL               OBJ, PLY or STL file, optionally .xz-compressed, or 'builtin' (the\n"
+            "                      built-in torus knot; ./builtin for a file of that name); at most %u;\n"
+            "                      none: the built-in mesh\n"
+            "  --resolution N      built-in mesh: 4*N^2 triangles, %u .. %u (default 512: 1M triangles)\n"
+            "  --size WxH,...      image sizes, each side 1 .. %u (default 1024x1024)\n"
+            "  --tile N,...        tile edges in pixels, 1 .. %d (default 8)\n"
+            "  --slabs N,...       depth slabs per tile, 1 .. %d (default 16)\n"
+            "  --subdivide N,...   midpoint subdivision levels (4^N times the triangles), 0 .. %u (default 0)\n"
+            "  --deform LIST       deformers running: twist,bend,wave,pulse,noise or none (default\n"
+            "                      twist,wave); several sets separated by '/' sweep them: twist,wave/none\n"
+            "  --views N           N views on an orbit around the model: view k turns the default framing\n"
+            "                      by 360*k/N degrees about the vertical axis; 1 .. %u (default 1)\n"
+            "  --camera ex,ey,ez,tx,ty,tz,fov\n"
+            "                      one fixed camera instead (eye, target, fov %g .. %g degrees)\n"
+            "  --frames N          timed frames per configuration, 1 .. %u (default %d on cuda, %d on cpu)\n"
+            "  --warmup N          warm-up frames before them, 0 .. %u (default %d on cuda, %d on cpu)\n"
+            "  --time T            time of the first frame in seconds, -%g .. %g (default 0)\n"
+            "  --dt T              seconds between frames, %g .. %g (default 1/60); every frame's time\n"
+            "                      must stay within -%g .. %g s\n"
+            "  --backend B         auto, cuda or cpu (default auto: cuda when a GPU is present)\n"
+            "  --threads N         cpu backend worker threads, 1 .. %u (default: one per core)\n"
+            "  --json FILE         every number of every configuration as JSON (docs/BENCH.md)\n"
+            "  --csv FILE          the same as CSV: one row per configuration and per peer\n"
+            "  --plot FILE.svg     an SVG: frame time per stage (stacked bars), frame time against\n"
+            "                      triangles and against pixels (log-log)\n"
+            "  --peers LIST        other renderers timed on the same frames: cpu (this renderer's cpu\n"
+            "                      backend), cub-grid, gl-raster (when built); none (default). Each peer\n"
+            "                      renders every frame of every configuration itself: --peers cpu at large\n"
+            "                      sizes takes seconds per frame, lower --frames for it\n"
+            "  --verbose           log the libraries' info and debug lines\n"
+            "  --help              this text\n"
+            "Exit status: 0 every configuration ran, 1 a configuration failed (named on stderr), 2 bad usage.\n",
+            BENCH_MAX_CONFIGS, BENCH_MAX_LIST, BENCH_MAX_MODELS, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION,
+            APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE, SC_MAX_SLABS, APP_MAX_SUBDIVIDE, BENCH_MAX_VIEWS,
+            (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG, BENCH_MAX_FRAMES,
+            BENCH_DEFAULT_FRAMES_CUDA, BENCH_DEFAULT_FRAMES_CPU, BENCH_MAX_WARMUP, BENCH_DEFAULT_WARMUP_CUDA,
+            BENCH_DEFAULT_WARMUP_CPU, APP_MAX_TIME, APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME,
+            APP_MAX_TIME, APP_MAX_THREADS);
+}
+
+/* ---- messages ---------------------------------------------------------------------------------- */
+
+/* Writes a user-given string quoted, on one line: bytes outside printable ASCII as \xNN, at most 80
+ * of them (then "..."), so a hostile argument cannot forge or flood the message. */
+static void put_quoted(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    size_t i = 0;
+    for (; s[i] && i < 80; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\\' || c == '\'') fprintf(f, "\\%c", c);
+        else if (c >= 0x20 && c < 0x7f) fputc(c, f);
+        else fprintf(f, "\\x%02x", c);
+    }
+    fputs(s[i] ? "...'" : "'", f);
+}
+
+/* "slabcast-bench: --slabs '4,0': item 2: out of range; valid: ..." */
+static int bad_value(FILE *err, const char *opt, const char *value, const char *problem, const char *valid)
+{
+    fprintf(err, "slabcast-bench: %s ", opt);
+    put_quoted(err, value);
+    fprintf(err, ": %s; valid: %s\n", problem, valid);
+    return -1;
+}
+
+/* ---- numbers ----------------------------------------------------------------------------------- */
+
+typedef enum num_error { NUM_OK = 0, NUM_EMPTY, NUM_SYNTAX, NUM_TRAILING, NUM_RANGE, NUM_NOT_FINITE } num_error;
+
+static const char *num_problem(num_error e)
+{
+    switch (e) {
+    case NUM_EMPTY: return "empty value";
+    case NUM_SYNTAX: return "not a number";
+    case NUM_TRAILING: return "unexpected characters after the number";
+    case NUM_RANGE: return "out of range";
+    case NUM_NOT_FINITE: return "not a finite number";
+    default: return "bad value";
+    }
+}
+
+/* The n bytes at s as a decimal count in [lo, hi] (digits only; 64-bit overflow is NUM_RANGE). */
+static num_error parse_count(const char *s, size_t n, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (n == 0) return NUM_EMPTY;
+    if (!isdigit((unsigned char)s[0])) return NUM_SYNTAX;
+    uint64_t v = 0;
+    int overflow = 0;
+    size_t i = 0;
+    for (; i < n && isdigit((unsigned char)s[i]); ++i) {
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10) overflow = 1;
+        else v = v * 10 + d;
+    }
+    if (i != n) return NUM_TRAILING;
+    if (overflow || v < lo || v > hi) return NUM_RANGE;
+    *out = v;
+    return NUM_OK;
+}
+
+/* A plain decimal number (digits, sign, point, exponent; no "nan", "inf", hex or spaces) in [lo, hi].
+ * Values too small for a double read as 0. */
+static num_error parse_real_in(const char *s, double lo, double hi, double *out)
+{
+    if (!*s) return NUM_EMPTY;
+    if (isspace((unsigned char)s[0])) return NUM_SYNTAX;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    int range_error = errno == ERANGE;
+    if (end == s) return NUM_SYNTAX;
+    if (*end) return NUM_TRAILING;
+    if (!range_error && !isfinite(v)) return NUM_NOT_FINITE;
+    if (strspn(s, "0123456789+-.eE") != strlen(s)) return NUM_SYNTAX;
+    if (range_error) {
+        if (fabs(v) >= 1.0) return NUM_RANGE;
+        v = 0.0;
+    }
+    if (!(v >= lo && v <= hi)) return NUM_RANGE;
+    *out = v;
+    return NUM_OK;
+}
+
+static int parse_u32_opt(const char *opt, const char *v, uint32_t lo, uint32_t hi, uint32_t *out, FILE *err)
+{
+    uint64_t n = 0;
+    num_error e = parse_count(v, strlen(v), lo, hi, &n);
+    if (e != NUM_OK) {
+        char valid[64];
+        snprintf(valid, sizeof valid, "an integer %u .. %u", lo, hi);
+        return bad_value(err, opt, v, num_problem(e), valid);
+    }
+    *out = (uint32_t)n;
+    return 0;
+}
+
+static int parse_time_opt(const char *opt, const char *v, double lo, double hi, float *out, FILE *err)
+{
+    double t = 0.0;
+    num_error e = parse_real_in(v, lo, hi, &t);
+    if (e != NUM_OK) {
+        char valid[80];
+        snprintf(valid, sizeof valid, "a decimal number of seconds, %g .. %g", lo, hi);
+        return bad_value(err, opt, v, num_problem(e), valid);
+    }
+    *out = (float)t;
+    return 0;
+}
+
+/* --camera ex,ey,ez,tx,ty,tz,fov: seven decimal numbers; eye != target; fov in degrees. */
+static int parse_camera(const char *opt, const char *v, bench_options *o, FILE *err)
+{
+    char valid[128];
+    snprintf(valid, sizeof valid, "ex,ey,ez,tx,ty,tz,fov: eye, target (not the eye) and fov %g .. %g degrees",
+             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
+    const char *p = v;
+    for (int i = 0; i < 7; ++i) {
+        size_t n = strcspn(p, ",");
+        char part[64];
+        if (n >= sizeof part) return bad_value(err, opt, v, "a number is too long", valid);
+        memcpy(part, p, n);
+        part[n] = '\0';
+        double x = 0.0;
+        num_error e = parse_real_in(part, -3e38, 3e38, &x);
+        if (e != NUM_OK) return bad_value(err, opt, v, num_problem(e), valid);
+        o->camera[i] = (float)x;
+        p += n;
+        if (i < 6 && *p != ',') return bad_value(err, opt, v, "expected 7 comma-separated numbers", valid);
+        if (i < 6) ++p;
+    }
+    if (*p) return bad_value(err, opt, v, "expected 7 comma-separated numbers", valid);
+    app_camera probe = {{0}, {0}, 1.0f, {0}, 1.0f};
+    if (app_camera_set(&probe, o->camera, o->camera + 3, o->camera[6]) != 0)
+        return bad_value(err, opt, v, "eye equals target or fov out of range", valid);
+    o->has_camera = 1;
+    return 0;
+}
+
+/* ---- lists ------------------------------------------------------------------------------------- */
+
+/* One list being parsed: the option, its whole value (for messages), what is valid, and where the
+ * items go. */
+typedef struct list_parse {
+    const char *opt, *value, *valid;
+    unsigned *count;                 /* items already held (a repeated option adds to them) */
+    FILE *err;
+} list_parse;
+
+/* "item 2 '0': out of range" */
+static int bad_item(const list_parse *l, unsigned index, const char *item, size_t len, const char *problem)
+{
+    char msg[200];
+    snprintf(msg, sizeof msg, "item %u '%.*s': %s", index + 1, (int)(len > 40 ? 40 : len), item, problem);
+    for (char *c = msg; *c; ++c)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f) *c = '?';
+    return bad_value(l->err, l->opt, l->value, msg, l->valid);
+}
+
+/* Room for one more item, or a message naming the limit. */
+static int list_room(const list_parse *l)
+{
+    if (*l->count < BENCH_MAX_LIST) return 0;
+    char problem[80];
+    snprintf(problem, sizeof problem, "more than %u values", BENCH_MAX_LIST);
+    return bad_value(l->err, l->opt, l->value, problem, l->valid);
+}
+
+/* Counts in [lo, hi], comma-separated, appended to out. */
+static int parse_count_list(list_parse *l, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    const char *p = l->value;
+    for (unsigned item = 0;; ++item) {
+        size_t n = strcspn(p, ",");
+        uint64_t v = 0;
+        num_error e = parse_count(p, n, lo, hi, &v);
+        if (e != NUM_OK) return bad_item(l, item, p, n, num_problem(e));
+        if (list_room(l) != 0) return -1;
+        out[(*l->count)++] = (uint32_t)v;
+        p += n;
+        if (!*p) return 0;
+        ++p;
+    }
+}
+
+/* One "WxH", each side 1 .. APP_MAX_IMAGE_SIDE. */
+static int parse_one_size(const list_parse *l, unsigned item, const char *p, size_t n, bench_size *out)
+{
+    const char *x = memchr(p, 'x', n);
+    if (!x) x = memchr(p, 'X', n);
+    if (!x) return bad_item(l, item, p, n, "expected WxH");
+    uint64_t w = 0, h = 0;
+    num_error e = parse_count(p, (size_t)(x - p), 1, APP_MAX_IMAGE_SIDE, &w);
+    if (e != NUM_OK) {
+        char problem[64];
+        snprintf(problem, sizeof problem, "width: %s", num_problem(e));
+        return bad_item(l, item, p, n, problem);
+    }
+    e = parse_count(x + 1, n - (size_t)(x - p) - 1, 1, APP_MAX_IMAGE_SIDE, &h);
+    if (e != NUM_OK) {
+        char problem[64];
+        snprintf(problem, sizeof problem, "height: %s", num_problem(e));
+        return bad_item(l, item, p, n, problem);
+    }
+    out->width = (uint32_t)w;
+    out->height = (uint32_t)h;
+    return 0;
+}
+
+static int parse_size_list(list_parse *l, bench_size *out)
+{
+    const char *p = l->value;
+    for (unsigned item = 0;; ++item) {
+        size_t n = strcspn(p, ",");
+        bench_size s;
+        if (parse_one_size(l, item, p, n, &s) != 0 || list_room(l) != 0) return -1;
+        out[(*l->count)++] = s;
+        p += n;
+        if (!*p) return 0;
+        ++p;
+    }
+}
+
+/* One deformer set: comma-separated names, or "none". */
+static int parse_deform_set(const list_parse *l, unsigned item, const char *p, size_t n, unsigned *mask)
+{
+    *mask = 0;
+    if (n == 4 && strncmp(p, "none", 4) == 0) return 0;
+    const char *end = p + n;
+    for (const char *q = p; q <= end;) {
+        size_t len = 0;
+        while (q + len < end && q[len] != ',') ++len;
+        size_t i = 0;
+        while (i < DEFORMER_COUNT && !(strlen(k_deformers[i].name) == len && strncmp(q, k_deformers[i].name, len) == 0))
+            ++i;
+        if (i == DEFORMER_COUNT) {
+            char problem[64];
+            snprintf(problem, sizeof problem, "unknown deformer '%.*s'", (int)(len > 20 ? 20 : len), q);
+            return bad_item(l, item, p, n, len ? problem : "empty deformer name");
+        }
+        *mask |= k_deformers[i].bit;
+        q += len + 1;
+    }
+    return 0;
+}
+
+/* Deformer sets separated by '/'. */
+static int parse_deform_list(list_parse *l, unsigned *out)
+{
+    const char *p = l->value;
+    for (unsigned item = 0;; ++item) {
+        size_t n = strcspn(p, "/");
+        unsigned mask = 0;
+        if (parse_deform_set(l, item, p, n, &mask) != 0 || list_room(l) != 0) return -1;
+        out[(*l->count)++] = mask;
+        p += n;
+        if (!*p) return 0;
+        ++p;
+    }
+}
+
+/* Peer names, checked against the peer table: an unknown name and one known but not built here are
+ * told apart (l->valid lists the peers this build has). "none" clears the list. */
+static int parse_peer_list(list_parse *l, const char **names)
+{
+    if (strcmp(l->value, "none") == 0) {
+        *l->count = 0;
+        return 0;
+    }
+    const char *p = l->value;
+    for (unsigned item = 0;; ++item) {
+        size_t n = strcspn(p, ",");
+        char name[32];
+        if (n == 0 || n >= sizeof name) return bad_item(l, item, p, n, n ? "name too long" : "empty name");
+        memcpy(name, p, n);
+        name[n] = '\0';
+        const bench_peer *peer = bench_peer_find(name);
+        if (!peer)
+            return bad_item(l, item, p, n, bench_peer_known(name) ? "this peer is not built in this build" : "unknown peer");
+        if (*l->count >= BENCH_MAX_PEERS) return bad_item(l, item, p, n, "too many peers");
+        names[(*l->count)++] = peer->name; /* the table's string: lives as long as the program */
+        p += n;
+        if (!*p) return 0;
+        ++p;
+    }
+}
+
+/* ---- option names ------------------------------------------------------------------------------ */
+
+static const struct bench_opt *find_option(const char *name)
+{
+    for (size_t i = 0; i < OPTION_COUNT; ++i)
+        if (strcmp(k_options[i].name, name) == 0) return &k_options[i];
+    return NULL;
+}
+
+/* The only option a name is a prefix of, for "did you mean". */
+static const char *prefix_match(const char *name)
+{
+    const char *match = NULL;
+    size_t len = strlen(name);
+    if (len < 3) return NULL;
+    for (size_t i = 0; i < OPTION_COUNT; ++i) {
+        if (strncmp(k_options[i].name, name, len) != 0) continue;
+        if (match) return NULL;
+        match = k_options[i].name;
+    }
+    return match;
+}
+
+static int unknown_option(const char *name, FILE *err)
+{
+    fputs("slabcast-bench: unknown option ", err);
+    put_quoted(err, name);
+    const char *near = prefix_match(name);
+    if (near) fprintf(err, " (did you mean %s?)", near);
+    fputs("; see --help\n", err);
+    return -1;
+}
+
+/* ---- the options ------------------------------------------------------------------------------- */
+
+/* A model: a file name, or "builtin". */
+static int add_model(const char *v, bench_options *o, FILE *err)
+{
+    if (o->model_count >= BENCH_MAX_MODELS) {
+        char valid[64];
+        snprintf(valid, sizeof valid, "at most %u models", BENCH_MAX_MODELS);
+        return bad_value(err, "MODEL", v, "too many models", valid);
+    }
+    o->models[o->model_count++] = strcmp(v, "builtin") == 0 ? NULL : v;
+    return 0;
+}
+
+static int apply_file_name(const char *opt, const char *v, const char **out, FILE *err)
+{
+    if (!*v) return bad_value(err, opt, v, "empty file name", "a file name");
+    *out = v;
+    return 0;
+}
+
+/* Lowercase comparison of the end of s with suffix. */
+static int ends_with_nocase(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m) return 0;
+    for (size_t i = 0; i < m; ++i)
+        if (tolower((unsigned char)s[n - m + i]) != suffix[i]) return 0;
+    return 1;
+}
+
+/* The list options: a given one replaces its default the first time, adds to it after. */
+typedef struct list_state {
+    int given[OPT_COUNT];
+} list_state;
+
+static unsigned *start_list(list_state *st, opt_id id, unsigned *count)
+{
+    if (!st->given[id]) *count = 0;
+    st->given[id] = 1;
+    return count;
+}
+
+static int apply_list(bench_options *o, list_state *st, opt_id id, const char *opt, const char *v, FILE *err)
+{
+    char valid[200];
+    list_parse l = {opt, v, valid, NULL, err};
+    switch (id) {
+    case OPT_SIZE:
+        snprintf(valid, sizeof valid, "WxH,..., each side 1 .. %u", APP_MAX_IMAGE_SIDE);
+        l.count = start_list(st, id, &o->size_count);
+        return parse_size_list(&l, o->sizes);
+    case OPT_SLABS:
+        snprintf(valid, sizeof valid, "integers 1 .. %d, comma-separated", SC_MAX_SLABS);
+        l.count = start_list(st, id, &o->slab_count);
+        return parse_count_list(&l, 1, SC_MAX_SLABS, o->slabs);
+    case OPT_TILE:
+        snprintf(valid, sizeof valid, "integers 1 .. %d, comma-separated", SC_MAX_TILE_SIZE);
+        l.count = start_list(st, id, &o->tile_count);
+        return parse_count_list(&l, 1, SC_MAX_TILE_SIZE, o->tiles);
+    case OPT_SUBDIVIDE:
+        snprintf(valid, sizeof valid, "integers 0 .. %u, comma-separated", APP_MAX_SUBDIVIDE);
+        l.count = start_list(st, id, &o->subdivide_count);
+        return parse_count_list(&l, 0, APP_MAX_SUBDIVIDE, o->subdivides);
+    case OPT_DEFORM:
+        snprintf(valid, sizeof valid, "comma-separated twist, bend, wave, pulse, noise, or none; sets split by /");
+        l.count = start_list(st, id, &o->deform_count);
+        return parse_deform_list(&l, o->deforms);
+    case OPT_PEERS: {
+        char built[128];
+        bench_peer_list(built, sizeof built);
+        snprintf(valid, sizeof valid, "comma-separated peers built here: %s; or none", built[0] ? built : "(none)");
+        l.count = start_list(st, id, &o->peer_count);
+        return parse_peer_list(&l, o->peers);
+    }
+    default: return -1;
+    }
+}
+
+static int apply_value(bench_options *o, list_state *st, opt_id id, const char *opt, const char *v, FILE *err)
+{
+    switch (id) {
+    case OPT_VIEWS: return parse_u32_opt(opt, v, 1, BENCH_MAX_VIEWS, &o->views, err);
+    case OPT_CAMERA: return parse_camera(opt, v, o, err);
+    case OPT_FRAMES: {
+        uint32_t n = 0;
+        if (parse_u32_opt(opt, v, 1, BENCH_MAX_FRAMES, &n, err) != 0) return -1;
+        o->frames = (int)n;
+        return 0;
+    }
+    case OPT_WARMUP: {
+        uint32_t n = 0;
+        if (parse_u32_opt(opt, v, 0, BENCH_MAX_WARMUP, &n, err) != 0) return -1;
+        o->warmup = (int)n;
+        return 0;
+    }
+    case OPT_BACKEND:
+        if (strcmp(v, "auto") == 0) o->backend = SC_BACKEND_DEFAULT;
+        else if (strcmp(v, "cuda") == 0 || strcmp(v, "gpu") == 0) o->backend = SC_BACKEND_CUDA;
+        else if (strcmp(v, "cpu") == 0) o->backend = SC_BACKEND_CPU;
+        else return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
+        return 0;
+    case OPT_JSON: return apply_file_name(opt, v, &o->json_path, err);
+    case OPT_CSV: return apply_file_name(opt, v, &o->csv_path, err);
+    case OPT_PLOT:
+        if (!ends_with_nocase(v, ".svg")) return bad_value(err, opt, v, "not an .svg file name", "a file name ending in .svg");
+        return apply_file_name(opt, v, &o->plot_path, err);
+    case OPT_TIME: return parse_time_opt(opt, v, -APP_MAX_TIME, APP_MAX_TIME, &o->start_time, err);
+    case OPT_DT: return parse_time_opt(opt, v, APP_MIN_DT, APP_MAX_DT, &o->time_step, err);
+    case OPT_RESOLUTION: return parse_u32_opt(opt, v, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, &o->resolution, err);
+    case OPT_THREADS: return parse_u32_opt(opt, v, 1, APP_MAX_THREADS, &o->threads, err);
+    default: return apply_list(o, st, id, opt, v, err);
+    }
+}
+
+/* Checks that need several options: --camera or --views; every frame's time within +-APP_MAX_TIME
+ * (for the largest default frame count when --frames is not given). */
+static int check_combinations(const bench_options *o, int saw_views, FILE *err)
+{
+    if (o->has_camera && saw_views) {
+        fprintf(err, "slabcast-bench: --camera and --views contradict each other (one fixed camera, or N views "
+                     "on an orbit); give one\n");
+        return -1;
+    }
+    int frames = o->frames ? o->frames : BENCH_DEFAULT_FRAMES_CUDA;
+    double last = (double)o->start_time + (double)(frames - 1) * (double)o->time_step;
+    if (fabs(last) > APP_MAX_TIME) {
+        fprintf(err,
+                "slabcast-bench: the last of %d frames would be at t = %.6g s (--time %.9g + %d x --dt %.9g), outside "
+                "-%g .. %g s; lower --time, --dt or --frames\n",
+                frames, last, (double)o->start_time, frames - 1, (double)o->time_step, APP_MAX_TIME, APP_MAX_TIME);
+        return -1;
+    }
+    return 0;
+}
+
+static void set_defaults(bench_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->sizes[0] = (bench_size){1024, 1024};
+    o->size_count = 1;
+    o->tiles[0] = 8;
+    o->tile_count = 1;
+    o->slabs[0] = 16;
+    o->slab_count = 1;
+    o->subdivides[0] = 0;
+    o->subdivide_count = 1;
+    o->deforms[0] = APP_DEFORM_TWIST | APP_DEFORM_WAVE;
+    o->deform_count = 1;
+    o->views = 1;
+    o->warmup = -1;
+    o->time_step = 1.0f / 60.0f;
+}
+
+/* One option at argv[*i] ("--name=value" or "--name value"). */
+static int parse_option(int argc, char **argv, int *i, bench_options *o, list_state *st, int *saw_views, FILE *err)
+{
+    const char *arg = argv[*i];
+    char name[64];
+    const char *eq = strchr(arg, '=');
+    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (name_len >= sizeof name) name_len = sizeof name - 1;
+    memcpy(name, arg, name_len);
+    name[name_len] = '\0';
+    const struct bench_opt *opt = strcmp(arg, "-h") == 0 ? find_option("--help") : find_option(name);
+    if (!opt || (!eq && strlen(arg) != name_len)) return unknown_option(name, err);
+    if (!opt->arg) {
+        if (eq) {
+            fprintf(err, "slabcast-bench: option %s takes no value; see --help\n", opt->name);
+            return -1;
+        }
+        if (opt->id == OPT_HELP) o->help = 1;
+        else o->verbose = 1;
+        return 0;
+    }
+    const char *v = eq ? eq + 1 : (*i + 1 < argc ? argv[*i + 1] : NULL);
+    /* "--json --csv x": the next option is not taken as a value (use --json=--file for that). */
+    if (!v || (!eq && strncmp(v, "--", 2) == 0)) {
+        fprintf(err, "slabcast-bench: option %s needs a value (%s); see --help\n", opt->name, opt->arg);
+        return -1;
+    }
+    if (!eq) ++*i;
+    if (opt->id == OPT_VIEWS) *saw_views = 1;
+    return apply_value(o, st, opt->id, opt->name, v, err);
+}
+
+int bench_parse_options(int argc, char **argv, bench_options *o, FILE *err)
+{
+    set_defaults(o);
+    list_state st;
+    memset(&st, 0, sizeof st);
+    int saw_views = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        if (arg[0] != '-') {
+            if (!arg[0]) return bad_value(err, "MODEL", arg, "empty file name", "a file name or builtin");
+            if (add_model(arg, o, err) != 0) return -1;
+            continue;
+        }
+        if (strncmp(arg, "--", 2) != 0 && strcmp(arg, "-h") != 0) {
+            fputs("slabcast-bench: unexpected argument ", err);
+            put_quoted(err, arg);
+            fputs(" (options start with --); see --help\n", err);
+            return -1;
+        }
+        if (parse_option(argc, argv, &i, o, &st, &saw_views, err) != 0) return -1;
+    }
+    if (o->help) return 0;
+    return check_combinations(o, saw_views, err);
+}
+
+int bench_frames_for(const bench_options *o, sc_backend backend)
+{
+    if (o->frames > 0) return o->frames;
+    return backend == SC_BACKEND_CUDA ? BENCH_DEFAULT_FRAMES_CUDA : BENCH_DEFAULT_FRAMES_CPU;
+}
+
+int bench_warmup_for(const bench_options *o, sc_backend backend)
+{
+    if (o->warmup >= 0) return o->warmup;
+    return backend == SC_BACKEND_CUDA ? BENCH_DEFAULT_WARMUP_CUDA : BENCH_DEFAULT_WARMUP_CPU;
+}
+
+void bench_deform_name(unsigned mask, char *buf, size_t size)
+{
+    if (size == 0) return;
+    buf[0] = '\0';
+    if (mask == 0) {
+        snprintf(buf, size, "none");
+        return;
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < DEFORMER_COUNT; ++i) {
+        if (!(mask & k_deformers[i].bit) || used >= size) continue;
+        int n = snprintf(buf + used, size - used, "%s%s", used ? "," : "", k_deformers[i].name);
+        if (n < 0) return;
+        used += (size_t)n;
+    }
+}
+
+const char *bench_backend_name(sc_backend backend)
+{
+    return backend == SC_BACKEND_CUDA ? "cuda" : backend == SC_BACKEND_CPU ? "cpu" : "auto";
+}

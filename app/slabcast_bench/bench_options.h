@@ -1,0 +1,76 @@
+/* bench_options.h - command line of slabcast-bench: the lists whose cartesian product is the sweep,
+ * how many frames each configuration renders, the outputs and the peers. */
+#ifndef SLABCAST_BENCH_OPTIONS_H
+#define SLABCAST_BENCH_OPTIONS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "slabcast.h"
+
+/* Valid ranges (printed by --help, enforced by bench_parse_options). */
+#define BENCH_MAX_LIST 64u          /* values of one list option (--size, --slabs, --tile, ...) */
+#define BENCH_MAX_MODELS 64u        /* models on one command line */
+#define BENCH_MAX_PEERS 8u          /* peers named by --peers */
+#define BENCH_MAX_VIEWS 360u        /* --views: 1 .. this */
+#define BENCH_MAX_FRAMES 100000u    /* --frames: 1 .. this */
+#define BENCH_MAX_WARMUP 10000u     /* --warmup: 0 .. this */
+#define BENCH_MAX_CONFIGS 4096u     /* configurations of one sweep (the product of the lists) */
+
+/* Frames per configuration when --frames / --warmup are not given: enough on CUDA for stable
+ * quantiles of sub-millisecond stages, few on the CPU backend (a frame there takes up to seconds). */
+#define BENCH_DEFAULT_FRAMES_CUDA 200
+#define BENCH_DEFAULT_WARMUP_CUDA 20
+#define BENCH_DEFAULT_FRAMES_CPU 3
+#define BENCH_DEFAULT_WARMUP_CPU 1
+
+typedef struct bench_size {
+    uint32_t width, height;
+} bench_size;
+
+typedef struct bench_options {
+    /* Models in command-line order; NULL is the built-in mesh ("builtin" on the command line). None
+     * given: one built-in mesh. */
+    const char *models[BENCH_MAX_MODELS];
+    unsigned model_count;
+    bench_size sizes[BENCH_MAX_LIST];
+    unsigned size_count;
+    uint32_t tiles[BENCH_MAX_LIST];
+    unsigned tile_count;
+    uint32_t slabs[BENCH_MAX_LIST];
+    unsigned slab_count;
+    uint32_t subdivides[BENCH_MAX_LIST];
+    unsigned subdivide_count;
+    unsigned deforms[BENCH_MAX_LIST];   /* APP_DEFORM_* masks, one per deformer set ("/"-separated) */
+    unsigned deform_count;
+    uint32_t views;                     /* views on the orbit around the model, 1 .. BENCH_MAX_VIEWS */
+    int has_camera;                     /* --camera: camera[] = eye xyz, target xyz, fov in degrees */
+    float camera[7];
+    int frames;                         /* timed frames per configuration; 0: the backend's default */
+    int warmup;                         /* warm-up frames; -1: the backend's default */
+    sc_backend backend;                 /* SC_BACKEND_DEFAULT: cuda when a GPU is there, else cpu */
+    uint32_t resolution;                /* built-in mesh; 0: the library's default (1M triangles) */
+    uint32_t threads;                   /* cpu backend worker threads; 0: one per core */
+    float start_time, time_step;        /* frame i is at start_time + i * time_step */
+    const char *json_path, *csv_path, *plot_path; /* NULL: not written */
+    const char *peers[BENCH_MAX_PEERS]; /* peer names, checked against the peer table */
+    unsigned peer_count;
+    int verbose;
+    int help;
+} bench_options;
+
+/* Parses argv into *out (defaults first). Returns 0, or -1 after writing one line to err that names
+ * the option, the value and what is valid ("slabcast-bench: --slabs '0': out of range; valid: ..."). */
+int bench_parse_options(int argc, char **argv, bench_options *out, FILE *err);
+void bench_print_usage(FILE *f);
+
+/* The frame counts in force for a backend (the defaults resolved). */
+int bench_frames_for(const bench_options *o, sc_backend backend);
+int bench_warmup_for(const bench_options *o, sc_backend backend);
+
+/* "twist,wave", "none": the deformer set of a mask, in the order --deform names them. */
+void bench_deform_name(unsigned mask, char *buf, size_t size);
+/* "auto", "cuda", "cpu". */
+const char *bench_backend_name(sc_backend backend);
+
+#endif

@@ -1,0 +1,75 @@
+/* bench_report.h - the results of a sweep for people (a table on stdout) and for programs (JSON and
+ * CSV files). Every number of every row is written; one unknown (a failed configuration, device
+ * memory on the cpu backend, a skipped peer) is null in JSON and an empty field in CSV.
+ *
+ * JSON (schema 1; docs/BENCH.md lists every field). Field names are stable: a later schema only adds
+ * fields, and renaming or removing one raises "schema".
+ *   { "schema": 1, "program": "slabcast-bench", "commit": "<git describe --always --dirty>",
+ *     "command_line": "...", "options": {...the lists and counts in force...},
+ *     "device": {"backend", "name", "sm_count", "clock_khz", "memory_clock_khz", "memory_bus_bits",
+ *                "compute_capability", "total_memory_bytes", "driver_version", "runtime_version",
+ *                "threads"},
+ *     "stages": ["deform", ..., "shade"], "configurations": N, "failed": K,
+ *     "rows": [ { "index", "status": "ok"|"failed", "error", "model", "model_name", "subdivide",
+ *                 "deform", "width", "height", "pixels", "tile_size", "num_slabs", "view", "views",
+ *                 "camera": {"eye", "target", "up", "fov_degrees", "near", "far"}, "backend",
+ *                 "frames", "warmup",
+ *                 "stages_ms": {"<stage>": {"median", "p95", "max"}, ..., "frame": {...}},
+ *                 "render_call_ms": {"median", "p95", "max"},
+ *                 "back_to_back": {"frames", "ms", "ms_per_frame", "fps"},
+ *                 "triangles", "visible_triangles", "references", "ray_triangle_tests", "tiles",
+ *                 "tiles_exited_early", "hit_pixels", "capacity_grows", "overflow_passes",
+ *                 "device_memory_used_bytes",
+ *                 "peers": [ {"name", "status": "ok"|"skipped"|"failed", "why", "median_ms",
+ *                             "p95_ms", "max_ms", "agreement", "ratio", "speedup", "note"} ] } ] }
+ *   ratio = our median frame / the peer's median frame; speedup = its inverse ("ours is N x faster").
+ *
+ * CSV (RFC 4180: comma-separated, CRLF line ends, a field with a comma, quote, CR or LF quoted and
+ * its quotes doubled): one header row, then per configuration one row (kind "slabcast") followed by
+ * one row per peer (kind "peer": the configuration's columns, the peer's frame times in the frame_*
+ * columns, its agreement, ratio and speedup; the stage and counter columns empty). The device, the
+ * commit and the command line are columns of every row. */
+#ifndef SLABCAST_BENCH_REPORT_H
+#define SLABCAST_BENCH_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bench_device.h"
+#include "bench_options.h"
+#include "bench_run.h"
+
+#define BENCH_JSON_SCHEMA 1
+
+/* A sweep's results and what they ran on. */
+typedef struct bench_report {
+    const bench_options *options;
+    const bench_device *device;
+    const char *commit;          /* "unknown" outside a git checkout */
+    const char *command_line;    /* bench_command_line */
+    const bench_row *rows;
+    size_t row_count;
+} bench_report;
+
+/* "ok", "skipped", "failed". */
+const char *bench_peer_status_name(bench_peer_status status);
+
+/* The command line as one string, each argument shell-quoted where needed ('a b' -> "'a b'"). malloc'ed
+ * (free it); NULL when out of memory. */
+char *bench_command_line(int argc, char *const *argv);
+
+/* The JSON and CSV documents on a stream (the files' contents). */
+void bench_json(const bench_report *r, FILE *f);
+void bench_csv(const bench_report *r, FILE *f);
+/* One CSV field, quoted when it must be (RFC 4180). */
+void bench_csv_field(FILE *f, const char *s);
+
+/* Writes the document to path; 0, or -1 after a "slabcast-bench: PATH: reason" line on err. */
+int bench_write_json(const bench_report *r, const char *path, FILE *err);
+int bench_write_csv(const bench_report *r, const char *path, FILE *err);
+
+/* The table for people: one line per configuration (frame times, frame rate, counters, memory), a
+ * line per peer under it, then the median time of each stage per configuration. */
+void bench_print_table(const bench_report *r, FILE *out);
+
+#endif

@@ -1,0 +1,92 @@
+/* bench_run.h - running the configurations of a sweep: for each, a renderer of its grid with its
+ * model, camera and deformers; timed frames each waited for (per-stage GPU times), then frames back
+ * to back (the frame rate of a real-time loop), the counters of the last frame, the device memory
+ * the renderer took, and the peers on the same work. */
+#ifndef SLABCAST_BENCH_RUN_H
+#define SLABCAST_BENCH_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench_device.h"
+#include "bench_model.h"
+#include "bench_options.h"
+#include "bench_peer.h"
+#include "bench_sweep.h"
+#include "slabcast.h"
+
+/* Median, 95th percentile and maximum of one quantity over the timed frames (nearest rank). */
+typedef struct bench_quant {
+    double median, p95, max;
+} bench_quant;
+
+typedef enum bench_peer_status { BENCH_PEER_OK = 0, BENCH_PEER_SKIPPED, BENCH_PEER_FAILED } bench_peer_status;
+
+/* One peer on one configuration. */
+typedef struct bench_peer_row {
+    const char *name;            /* the peer table's name */
+    bench_peer_status status;
+    bench_peer_result result;    /* valid when status is OK */
+    double ratio;                /* our median frame / its median frame (< 1: ours is faster); NaN if unknown */
+    char why[512];               /* skipped or failed: why */
+} bench_peer_row;
+
+/* Everything measured for one configuration. */
+typedef struct bench_row {
+    bench_config config;
+    char model_name[208];        /* bench_model_short_name */
+    int failed;                  /* the configuration could not run: error says why, the numbers are 0 */
+    char error[768];
+    sc_backend backend;
+    int frames, warmup;
+    sc_camera_desc camera;       /* the view rendered */
+    float fov_degrees;
+    /* Per stage (sc_stage) and, at SC_STAGE_COUNT, the frame (sc_frame_stats.frame_ms); ms. */
+    bench_quant stage[SC_STAGE_COUNT + 1];
+    bench_quant call;            /* host time of sc_renderer_render (sc_frame_stats.total_ms); ms */
+    /* Back to back: `frames` frames with no wait between them (cuda), wall time; cpu: the timed
+     * frames' wall time (each frame is done in its call, so back to back is the same loop). */
+    int back_to_back_frames;
+    double back_to_back_ms;
+    double fps;
+    /* The last timed frame's counters. */
+    uint64_t triangles, visible_triangles, references, ray_triangle_tests, tiles, tiles_exited_early, hit_pixels;
+    uint32_t capacity_grows, overflow_passes;
+    /* CUDA: device memory the renderer took (free memory before it was created minus after the frames);
+     * -1: unknown (the cpu backend: no API gives the renderer's host memory). */
+    int64_t device_memory_bytes;
+    bench_peer_row peers[BENCH_MAX_PEERS];
+    unsigned peer_count;
+} bench_row;
+
+/* What all configurations of a run share. */
+typedef struct bench_context {
+    const bench_options *options;
+    sc_backend backend;          /* resolved: cuda or cpu */
+    bench_device device;
+    const bench_peer *peers[BENCH_MAX_PEERS];
+    unsigned peer_count;
+    bench_model model;           /* the model held */
+} bench_context;
+
+/* Resolves the backend (--backend auto: cuda when a GPU is there), reads the device and finds the
+ * peers. 0, or -1 with why ("--backend cuda: ...: no CUDA device"). */
+int bench_context_init(bench_context *ctx, const bench_options *o, char *why, size_t why_size);
+void bench_context_free(bench_context *ctx);
+
+/* Runs one configuration into *row (filled in any case: on failure row->failed and row->error, the
+ * library's message or the peer's). Returns 0, or -1 on a failure (a failed peer included; a
+ * skipped peer is not one). */
+int bench_run_config(bench_context *ctx, const bench_config *config, bench_row *row);
+
+/* Called before each configuration runs (index from 0, of count), and with config NULL before a
+ * failure is said on err (a progress line drawn over itself ends first). */
+typedef void (*bench_progress_fn)(void *user, const bench_config *config, size_t index, size_t count);
+
+/* Runs every configuration in order into rows[count]; a failure is said on err (naming the
+ * configuration) and the sweep goes on. Returns the number of configurations that failed. */
+size_t bench_run_sweep(bench_context *ctx, const bench_config *configs, size_t count, bench_row *rows,
+                       bench_progress_fn progress, void *user, FILE *err);
+
+#endif

@@ -1,0 +1,101 @@
+/* bench_table.c - a sweep's results as a table for people. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bench_report.h"
+#include "frame_stats.h"
+
+/* A count in at most 7 characters: 1234, 12.3k, 1.23M, 4.56G. */
+static void short_count(uint64_t v, char *buf, size_t size)
+{
+    if (v < 10000) snprintf(buf, size, "%llu", (unsigned long long)v);
+    else if (v < 1000000) snprintf(buf, size, "%.1fk", (double)v / 1e3);
+    else if (v < 1000000000) snprintf(buf, size, "%.2fM", (double)v / 1e6);
+    else snprintf(buf, size, "%.2fG", (double)v / 1e9);
+}
+
+static void table_header(const bench_report *r, FILE *out)
+{
+    const bench_device *d = r->device;
+    const bench_options *o = r->options;
+    fprintf(out, "slabcast-bench: %zu configuration%s on %s (%s", r->row_count, r->row_count == 1 ? "" : "s",
+            bench_backend_name(d->backend), d->name);
+    if (d->backend == SC_BACKEND_CUDA) fprintf(out, ", %d SMs", d->sm_count);
+    else fprintf(out, ", %u threads", d->threads);
+    int frames = bench_frames_for(o, d->backend);
+    fprintf(out, "), %d frame%s each after %d warm-up, commit %s\n", frames, frames == 1 ? "" : "s",
+            bench_warmup_for(o, d->backend), r->commit);
+    fprintf(out, "%4s  %-22s %-32s %-27s %9s %8s %8s %8s %8s %11s %9s  %s\n", "#", "model size", "grid",
+            "frame ms median/p95/max", "fps", "tris", "visible", "refs", "tests", "early-exit", "memory", "deform");
+}
+
+static void table_row(const bench_row *row, FILE *out)
+{
+    const bench_config *c = &row->config;
+    char what[64], grid[64], deform[48];
+    bench_deform_name(c->deform_mask, deform, sizeof deform);
+    snprintf(what, sizeof what, "%.14s %ux%u", row->model_name, c->width, c->height);
+    size_t n = (size_t)snprintf(grid, sizeof grid, "tile %u slabs %u", c->tile_size, c->num_slabs);
+    if (c->subdivide && n < sizeof grid) n += (size_t)snprintf(grid + n, sizeof grid - n, " sub %u", c->subdivide);
+    if (c->views > 1 && n < sizeof grid) snprintf(grid + n, sizeof grid - n, " view %u/%u", c->view + 1, c->views);
+    if (c->views == 0 && n < sizeof grid) snprintf(grid + n, sizeof grid - n, " camera");
+    fprintf(out, "%4u  %-22s %-32s ", c->index + 1, what, grid);
+    if (row->failed) {
+        fprintf(out, "failed: %s\n", row->error);
+        return;
+    }
+    const bench_quant *f = &row->stage[SC_STAGE_COUNT];
+    char times[64], t[5][16], mem[24] = "-";
+    snprintf(times, sizeof times, "%.3f/%.3f/%.3f", f->median, f->p95, f->max);
+    short_count(row->triangles, t[0], sizeof t[0]);
+    short_count(row->visible_triangles, t[1], sizeof t[1]);
+    short_count(row->references, t[2], sizeof t[2]);
+    short_count(row->ray_triangle_tests, t[3], sizeof t[3]);
+    snprintf(t[4], sizeof t[4], "%llu/%llu", (unsigned long long)row->tiles_exited_early,
+             (unsigned long long)row->tiles);
+    if (row->device_memory_bytes >= 0) snprintf(mem, sizeof mem, "%.1f MiB", (double)row->device_memory_bytes / 1048576.0);
+    fprintf(out, "%-27s %9.1f %8s %8s %8s %8s %11s %9s  %s\n", times, row->fps, t[0], t[1], t[2], t[3], t[4], mem,
+            deform);
+}
+
+static void table_peer(const bench_peer_row *p, FILE *out)
+{
+    if (p->status != BENCH_PEER_OK) {
+        fprintf(out, "        peer %s: %s: %s\n", p->name, bench_peer_status_name(p->status), p->why);
+        return;
+    }
+    fprintf(out, "        peer %s: %.3f ms median (p95 %.3f, max %.3f)", p->name, p->result.median_ms,
+            p->result.p95_ms, p->result.max_ms);
+    if (p->result.agreement >= 0.0) fprintf(out, ", agreement %.4f", p->result.agreement);
+    if (p->ratio > 0.0 && isfinite(p->ratio))
+        fprintf(out, ": ours is %.2fx %s\n", p->ratio <= 1.0 ? 1.0 / p->ratio : p->ratio,
+                p->ratio <= 1.0 ? "faster" : "slower");
+    else
+        fputc('\n', out);
+}
+
+/* Median ms of every stage per configuration. */
+static void table_stages(const bench_report *r, FILE *out)
+{
+    fprintf(out, "\nmedian ms per stage\n%4s ", "#");
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) fprintf(out, " %10s", app_stage_name(s));
+    fputc('\n', out);
+    for (size_t i = 0; i < r->row_count; ++i) {
+        const bench_row *row = &r->rows[i];
+        if (row->failed) continue;
+        fprintf(out, "%4u ", row->config.index + 1);
+        for (int s = 0; s <= SC_STAGE_COUNT; ++s) fprintf(out, " %10.4f", row->stage[s].median);
+        fputc('\n', out);
+    }
+}
+
+void bench_print_table(const bench_report *r, FILE *out)
+{
+    table_header(r, out);
+    for (size_t i = 0; i < r->row_count; ++i) {
+        table_row(&r->rows[i], out);
+        for (unsigned p = 0; p < r->rows[i].peer_count; ++p) table_peer(&r->rows[i].peers[p], out);
+    }
+    table_stages(r, out);
+}

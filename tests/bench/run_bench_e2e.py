@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""run_bench_e2e.py - slabcast-bench end to end on the CPU backend, as CI runs it.
+
+    run_bench_e2e.py SLABCAST_BENCH WORK_DIR
+
+A small built-in mesh at two sizes and two slab counts with --json, --csv, --plot and the cpu peer:
+exit status 0, every row of the JSON and the CSV filled (every stage's median / p95 / max, the frame
+rate, the counters; device memory null on the CPU backend), the counters consistent with the
+configuration (triangles of the mesh, tiles of the grid), the peer's agreement 1, the SVG well formed
+with its three panels and a point per configuration on each log-log panel, and the table on stdout.
+Then the failures: bad usage exits 2 naming the option; a model that cannot be read exits 1 naming
+the configuration, its row marked failed in the JSON. Exit 0 on success, 1 on a failure.
+"""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+RESOLUTION = 12          # the built-in knot: 4 * 12^2 = 576 triangles
+SIZES = [(64, 48), (96, 64)]
+SLABS = [4, 16]
+TILE = 8
+STAGES = ["deform", "normals", "project", "reduce", "scan", "emit", "tile_split", "slab_split", "raycast", "shade"]
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+    return cond
+
+
+def number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def run(binary, args):
+    env = dict(os.environ)
+    env["CUDA_VISIBLE_DEVICES"] = ""  # never a GPU, even on a machine that has one
+    return subprocess.run([binary] + args, capture_output=True, text=True, env=env, timeout=300)
+
+
+def check_row_json(row):
+    name = "row %s" % row.get("index")
+    check(row["status"] == "ok" and row["error"] is None, name + ": not ok: %s" % row.get("error"))
+    for stage in STAGES + ["frame"]:
+        q = row["stages_ms"].get(stage)
+        if not check(q is not None, "%s: no stage %s" % (name, stage)):
+            continue
+        check(all(number(q[k]) and q[k] >= 0 for k in ("median", "p95", "max")), "%s: %s not filled: %s" % (name, stage, q))
+        check(q["median"] <= q["p95"] <= q["max"], "%s: %s quantiles out of order: %s" % (name, stage, q))
+    check(row["stages_ms"]["frame"]["median"] > 0, name + ": frame time 0")
+    check(all(number(row["render_call_ms"][k]) for k in ("median", "p95", "max")), name + ": render_call_ms")
+    b = row["back_to_back"]
+    check(b["frames"] == 2 and number(b["ms"]) and number(b["fps"]) and b["fps"] > 0, name + ": back_to_back %s" % b)
+    w, h = row["width"], row["height"]
+    check(row["pixels"] == w * h, name + ": pixels")
+    check(row["triangles"] == 4 * RESOLUTION * RESOLUTION, name + ": triangles %s" % row["triangles"])
+    check(row["tiles"] == -(-w // TILE) * -(-h // TILE), name + ": tiles %s" % row["tiles"])
+    for k in ("visible_triangles", "references", "ray_triangle_tests", "hit_pixels"):
+        check(isinstance(row[k], int) and row[k] > 0, "%s: %s = %s" % (name, k, row[k]))
+    check(0 <= row["tiles_exited_early"] <= row["tiles"], name + ": tiles_exited_early")
+    check(row["device_memory_used_bytes"] is None, name + ": device memory on the cpu backend")
+    check(row["backend"] == "cpu" and row["frames"] == 2 and row["warmup"] == 1, name + ": backend or frames")
+    peers = row["peers"]
+    if check(len(peers) == 1 and peers[0]["name"] == "cpu", name + ": peers %s" % peers):
+        p = peers[0]
+        check(p["status"] == "ok" and p["why"] is None, name + ": peer status %s" % p)
+        check(all(number(p[k]) and p[k] > 0 for k in ("median_ms", "p95_ms", "max_ms", "ratio", "speedup")),
+              name + ": peer numbers %s" % p)
+        check(p["agreement"] == 1.0, name + ": the cpu peer sees other triangles than the cpu backend: %s" % p["agreement"])
+
+
+def check_json(path):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    check(doc["schema"] == 1 and doc["program"] == "slabcast-bench", "schema/program")
+    check(isinstance(doc["commit"], str) and doc["commit"], "commit")
+    check("--peers cpu" in doc["command_line"], "command_line: %s" % doc["command_line"])
+    check(doc["device"]["backend"] == "cpu" and doc["device"]["name"] == "cpu", "device %s" % doc["device"])
+    check(isinstance(doc["device"]["threads"], int) and doc["device"]["threads"] >= 1, "device threads")
+    check(doc["stages"] == STAGES, "stages %s" % doc["stages"])
+    o = doc["options"]
+    check(o["sizes"] == ["%dx%d" % s for s in SIZES] and o["slabs"] == SLABS and o["peers"] == ["cpu"], "options %s" % o)
+    rows = doc["rows"]
+    check(doc["configurations"] == 4 and len(rows) == 4 and doc["failed"] == 0, "4 rows, none failed")
+    want = [(w, h, s) for (w, h) in SIZES for s in SLABS]
+    check([(r["width"], r["height"], r["num_slabs"]) for r in rows] == want, "row order")
+    for row in rows:
+        check_row_json(row)
+    return rows
+
+
+def check_csv(path, rows):
+    with open(path, newline="", encoding="utf-8") as f:
+        text = f.read()
+    check(text.endswith("\r\n"), "CSV lines end in CRLF")
+    records = list(csv.reader(text.splitlines(keepends=True)))
+    header, body = records[0], records[1:]
+    check(len(body) == 8, "CSV: 4 configurations and 4 peer rows, got %d" % len(body))
+    check(all(len(r) == len(header) for r in body), "CSV records as wide as the header")
+    col = {name: i for i, name in enumerate(header)}
+    ours = [r for r in body if r[col["kind"]] == "slabcast"]
+    peers = [r for r in body if r[col["kind"]] == "peer"]
+    check(len(ours) == 4 and len(peers) == 4, "CSV kinds")
+    may_be_empty = {"error", "peer", "device_memory_used_bytes", "peer_agreement", "ratio", "speedup", "peer_note",
+                    "device_sms", "device_clock_khz", "driver_version", "runtime_version"}
+    for r in ours:
+        empty = [name for name, i in col.items() if r[i] == "" and name not in may_be_empty]
+        check(not empty, "CSV row %s: empty %s" % (r[col["config"]], empty))
+    for r in peers:
+        for name in ("frame_median_ms", "frame_p95_ms", "frame_max_ms", "peer_agreement", "ratio", "speedup"):
+            check(r[col[name]] != "", "CSV peer row %s: empty %s" % (r[col["config"]], name))
+        check(float(r[col["peer_agreement"]]) == 1.0, "CSV peer agreement")
+    for r, j in zip(ours, rows):
+        check(abs(float(r[col["frame_median_ms"]]) - j["stages_ms"]["frame"]["median"]) < 1e-5, "CSV = JSON frame median")
+        check(int(r[col["references"]]) == j["references"], "CSV = JSON references")
+
+
+def check_svg(path):
+    root = ET.parse(path).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    check(root.tag == ns + "svg", "SVG root")
+    texts = ["".join(t.itertext()) for t in root.iter(ns + "text")]
+    for title in ("Frame time per stage", "Frame time against triangles", "Frame time against pixels"):
+        check(any(title in t for t in texts), "SVG panel " + title)
+    check(len(list(root.iter(ns + "circle"))) == 8, "SVG: a point per configuration on each log-log panel")
+    check(any(t == "1k" for t in texts), "SVG: log axis labels")
+
+
+def check_failures(binary, work):
+    r = run(binary, ["--slabs", "0"])
+    check(r.returncode == 2 and "--slabs '0'" in r.stderr and "1 .. 1024" in r.stderr, "bad usage: %s" % r.stderr)
+    r = run(binary, ["--peers", "nosuch"])
+    check(r.returncode == 2 and "unknown peer" in r.stderr and "cpu" in r.stderr, "unknown peer: %s" % r.stderr)
+    missing = os.path.join(work, "missing.obj")
+    js = os.path.join(work, "failed.json")
+    r = run(binary, ["builtin", missing, "--backend", "cpu", "--resolution", "8", "--size", "32x24", "--frames", "1",
+                     "--warmup", "0", "--json", js])
+    check(r.returncode == 1, "a missing model exits 1, not %d" % r.returncode)
+    check("[2/2] missing 32x24" in r.stderr and "missing.obj" in r.stderr, "the failure names the configuration: %s" % r.stderr)
+    with open(js, encoding="utf-8") as f:
+        doc = json.load(f)
+    check(doc["failed"] == 1 and doc["rows"][0]["status"] == "ok" and doc["rows"][1]["status"] == "failed",
+          "failed row in JSON")
+    check(doc["rows"][1]["stages_ms"]["frame"]["median"] is None, "failed row's numbers are null")
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    binary, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    js, cs, svg = (os.path.join(work, n) for n in ("bench.json", "bench.csv", "bench.svg"))
+    for p in (js, cs, svg):
+        if os.path.exists(p):
+            os.remove(p)
+    args = ["--backend", "cpu", "--resolution", str(RESOLUTION), "--size", ",".join("%dx%d" % s for s in SIZES),
+            "--slabs", ",".join(map(str, SLABS)), "--tile", str(TILE), "--frames", "2", "--warmup", "1",
+            "--json", js, "--csv", cs, "--plot", svg, "--peers", "cpu"]
+    r = run(binary, args)
+    if not check(r.returncode == 0, "exit %d: %s" % (r.returncode, r.stderr)):
+        return 1
+    check("4 configurations (1 model x 1 subdivision level x 1 deformer set x 2 sizes x 1 tile size x 2 slab counts"
+          in r.stderr, "the count is said before the run: %s" % r.stderr)
+    check("[1/4]" not in r.stderr, "no progress line when stderr is not a terminal")
+    table = [l for l in r.stdout.splitlines() if l.strip().startswith(("1 ", "2 ", "3 ", "4 "))]
+    check(len(table) >= 4, "table rows on stdout:\n" + r.stdout)
+    check(r.stdout.count("peer cpu:") == 4 and "agreement 1.0000" in r.stdout, "peer lines in the table")
+    rows = check_json(js)
+    check_csv(cs, rows)
+    check_svg(svg)
+    check_failures(binary, work)
+    print("run_bench_e2e: %d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+/* test_bench_cuda.c - a small slabcast-bench sweep on the CUDA backend with the cpu peer, in
+ * process (the GPU machine runs test binaries, not scripts): two sizes x two slab counts of a small
+ * built-in mesh; every row filled (per-stage GPU times, frame rate, counters, device memory used),
+ * the cpu peer run on the same frames with agreement >= 0.99, and the JSON and CSV of the run valid.
+ * Exits 77 without a CUDA device. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_options.h"
+#include "bench_report.h"
+#include "bench_run.h"
+#include "bench_sweep.h"
+#include "bench_test_parse.h"
+#include "sctest_cuda.h"
+
+static void check_quant(const bench_quant *q, const char *what, unsigned config)
+{
+    SCT_CHECK_MSG(isfinite(q->median) && q->median >= 0.0 && q->median <= q->p95 && q->p95 <= q->max,
+                  "config %u: %s quantiles %g %g %g", config, what, q->median, q->p95, q->max);
+}
+
+static void check_row(const bench_row *r)
+{
+    unsigned i = r->config.index;
+    SCT_CHECK_MSG(!r->failed, "config %u failed: %s", i, r->error);
+    SCT_CHECK(r->backend == SC_BACKEND_CUDA);
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) check_quant(&r->stage[s], s == SC_STAGE_COUNT ? "frame" : "stage", i);
+    SCT_CHECK_MSG(r->stage[SC_STAGE_COUNT].median > 0.0, "config %u: frame time 0", i);
+    SCT_CHECK_MSG(r->stage[SC_STAGE_RAYCAST].median > 0.0, "config %u: no ray cast time", i);
+    SCT_CHECK_MSG(isfinite(r->fps) && r->fps > 0.0 && r->back_to_back_frames == r->frames, "config %u: fps", i);
+    SCT_CHECK_EQ_U64(r->triangles, 4 * 32 * 32);
+    SCT_CHECK(r->visible_triangles > 0 && r->references > 0 && r->ray_triangle_tests > 0 && r->hit_pixels > 0);
+    SCT_CHECK(r->tiles > 0 && r->tiles_exited_early <= r->tiles);
+    /* Known (cudaMemGetInfo answered); small renderers may fit pages the driver already holds, so 0 is
+     * possible. */
+    SCT_CHECK_MSG(r->device_memory_bytes >= 0, "config %u: device memory used %lld", i, (long long)r->device_memory_bytes);
+    SCT_REQUIRE(r->peer_count == 1);
+    const bench_peer_row *p = &r->peers[0];
+    SCT_CHECK(strcmp(p->name, "cpu") == 0);
+    SCT_CHECK_MSG(p->status == BENCH_PEER_OK, "config %u: cpu peer: %s", i, p->why);
+    SCT_CHECK_MSG(p->result.agreement >= 0.99, "config %u: cpu peer agreement %.5f", i, p->result.agreement);
+    SCT_CHECK(p->result.median_ms > 0.0 && isfinite(p->ratio) && p->ratio > 0.0);
+}
+
+/* The run's JSON and CSV read back. */
+static void check_documents(const bench_report *report)
+{
+    char *text = NULL;
+    size_t len = 0, where = 0;
+    FILE *f = open_memstream(&text, &len);
+    bench_json(report, f);
+    fclose(f);
+    SCT_CHECK_MSG(json_check(text, len, &where) == 0, "JSON invalid at %zu", where);
+    SCT_CHECK(strstr(text, "\"backend\": \"cuda\"") && strstr(text, "\"sm_count\": ") && !strstr(text, "\"sm_count\": null"));
+    SCT_CHECK(!strstr(text, "\"device_memory_used_bytes\": null"));
+    free(text);
+    f = open_memstream(&text, &len);
+    bench_csv(report, f);
+    fclose(f);
+    csv_table t;
+    SCT_REQUIRE(csv_read(text, len, &t) == 0);
+    SCT_CHECK_EQ_U64(t.count, 1 + 2 * report->row_count);
+    for (size_t r = 1; r < t.count; ++r) SCT_CHECK(t.field_counts[r] == t.field_counts[0]);
+    csv_table_free(&t);
+    free(text);
+}
+
+static void test_cuda_sweep(void)
+{
+    char *argv[] = {"slabcast-bench", "--backend", "cuda", "--resolution", "32", "--size", "128x96,160x120",
+                    "--slabs", "4,16", "--frames", "6", "--warmup", "2", "--peers", "cpu", NULL};
+    int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
+    bench_options o;
+    SCT_REQUIRE(bench_parse_options(argc, argv, &o, stderr) == 0);
+    bench_context ctx;
+    char why[512];
+    int ctx_rc = bench_context_init(&ctx, &o, why, sizeof why);
+    SCT_CHECK_MSG(ctx_rc == 0, "context: %s", why);
+    if (ctx_rc != 0) {
+        bench_context_free(&ctx);
+        return;
+    }
+    SCT_CHECK(ctx.backend == SC_BACKEND_CUDA && ctx.device.sm_count > 0 && ctx.device.runtime_version > 0);
+    printf("      device %s, %d SMs\n", ctx.device.name, ctx.device.sm_count);
+    bench_config *configs = NULL;
+    size_t count = 0;
+    SCT_REQUIRE(bench_sweep_expand(&o, &configs, &count, why, sizeof why) == 0);
+    SCT_CHECK_EQ_U64(count, 4);
+    bench_row *rows = calloc(count, sizeof *rows);
+    SCT_REQUIRE(rows);
+    size_t failed = bench_run_sweep(&ctx, configs, count, rows, NULL, NULL, stderr);
+    SCT_CHECK_EQ_U64(failed, 0);
+    for (size_t i = 0; i < count; ++i) check_row(&rows[i]);
+    bench_report report = {&o, &ctx.device, "test", "slabcast-bench (test)", rows, count};
+    check_documents(&report);
+    bench_print_table(&report, stdout);
+    free(rows);
+    free(configs);
+    bench_context_free(&ctx);
+}
+
+int main(int argc, char **argv)
+{
+    sct_begin(argc, argv, "bench_cuda");
+    sct_require_cuda();
+    SCT_RUN(test_cuda_sweep);
+    return sct_end();
+}

@@ -1,0 +1,224 @@
+/* test_bench_plot.c - slabcast-bench's plot as numbers: the axes (round linear ends and steps, log
+ * axes in whole decades holding every point strictly inside, a single point mid-axis), the tick
+ * labels, the bars' segments and heights from the rows, and the SVG built from them (well formed,
+ * one circle per point per panel, text escaped). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_plot.h"
+#include "sctest.h"
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b))); }
+
+static void check_ticks(const bench_axis *a, const double *want, int n)
+{
+    SCT_CHECK_MSG(a->tick_count == n, "%d ticks, not %d", a->tick_count, n);
+    for (int i = 0; i < n && i < a->tick_count; ++i)
+        SCT_CHECK_MSG(near(a->ticks[i], want[i]), "tick %d is %g, not %g", i, a->ticks[i], want[i]);
+}
+
+static void test_linear_axis(void)
+{
+    bench_axis a;
+    bench_axis_linear(7.3, &a);
+    SCT_CHECK(!a.log && a.lo == 0.0 && near(a.hi, 8.0));
+    check_ticks(&a, (double[]){0, 2, 4, 6, 8}, 5);
+    bench_axis_linear(10.0, &a); /* an exact step count adds no empty step */
+    SCT_CHECK(near(a.hi, 10.0));
+    check_ticks(&a, (double[]){0, 2, 4, 6, 8, 10}, 6);
+    bench_axis_linear(0.0123, &a);
+    SCT_CHECK(near(a.hi, 0.015));
+    check_ticks(&a, (double[]){0, 0.005, 0.01, 0.015}, 4);
+    bench_axis_linear(0.0, &a); /* nothing measured: 0 .. 1 */
+    SCT_CHECK(near(a.hi, 1.0) && a.tick_count >= 2);
+    bench_axis_linear(NAN, &a);
+    SCT_CHECK(near(a.hi, 1.0));
+    SCT_CHECK(near(bench_axis_fraction(&a, 0.25), 0.25));
+    SCT_CHECK(bench_axis_fraction(&a, -1.0) == 0.0 && bench_axis_fraction(&a, 7.0) == 1.0);
+    SCT_CHECK(bench_axis_fraction(&a, NAN) == 0.0);
+}
+
+static void test_log_axis(void)
+{
+    bench_axis a;
+    bench_axis_log(2304.0, 9216.0, &a);
+    SCT_CHECK(a.log && near(a.lo, 1e3) && near(a.hi, 1e4));
+    check_ticks(&a, (double[]){1e3, 2e3, 5e3, 1e4}, 4);
+    /* One point on an exact decade sits in the middle, not on an edge. */
+    bench_axis_log(1000.0, 1000.0, &a);
+    SCT_CHECK(near(a.lo, 100.0) && near(a.hi, 1e4));
+    SCT_CHECK(near(bench_axis_fraction(&a, 1000.0), 0.5));
+    check_ticks(&a, (double[]){100, 200, 500, 1e3, 2e3, 5e3, 1e4}, 7);
+    /* Small values (ms) work the same. */
+    bench_axis_log(0.03, 0.7, &a);
+    SCT_CHECK(near(a.lo, 0.01) && near(a.hi, 1.0));
+    SCT_CHECK(bench_axis_fraction(&a, 0.03) > 0.0 && bench_axis_fraction(&a, 0.7) < 1.0);
+    /* Many decades: a tick every other decade, at most BENCH_AXIS_MAX_TICKS. */
+    bench_axis_log(1.0, 1e12, &a);
+    SCT_CHECK(near(a.lo, 0.1) && near(a.hi, 1e13));
+    check_ticks(&a, (double[]){0.1, 10, 1e3, 1e5, 1e7, 1e9, 1e11, 1e13}, 8);
+    SCT_CHECK(near(bench_axis_fraction(&a, 1e6), 0.5));
+    /* Nonsense ranges still give an axis. */
+    bench_axis_log(0.0, -1.0, &a);
+    SCT_CHECK(a.lo > 0.0 && a.hi > a.lo && a.tick_count > 0);
+}
+
+static void test_labels(void)
+{
+    static const struct { double v; const char *s; } k_cases[] = {
+        {0, "0"}, {0.25, "0.25"}, {20, "20"}, {999, "999"}, {1000, "1k"}, {2000, "2k"}, {2.5e6, "2.5M"}, {1e9, "1G"},
+        {0.005, "0.005"},
+    };
+    for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; ++i) {
+        char buf[32];
+        bench_axis_label(k_cases[i].v, buf, sizeof buf);
+        SCT_CHECK_MSG(strcmp(buf, k_cases[i].s) == 0, "%g -> %s, not %s", k_cases[i].v, buf, k_cases[i].s);
+    }
+}
+
+/* Three configurations; the second failed. */
+static void make_rows(bench_row rows[3])
+{
+    memset(rows, 0, 3 * sizeof *rows);
+    for (int i = 0; i < 3; ++i) {
+        rows[i].config = (bench_config){(unsigned)i, 0, i == 2 ? "a<b>&\"c\".obj" : NULL, 0, 5,
+                                        64u << i, 48u << i, 8, 16, 0, 1};
+        for (int s = 0; s < SC_STAGE_COUNT; ++s) rows[i].stage[s].median = 0.1 * (s + 1) * (i + 1);
+        rows[i].stage[SC_STAGE_COUNT].median = 6.0 * (i + 1); /* a bit above the stages' sum (5.5 each) */
+        rows[i].triangles = 576u * (i + 1);
+    }
+    rows[1].failed = 1;
+}
+
+static void test_data(void)
+{
+    bench_row rows[3];
+    make_rows(rows);
+    bench_plot_data d;
+    SCT_REQUIRE(bench_plot_data_build(rows, 3, &d) == 0);
+    SCT_REQUIRE(d.bar_count == 2); /* the failed row left out */
+    SCT_CHECK_EQ_U64(d.bars[0].config, 0);
+    SCT_CHECK_EQ_U64(d.bars[1].config, 2);
+    for (int s = 0; s < SC_STAGE_COUNT; ++s) SCT_CHECK(near(d.bars[1].stage_ms[s], 0.3 * (s + 1)));
+    SCT_CHECK(near(d.bars[0].stack_ms, 5.5));
+    SCT_CHECK(near(d.bars[1].stack_ms, 16.5));
+    SCT_CHECK(near(d.bars[1].frame_ms, 18.0));
+    SCT_CHECK(near(d.bars[1].pixels, 256.0 * 192.0));
+    SCT_CHECK(near(d.bars[1].triangles, 1728.0));
+    /* The bar axis holds the tallest of stacks and markers (18 ms): 0 .. 20. */
+    SCT_CHECK(near(d.bar_y.hi, 20.0));
+    SCT_CHECK(d.has_points);
+    SCT_CHECK(near(d.tri_x.lo, 100.0) && near(d.tri_x.hi, 1e4));
+    SCT_CHECK(near(d.pix_x.lo, 1e3) && near(d.pix_x.hi, 1e5));
+    SCT_CHECK(near(d.time_y.lo, 1.0) && near(d.time_y.hi, 100.0));
+    for (size_t i = 0; i < d.bar_count; ++i) {
+        double t = bench_axis_fraction(&d.time_y, d.bars[i].frame_ms);
+        SCT_CHECK(t > 0.0 && t < 1.0);
+    }
+    SCT_CHECK(strstr(d.bars[1].label, "a<b>&\"c\" 256x192"));
+    bench_plot_data_free(&d);
+}
+
+/* One configuration: its point is drawn, mid-axis on both log panels. */
+static void test_single_point(void)
+{
+    bench_row rows[3];
+    make_rows(rows);
+    bench_plot_data d;
+    SCT_REQUIRE(bench_plot_data_build(rows, 1, &d) == 0);
+    SCT_REQUIRE(d.bar_count == 1 && d.has_points);
+    double fx = bench_axis_fraction(&d.tri_x, d.bars[0].triangles);
+    double fy = bench_axis_fraction(&d.time_y, d.bars[0].frame_ms);
+    SCT_CHECK(fx > 0.0 && fx < 1.0 && fy > 0.0 && fy < 1.0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bench_plot_svg(&d, "one", f);
+    fclose(f);
+    size_t circles = 0;
+    for (const char *p = text; (p = strstr(p, "<circle")); ++p) ++circles;
+    SCT_CHECK_EQ_U64(circles, 2);
+    free(text);
+    bench_plot_data_free(&d);
+}
+
+/* Start and end tags balance (the SVG has no comments or CDATA), and no raw '&' or '<' is in text. */
+static int tags_balance(const char *s)
+{
+    int depth = 0;
+    for (const char *p = s; (p = strchr(p, '<')); ++p) {
+        if (p[1] == '?') continue;
+        const char *close = strchr(p, '>');
+        if (!close) return 0;
+        if (p[1] == '/') --depth;
+        else if (close[-1] != '/') ++depth;
+        if (depth < 0) return 0;
+    }
+    return depth == 0;
+}
+
+static void test_svg(void)
+{
+    bench_row rows[3];
+    make_rows(rows);
+    bench_plot_data d;
+    SCT_REQUIRE(bench_plot_data_build(rows, 3, &d) == 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bench_plot_svg(&d, "on <gpu> & \"co\"", f);
+    fclose(f);
+    SCT_REQUIRE(text);
+    SCT_CHECK(strncmp(text, "<?xml", 5) == 0);
+    SCT_CHECK(strstr(text, "</svg>\n") == text + len - 7);
+    SCT_CHECK(tags_balance(text));
+    SCT_CHECK(strstr(text, "on &lt;gpu&gt; &amp; &quot;co&quot;"));
+    SCT_CHECK(strstr(text, "a&lt;b&gt;&amp;&quot;c&quot; 256x192"));
+    SCT_CHECK(strstr(text, "Frame time per stage"));
+    SCT_CHECK(strstr(text, "Frame time against triangles (log-log)"));
+    SCT_CHECK(strstr(text, "Frame time against pixels (log-log)"));
+    size_t circles = 0, rects = 0;
+    for (const char *p = text; (p = strstr(p, "<circle")); ++p) ++circles;
+    for (const char *p = text; (p = strstr(p, "<rect x=")); ++p) ++rects;
+    SCT_CHECK_EQ_U64(circles, 4);                                  /* two points on each log panel */
+    SCT_CHECK_EQ_U64(rects, SC_STAGE_COUNT + 2 * SC_STAGE_COUNT); /* the legend, then each bar's segments */
+    /* Tick labels of the axes are written. */
+    SCT_CHECK(strstr(text, ">1k</text>") && strstr(text, ">100</text>") && strstr(text, ">20</text>"));
+    free(text);
+    bench_plot_data_free(&d);
+}
+
+/* Nothing ran: still a drawing, saying so. */
+static void test_svg_empty(void)
+{
+    bench_row rows[3];
+    make_rows(rows);
+    for (int i = 0; i < 3; ++i) rows[i].failed = 1;
+    bench_plot_data d;
+    SCT_REQUIRE(bench_plot_data_build(rows, 3, &d) == 0);
+    SCT_CHECK(d.bar_count == 0 && !d.has_points);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bench_plot_svg(&d, "none", f);
+    fclose(f);
+    SCT_CHECK(tags_balance(text));
+    SCT_CHECK(strstr(text, "no configuration ran"));
+    free(text);
+    bench_plot_data_free(&d);
+}
+
+int main(int argc, char **argv)
+{
+    sct_begin(argc, argv, "bench_plot");
+    SCT_RUN(test_linear_axis);
+    SCT_RUN(test_log_axis);
+    SCT_RUN(test_labels);
+    SCT_RUN(test_data);
+    SCT_RUN(test_single_point);
+    SCT_RUN(test_svg);
+    SCT_RUN(test_svg_empty);
+    return sct_end();
+}

@@ -1,0 +1,139 @@
+/* test_bench_sweep.c - the configurations of a sweep: their count (the product of the lists) and
+ * the factors named, their order (the model slowest, the view fastest, so a model is read once),
+ * the refusal past BENCH_MAX_CONFIGS, and the names and labels the progress line and table show. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_options.h"
+#include "bench_sweep.h"
+#include "options.h"
+#include "sctest.h"
+
+/* Parses the arguments after the program name, a NULL-terminated list; a message, if any, goes to
+ * msg. */
+static int parse(bench_options *o, char *msg, size_t msg_size, ...)
+{
+    char *argv[40];
+    argv[0] = "slabcast-bench";
+    int argc = 0;
+    va_list ap;
+    va_start(ap, msg_size);
+    for (char *a; argc < 38 && (a = va_arg(ap, char *)) != NULL;) argv[++argc] = a;
+    va_end(ap);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&text, &len);
+    int rc = bench_parse_options(argc + 1, argv, o, err);
+    fclose(err);
+    snprintf(msg, msg_size, "%s", text ? text : "");
+    free(text);
+    return rc;
+}
+
+/* ---- the sweep --------------------------------------------------------------------------------- */
+
+static void test_sweep_order(void)
+{
+    bench_options o;
+    char msg[512];
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "builtin", "m/dragon.obj.xz", "--size", "64x48,32x32", "--slabs", "4,8,16",
+                      "--views", "2", "--deform=twist/none", NULL) == 0);
+    uint64_t count = 0;
+    char factors[256], why[256];
+    SCT_REQUIRE(bench_sweep_count(&o, &count, factors, sizeof factors, why, sizeof why) == 0);
+    SCT_CHECK_EQ_U64(count, 2 * 2 * 3 * 2 * 2);
+    SCT_CHECK_MSG(strcmp(factors, "2 models x 1 subdivision level x 2 deformer sets x 2 sizes x 1 tile size x 3 slab "
+                                  "counts x 2 views") == 0, "factors: %s", factors);
+    bench_config *c = NULL;
+    size_t n = 0;
+    SCT_REQUIRE(bench_sweep_expand(&o, &c, &n, why, sizeof why) == 0);
+    SCT_REQUIRE(n == 48);
+    static const uint32_t k_slabs[3] = {4, 8, 16};
+    /* The view varies fastest, then slabs, tile, size, deformer set, subdivision; the model slowest. */
+    for (size_t i = 0; i < n; ++i) {
+        SCT_CHECK_EQ_U64(c[i].index, i);
+        SCT_CHECK_EQ_U64(c[i].view, i % 2);
+        SCT_CHECK_EQ_U64(c[i].views, 2);
+        SCT_CHECK_EQ_U64(c[i].num_slabs, k_slabs[(i / 2) % 3]);
+        SCT_CHECK_EQ_U64(c[i].width, (i / 6) % 2 ? 32 : 64);
+        SCT_CHECK_EQ_U64(c[i].deform_mask, (i / 12) % 2 ? 0 : APP_DEFORM_TWIST);
+        SCT_CHECK_EQ_U64(c[i].model, i / 24);
+        SCT_CHECK((c[i].model_path == NULL) == (i < 24));
+        SCT_CHECK_EQ_U64(c[i].tile_size, 8);
+    }
+    char label[256];
+    bench_config_label(&c[47], label, sizeof label);
+    SCT_CHECK_MSG(strcmp(label, "dragon 32x32 tile 8 slabs 16 deform none view 2/2") == 0, "label: %s", label);
+    bench_config_label(&c[0], label, sizeof label);
+    SCT_CHECK_MSG(strcmp(label, "builtin 64x48 tile 8 slabs 4 deform twist view 1/2") == 0, "label: %s", label);
+    free(c);
+}
+
+static void test_sweep_camera_and_subdivide(void)
+{
+    bench_options o;
+    char msg[512];
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--camera", "0,0,5,0,0,0,45", "--subdivide", "0,1", NULL) == 0);
+    bench_config *c = NULL;
+    size_t n = 0;
+    char why[256];
+    SCT_REQUIRE(bench_sweep_expand(&o, &c, &n, why, sizeof why) == 0);
+    SCT_REQUIRE(n == 2);
+    SCT_CHECK_EQ_U64(c[0].views, 0);
+    SCT_CHECK_EQ_U64(c[1].subdivide, 1);
+    char label[256];
+    bench_config_label(&c[1], label, sizeof label);
+    SCT_CHECK_MSG(strcmp(label, "builtin 1024x1024 tile 8 slabs 16 deform twist,wave subdivide 1 camera") == 0, "%s",
+                  label);
+    free(c);
+}
+
+/* Past BENCH_MAX_CONFIGS the sweep is refused with its size and factors. */
+static void test_sweep_limit(void)
+{
+    bench_options o;
+    char msg[512];
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--slabs", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "--tile",
+                      "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "--views", "17", NULL) == 0);
+    uint64_t count = 0;
+    char why[512];
+    SCT_CHECK(bench_sweep_count(&o, &count, NULL, 0, why, sizeof why) == -1);
+    SCT_CHECK_EQ_U64(count, 16 * 16 * 17);
+    SCT_CHECK_MSG(strstr(why, "4352 configurations") && strstr(why, "more than 4096") &&
+                      strstr(why, "16 slab counts") && strstr(why, "shorten a list"), "why: %s", why);
+    bench_config *c = (bench_config *)1;
+    size_t n = 1;
+    SCT_CHECK(bench_sweep_expand(&o, &c, &n, why, sizeof why) == -1);
+    SCT_CHECK(c == NULL && n == 0);
+    /* Exactly at the limit it runs. */
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--slabs", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "--tile",
+                      "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "--views", "16", NULL) == 0);
+    SCT_CHECK(bench_sweep_count(&o, &count, NULL, 0, why, sizeof why) == 0);
+    SCT_CHECK_EQ_U64(count, BENCH_MAX_CONFIGS);
+}
+
+static void test_model_names(void)
+{
+    static const struct { const char *path, *name; } k_names[] = {
+        {NULL, "builtin"}, {"dragon.obj", "dragon"}, {"models/stanford-dragon.obj.xz", "stanford-dragon"},
+        {"a.b.ply", "a.b"}, {".hidden", ".hidden"}, {"dir.x/file", "file"}, {"x.xz", "x"},
+    };
+    for (size_t i = 0; i < sizeof k_names / sizeof k_names[0]; ++i) {
+        char name[64];
+        bench_model_short_name(k_names[i].path, name, sizeof name);
+        SCT_CHECK_MSG(strcmp(name, k_names[i].name) == 0, "%s -> %s, not %s", k_names[i].path ? k_names[i].path : "NULL",
+                      name, k_names[i].name);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    sct_begin(argc, argv, "bench_sweep");
+    SCT_RUN(test_sweep_order);
+    SCT_RUN(test_sweep_camera_and_subdivide);
+    SCT_RUN(test_sweep_limit);
+    SCT_RUN(test_model_names);
+    return sct_end();
+}
