@@ -15,6 +15,7 @@
 #include "bench_sweep.h"
 #include "sc_status.h"
 
+#include "bench_commit.h" /* SLABCAST_BENCH_COMMIT, written at build time */
 #ifndef SLABCAST_BENCH_COMMIT
 #define SLABCAST_BENCH_COMMIT "unknown"
 #endif
