@@ -7,6 +7,7 @@
 #include "options.h"
 
 #include "camera.h"
+#include "option_values.h"
 #include "viewer_bindings.h"
 
 #include <ctype.h>
@@ -122,116 +123,11 @@ void app_print_usage(FILE *f)
     app_print_bindings(f);
 }
 
-/* ---- messages ---------------------------------------------------------------------------------- */
+/* ---- messages and numbers (option_values.c) ---------------------------------------------------- */
 
-/* Writes a user-given string quoted, on one line: bytes outside printable ASCII as \xNN, and at
- * most 80 of them (then "..."), so a hostile argument cannot forge or flood the message. */
-static void put_quoted(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    size_t i = 0;
-    for (; s[i] && i < 80; ++i) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\\' || c == '\'') fprintf(f, "\\%c", c);
-        else if (c >= 0x20 && c < 0x7f) fputc(c, f);
-        else fprintf(f, "\\x%02x", c);
-    }
-    fputs(s[i] ? "...'" : "'", f);
-}
-
-/* "slabcast: --dt '0': out of range; valid: ..." */
 static int bad_value(FILE *err, const char *opt, const char *value, const char *problem, const char *valid)
 {
-    fprintf(err, "slabcast: %s ", opt);
-    put_quoted(err, value);
-    fprintf(err, ": %s; valid: %s\n", problem, valid);
-    return -1;
-}
-
-/* ---- numbers ----------------------------------------------------------------------------------- */
-
-typedef enum num_error { NUM_OK = 0, NUM_EMPTY, NUM_SYNTAX, NUM_TRAILING, NUM_RANGE, NUM_NOT_FINITE } num_error;
-
-static const char *num_problem(num_error e)
-{
-    switch (e) {
-    case NUM_EMPTY: return "empty value";
-    case NUM_SYNTAX: return "not a number";
-    case NUM_TRAILING: return "unexpected characters after the number";
-    case NUM_RANGE: return "out of range";
-    case NUM_NOT_FINITE: return "not a finite number";
-    default: return "bad value";
-    }
-}
-
-/* The binary shift of a size suffix at s (K, M, G, T, optionally followed by B or iB, any case);
- * advances *len past it. 0 when there is none. */
-static unsigned take_suffix(const char *s, size_t *len)
-{
-    static const char k_units[] = "kmgt";
-    if (*len == 0) return 0;
-    const char *u = strchr(k_units, tolower((unsigned char)s[0]));
-    if (!u || !*u) return 0;
-    size_t n = 1;
-    if (n < *len && tolower((unsigned char)s[n]) == 'i') ++n;
-    if (n < *len && tolower((unsigned char)s[n]) == 'b') ++n;
-    else if (n == 2) return 0; /* "Ki" without "B" */
-    *len -= n;
-    return 10u * (unsigned)(u - k_units + 1);
-}
-
-/* Parses the n bytes at s as a decimal count; with `suffixes`, K/M/G/T multiply by 1024^1..4.
- * Overflow of 64 bits is NUM_RANGE. */
-static num_error parse_count(const char *s, size_t n, int suffixes, uint64_t *out)
-{
-    if (n == 0) return NUM_EMPTY;
-    if (!isdigit((unsigned char)s[0])) return NUM_SYNTAX;
-    uint64_t v = 0;
-    int overflow = 0;
-    size_t i = 0;
-    for (; i < n && isdigit((unsigned char)s[i]); ++i) {
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10) overflow = 1;
-        else v = v * 10 + d;
-    }
-    size_t rest = n - i;
-    unsigned shift = suffixes ? take_suffix(s + i, &rest) : 0;
-    if (rest != 0) return NUM_TRAILING;
-    if (overflow || (shift && v > (UINT64_MAX >> shift))) return NUM_RANGE;
-    *out = v << shift;
-    return NUM_OK;
-}
-
-static num_error parse_count_in(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    uint64_t v = 0;
-    num_error e = parse_count(s, strlen(s), 0, &v);
-    if (e == NUM_OK && (v < lo || v > hi)) e = NUM_RANGE;
-    if (e == NUM_OK) *out = v;
-    return e;
-}
-
-/* A plain decimal number (digits, sign, point, exponent; no "nan", "inf", hex or spaces), finite
- * in double, within [lo, hi]. Values too small for a double read as 0. */
-static num_error parse_real_in(const char *s, double lo, double hi, double *out)
-{
-    if (!*s) return NUM_EMPTY;
-    if (isspace((unsigned char)s[0])) return NUM_SYNTAX;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    int range_error = errno == ERANGE;
-    if (end == s) return NUM_SYNTAX;
-    if (*end) return NUM_TRAILING;
-    if (!range_error && !isfinite(v)) return NUM_NOT_FINITE;
-    if (strspn(s, "0123456789+-.eE") != strlen(s)) return NUM_SYNTAX;
-    if (range_error) {
-        if (fabs(v) >= 1.0) return NUM_RANGE;
-        v = 0.0; /* underflow */
-    }
-    if (!(v >= lo && v <= hi)) return NUM_RANGE;
-    *out = v;
-    return NUM_OK;
+    return app_bad_value(err, "slabcast", opt, value, problem, valid);
 }
 
 /* --size WxH: both sides 1 .. APP_MAX_IMAGE_SIDE. */
@@ -242,17 +138,17 @@ static int parse_size(const char *opt, const char *v, app_options *o, FILE *err)
     const char *x = strpbrk(v, "xX");
     if (!x) return bad_value(err, opt, v, "expected WxH", valid);
     uint64_t w = 0, h = 0;
-    num_error e = parse_count(v, (size_t)(x - v), 0, &w);
+    app_num_error e = app_parse_count(v, (size_t)(x - v), 0, &w);
     const char *side = "width";
-    if (e == NUM_OK) {
+    if (e == APP_NUM_OK) {
         side = "height";
-        e = parse_count(x + 1, strlen(x + 1), 0, &h);
+        e = app_parse_count(x + 1, strlen(x + 1), 0, &h);
     }
-    if (e == NUM_OK && (w < 1 || w > APP_MAX_IMAGE_SIDE)) { side = "width"; e = NUM_RANGE; }
-    if (e == NUM_OK && (h < 1 || h > APP_MAX_IMAGE_SIDE)) { side = "height"; e = NUM_RANGE; }
-    if (e != NUM_OK) {
+    if (e == APP_NUM_OK && (w < 1 || w > APP_MAX_IMAGE_SIDE)) { side = "width"; e = APP_NUM_RANGE; }
+    if (e == APP_NUM_OK && (h < 1 || h > APP_MAX_IMAGE_SIDE)) { side = "height"; e = APP_NUM_RANGE; }
+    if (e != APP_NUM_OK) {
         char problem[96];
-        snprintf(problem, sizeof problem, "%s: %s", side, num_problem(e));
+        snprintf(problem, sizeof problem, "%s: %s", side, app_num_problem(e));
         return bad_value(err, opt, v, problem, valid);
     }
     o->width = (uint32_t)w;
@@ -262,69 +158,24 @@ static int parse_size(const char *opt, const char *v, app_options *o, FILE *err)
 
 static int parse_u32_opt(const char *opt, const char *v, uint32_t lo, uint32_t hi, uint32_t *out, FILE *err)
 {
-    uint64_t n = 0;
-    num_error e = parse_count_in(v, lo, hi, &n);
-    if (e != NUM_OK) {
-        char valid[64];
-        snprintf(valid, sizeof valid, "an integer %u .. %u", lo, hi);
-        return bad_value(err, opt, v, num_problem(e), valid);
-    }
-    *out = (uint32_t)n;
-    return 0;
+    return app_parse_u32_value(err, "slabcast", opt, v, lo, hi, out);
+}
+
+static int parse_time_opt(const char *opt, const char *v, double lo, double hi, float *out, FILE *err)
+{
+    return app_parse_seconds_value(err, "slabcast", opt, v, lo, hi, out);
 }
 
 static int parse_limit_opt(const char *opt, const char *v, int suffixes, uint64_t hi, uint64_t *out, FILE *err)
 {
     uint64_t n = 0;
-    num_error e = parse_count(v, strlen(v), suffixes, &n);
-    if (e == NUM_OK && (n < 1 || n > hi)) e = NUM_RANGE;
-    if (e != NUM_OK)
-        return bad_value(err, opt, v, num_problem(e),
+    app_num_error e = app_parse_count(v, strlen(v), suffixes, &n);
+    if (e == APP_NUM_OK && (n < 1 || n > hi)) e = APP_NUM_RANGE;
+    if (e != APP_NUM_OK)
+        return bad_value(err, opt, v, app_num_problem(e),
                          suffixes ? "an integer 1 .. 2^62, optionally with K, M, G or T (powers of 1024)"
                                   : "an integer 1 .. 4294967295");
     *out = n;
-    return 0;
-}
-
-static int parse_time_opt(const char *opt, const char *v, double lo, double hi, float *out, FILE *err)
-{
-    double t = 0.0;
-    num_error e = parse_real_in(v, lo, hi, &t);
-    if (e != NUM_OK) {
-        char valid[80];
-        snprintf(valid, sizeof valid, "a decimal number of seconds, %g .. %g", lo, hi);
-        return bad_value(err, opt, v, num_problem(e), valid);
-    }
-    *out = (float)t;
-    return 0;
-}
-
-/* --camera ex,ey,ez,tx,ty,tz,fov: seven decimal numbers; eye != target; fov in degrees. */
-static int parse_camera(const char *opt, const char *v, app_options *o, FILE *err)
-{
-    char valid[128];
-    snprintf(valid, sizeof valid, "ex,ey,ez,tx,ty,tz,fov: eye, target (not the eye) and fov %g .. %g degrees",
-             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
-    const char *p = v;
-    for (int i = 0; i < 7; ++i) {
-        size_t n = strcspn(p, ",");
-        char part[64];
-        if (n >= sizeof part) return bad_value(err, opt, v, "a number is too long", valid);
-        memcpy(part, p, n);
-        part[n] = '\0';
-        double x = 0.0;
-        num_error e = parse_real_in(part, -3e38, 3e38, &x);
-        if (e != NUM_OK) return bad_value(err, opt, v, num_problem(e), valid);
-        o->camera[i] = (float)x;
-        p += n;
-        if (i < 6 && *p != ',') return bad_value(err, opt, v, "expected 7 comma-separated numbers", valid);
-        if (i < 6) ++p;
-    }
-    if (*p) return bad_value(err, opt, v, "expected 7 comma-separated numbers", valid);
-    app_camera probe = {{0}, {0}, 1.0f, {0}, 1.0f};
-    if (app_camera_set(&probe, o->camera, o->camera + 3, o->camera[6]) != 0)
-        return bad_value(err, opt, v, "eye equals target or fov out of range", valid);
-    o->has_camera = 1;
     return 0;
 }
 
@@ -431,12 +282,12 @@ static int unknown_option(const char *arg, const char *name, FILE *err)
 {
     if (strncmp(arg, "--", 2) != 0 && strcmp(arg, "-h") != 0) {
         fputs("slabcast: unexpected argument ", err);
-        put_quoted(err, arg);
+        app_put_quoted(err, arg);
         fputs(" (options start with --); see --help\n", err);
         return -1;
     }
     fputs("slabcast: unknown option ", err);
-    put_quoted(err, name);
+    app_put_quoted(err, name);
     const char *near = closest_option(name);
     if (near) fprintf(err, " (did you mean %s?)", near);
     fputs("; see --help\n", err);
@@ -486,12 +337,12 @@ static int parse_real_opt(const char *opt, const char *v, double lo, double hi, 
                           float *out, FILE *err)
 {
     double x = 0.0;
-    num_error e = parse_real_in(v, lo, hi, &x);
-    if (e == NUM_OK && !closed_lo && !(x > lo)) e = NUM_RANGE;
-    if (e != NUM_OK) {
+    app_num_error e = app_parse_real_in(v, lo, hi, &x);
+    if (e == APP_NUM_OK && !closed_lo && !(x > lo)) e = APP_NUM_RANGE;
+    if (e != APP_NUM_OK) {
         char valid[96];
         snprintf(valid, sizeof valid, "%s %s%g .. %g", what, closed_lo ? "" : "over ", lo, hi);
-        return bad_value(err, opt, v, num_problem(e), valid);
+        return bad_value(err, opt, v, app_num_problem(e), valid);
     }
     *out = (float)x;
     return 0;
@@ -515,7 +366,10 @@ static int apply_value(app_options *o, opt_id id, const char *opt, const char *v
         else if (strcmp(v, "off") == 0) o->interop = APP_INTEROP_OFF;
         else return bad_value(err, opt, v, "unknown interop mode", "auto, on, off");
         return 0;
-    case OPT_CAMERA: return parse_camera(opt, v, o, err);
+    case OPT_CAMERA:
+        if (app_parse_camera_value(err, "slabcast", opt, v, o->camera) != 0) return -1;
+        o->has_camera = 1;
+        return 0;
     case OPT_OUT:
         o->out_format = app_image_format_of(v);
         if (o->out_format == APP_IMAGE_UNKNOWN)

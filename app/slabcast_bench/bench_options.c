@@ -15,6 +15,7 @@
 
 #include "bench_peer.h"
 #include "camera.h"
+#include "option_values.h"
 #include "options.h"
 
 static const struct { const char *name; unsigned bit; } k_deformers[] = {
@@ -98,141 +99,20 @@ void bench_print_usage(FILE *f)
 
 /* ---- messages ---------------------------------------------------------------------------------- */
 
-/* Writes a user-given string quoted, on one line: bytes outside printable ASCII as \xNN, at most 80
- * of them (then "..."), so a hostile argument cannot forge or flood the message. */
-static void put_quoted(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    size_t i = 0;
-    for (; s[i] && i < 80; ++i) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\\' || c == '\'') fprintf(f, "\\%c", c);
-        else if (c >= 0x20 && c < 0x7f) fputc(c, f);
-        else fprintf(f, "\\x%02x", c);
-    }
-    fputs(s[i] ? "...'" : "'", f);
-}
-
-/* "slabcast-bench: --slabs '4,0': item 2: out of range; valid: ..." */
+/* "slabcast-bench: --slabs '4,0': item 2: out of range; valid: ..." (option_values.c) */
 static int bad_value(FILE *err, const char *opt, const char *value, const char *problem, const char *valid)
 {
-    fprintf(err, "slabcast-bench: %s ", opt);
-    put_quoted(err, value);
-    fprintf(err, ": %s; valid: %s\n", problem, valid);
-    return -1;
-}
-
-/* ---- numbers ----------------------------------------------------------------------------------- */
-
-typedef enum num_error { NUM_OK = 0, NUM_EMPTY, NUM_SYNTAX, NUM_TRAILING, NUM_RANGE, NUM_NOT_FINITE } num_error;
-
-static const char *num_problem(num_error e)
-{
-    switch (e) {
-    case NUM_EMPTY: return "empty value";
-    case NUM_SYNTAX: return "not a number";
-    case NUM_TRAILING: return "unexpected characters after the number";
-    case NUM_RANGE: return "out of range";
-    case NUM_NOT_FINITE: return "not a finite number";
-    default: return "bad value";
-    }
-}
-
-/* The n bytes at s as a decimal count in [lo, hi] (digits only; 64-bit overflow is NUM_RANGE). */
-static num_error parse_count(const char *s, size_t n, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    if (n == 0) return NUM_EMPTY;
-    if (!isdigit((unsigned char)s[0])) return NUM_SYNTAX;
-    uint64_t v = 0;
-    int overflow = 0;
-    size_t i = 0;
-    for (; i < n && isdigit((unsigned char)s[i]); ++i) {
-        unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10) overflow = 1;
-        else v = v * 10 + d;
-    }
-    if (i != n) return NUM_TRAILING;
-    if (overflow || v < lo || v > hi) return NUM_RANGE;
-    *out = v;
-    return NUM_OK;
-}
-
-/* A plain decimal number (digits, sign, point, exponent; no "nan", "inf", hex or spaces) in [lo, hi].
- * Values too small for a double read as 0. */
-static num_error parse_real_in(const char *s, double lo, double hi, double *out)
-{
-    if (!*s) return NUM_EMPTY;
-    if (isspace((unsigned char)s[0])) return NUM_SYNTAX;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    int range_error = errno == ERANGE;
-    if (end == s) return NUM_SYNTAX;
-    if (*end) return NUM_TRAILING;
-    if (!range_error && !isfinite(v)) return NUM_NOT_FINITE;
-    if (strspn(s, "0123456789+-.eE") != strlen(s)) return NUM_SYNTAX;
-    if (range_error) {
-        if (fabs(v) >= 1.0) return NUM_RANGE;
-        v = 0.0;
-    }
-    if (!(v >= lo && v <= hi)) return NUM_RANGE;
-    *out = v;
-    return NUM_OK;
+    return app_bad_value(err, "slabcast-bench", opt, value, problem, valid);
 }
 
 static int parse_u32_opt(const char *opt, const char *v, uint32_t lo, uint32_t hi, uint32_t *out, FILE *err)
 {
-    uint64_t n = 0;
-    num_error e = parse_count(v, strlen(v), lo, hi, &n);
-    if (e != NUM_OK) {
-        char valid[64];
-        snprintf(valid, sizeof valid, "an integer %u .. %u", lo, hi);
-        return bad_value(err, opt, v, num_problem(e), valid);
-    }
-    *out = (uint32_t)n;
-    return 0;
+    return app_parse_u32_value(err, "slabcast-bench", opt, v, lo, hi, out);
 }
 
 static int parse_time_opt(const char *opt, const char *v, double lo, double hi, float *out, FILE *err)
 {
-    double t = 0.0;
-    num_error e = parse_real_in(v, lo, hi, &t);
-    if (e != NUM_OK) {
-        char valid[80];
-        snprintf(valid, sizeof valid, "a decimal number of seconds, %g .. %g", lo, hi);
-        return bad_value(err, opt, v, num_problem(e), valid);
-    }
-    *out = (float)t;
-    return 0;
-}
-
-/* --camera ex,ey,ez,tx,ty,tz,fov: seven decimal numbers; eye != target; fov in degrees. */
-static int parse_camera(const char *opt, const char *v, bench_options *o, FILE *err)
-{
-    char valid[128];
-    snprintf(valid, sizeof valid, "ex,ey,ez,tx,ty,tz,fov: eye, target (not the eye) and fov %g .. %g degrees",
-             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
-    const char *p = v;
-    for (int i = 0; i < 7; ++i) {
-        size_t n = strcspn(p, ",");
-        char part[64];
-        if (n >= sizeof part) return bad_value(err, opt, v, "a number is too long", valid);
-        memcpy(part, p, n);
-        part[n] = '\0';
-        double x = 0.0;
-        num_error e = parse_real_in(part, -3e38, 3e38, &x);
-        if (e != NUM_OK) return bad_value(err, opt, v, num_problem(e), valid);
-        o->camera[i] = (float)x;
-        p += n;
-        if (i < 6 && *p != ',') return bad_value(err, opt, v, "expected 7 comma-separated numbers", valid);
-        if (i < 6) ++p;
-    }
-    if (*p) return bad_value(err, opt, v, "expected 7 comma-separated numbers", valid);
-    app_camera probe = {{0}, {0}, 1.0f, {0}, 1.0f};
-    if (app_camera_set(&probe, o->camera, o->camera + 3, o->camera[6]) != 0)
-        return bad_value(err, opt, v, "eye equals target or fov out of range", valid);
-    o->has_camera = 1;
-    return 0;
+    return app_parse_seconds_value(err, "slabcast-bench", opt, v, lo, hi, out);
 }
 
 /* ---- lists ------------------------------------------------------------------------------------- */
@@ -271,8 +151,8 @@ static int parse_count_list(list_parse *l, uint32_t lo, uint32_t hi, uint32_t *o
     for (unsigned item = 0;; ++item) {
         size_t n = strcspn(p, ",");
         uint64_t v = 0;
-        num_error e = parse_count(p, n, lo, hi, &v);
-        if (e != NUM_OK) return bad_item(l, item, p, n, num_problem(e));
+        app_num_error e = app_parse_count_range(p, n, lo, hi, &v);
+        if (e != APP_NUM_OK) return bad_item(l, item, p, n, app_num_problem(e));
         if (list_room(l) != 0) return -1;
         out[(*l->count)++] = (uint32_t)v;
         p += n;
@@ -288,16 +168,16 @@ static int parse_one_size(const list_parse *l, unsigned item, const char *p, siz
     if (!x) x = memchr(p, 'X', n);
     if (!x) return bad_item(l, item, p, n, "expected WxH");
     uint64_t w = 0, h = 0;
-    num_error e = parse_count(p, (size_t)(x - p), 1, APP_MAX_IMAGE_SIDE, &w);
-    if (e != NUM_OK) {
+    app_num_error e = app_parse_count_range(p, (size_t)(x - p), 1, APP_MAX_IMAGE_SIDE, &w);
+    if (e != APP_NUM_OK) {
         char problem[64];
-        snprintf(problem, sizeof problem, "width: %s", num_problem(e));
+        snprintf(problem, sizeof problem, "width: %s", app_num_problem(e));
         return bad_item(l, item, p, n, problem);
     }
-    e = parse_count(x + 1, n - (size_t)(x - p) - 1, 1, APP_MAX_IMAGE_SIDE, &h);
-    if (e != NUM_OK) {
+    e = app_parse_count_range(x + 1, n - (size_t)(x - p) - 1, 1, APP_MAX_IMAGE_SIDE, &h);
+    if (e != APP_NUM_OK) {
         char problem[64];
-        snprintf(problem, sizeof problem, "height: %s", num_problem(e));
+        snprintf(problem, sizeof problem, "height: %s", app_num_problem(e));
         return bad_item(l, item, p, n, problem);
     }
     out->width = (uint32_t)w;
@@ -409,7 +289,7 @@ static const char *prefix_match(const char *name)
 static int unknown_option(const char *name, FILE *err)
 {
     fputs("slabcast-bench: unknown option ", err);
-    put_quoted(err, name);
+    app_put_quoted(err, name);
     const char *near = prefix_match(name);
     if (near) fprintf(err, " (did you mean %s?)", near);
     fputs("; see --help\n", err);
@@ -499,7 +379,10 @@ static int apply_value(bench_options *o, list_state *st, opt_id id, const char *
 {
     switch (id) {
     case OPT_VIEWS: return parse_u32_opt(opt, v, 1, BENCH_MAX_VIEWS, &o->views, err);
-    case OPT_CAMERA: return parse_camera(opt, v, o, err);
+    case OPT_CAMERA:
+        if (app_parse_camera_value(err, "slabcast-bench", opt, v, o->camera) != 0) return -1;
+        o->has_camera = 1;
+        return 0;
     case OPT_FRAMES: {
         uint32_t n = 0;
         if (parse_u32_opt(opt, v, 1, BENCH_MAX_FRAMES, &n, err) != 0) return -1;
@@ -617,7 +500,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o, FILE *err)
         }
         if (strncmp(arg, "--", 2) != 0 && strcmp(arg, "-h") != 0) {
             fputs("slabcast-bench: unexpected argument ", err);
-            put_quoted(err, arg);
+            app_put_quoted(err, arg);
             fputs(" (options start with --); see --help\n", err);
             return -1;
         }

@@ -62,6 +62,17 @@ void bench_peer_set_times(double *ms, size_t n, bench_peer_result *out);
 double bench_peer_agreement(const sc_hit *ours, const sc_hit *theirs, size_t pixels);
 double bench_peer_agreement_ids(const sc_hit *ours, const uint32_t *their_ids, size_t pixels);
 
+/* A peer that is this renderer with other settings (peer_renderer.c). */
+typedef struct bench_renderer_peer {
+    const char *name;                 /* for messages */
+    sc_backend backend;
+    sc_binning binning;
+    int size_refs_to_scene;           /* nonzero: reference capacity = a probe frame's references + 2 % */
+    const char *note;                 /* how it is timed, for the result's note */
+} bench_renderer_peer;
+int bench_peer_run_renderer(const bench_peer_scene *scene, const bench_renderer_peer *how, bench_peer_result *out,
+                            char *why, size_t why_size);
+
 /* The peers of this folder (each file defines one). */
 extern const bench_peer bench_peer_cpu;
 extern const bench_peer bench_peer_cub_grid;

@@ -7,10 +7,10 @@
 #                                     test linking CUDA:: out otherwise); exits 77 without an NVIDIA EGL
 #                                     device
 # Both include the peer's source (its rasteriser is static) and link the bench's peer helpers
-# (bench_peers.c, whose table needs peer_cpu.c).
+# (bench_peers.c, whose table needs peer_cpu.c and its peer_renderer.c).
 set(_gl_raster_bench_dir ${PROJECT_SOURCE_DIR}/app/slabcast_bench)
 set(_gl_raster_sources ${CMAKE_CURRENT_LIST_DIR}/test_peer_gl_raster.c ${_gl_raster_bench_dir}/bench_peers.c
-                       ${_gl_raster_bench_dir}/peer_cpu.c)
+                       ${_gl_raster_bench_dir}/peer_cpu.c ${_gl_raster_bench_dir}/peer_renderer.c)
 set(_gl_raster_libs slabcast_render slabcast_render_internal slabcast_gl slabcast_glad slabcast_report m)
 
 slabcast_add_test(test_peer_gl_raster_host SOURCES ${_gl_raster_sources} LABELS gl LIBS ${_gl_raster_libs})
