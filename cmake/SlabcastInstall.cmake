@@ -7,7 +7,7 @@
 #   <prefix>/lib/                    libslabcast_{status,split,mesh,render,gl,display,glad}.a
 #   <prefix>/lib/cmake/slabcast/     slabcastConfig.cmake, slabcastConfigVersion.cmake, slabcastTargets*.cmake
 #   <prefix>/lib/pkgconfig/          slabcast-{status,split,mesh,render,gl,display}.pc
-#   <prefix>/bin/                    slabcast, slabcast-bench (and split_bench, split_grid_demo, slabcast-display-bench with CUDA)
+#   <prefix>/bin/                    slabcast, slabcast-bench (and split_bench, split-demo, slabcast-display-bench with CUDA)
 #
 # Internal headers (status/internal/sc_report.h, any src/ header) are never installed; the helper
 # targets the libraries link PRIVATE (slabcast_report, slabcast_cglm, slabcast_stb) exist only in the
@@ -128,7 +128,7 @@ install(FILES ${SLABCAST_PUBLIC_HEADERS} DESTINATION ${SLABCAST_INSTALL_INCLUDED
 install(DIRECTORY ${SLABCAST_GLAD_DIR}/include/ DESTINATION ${SLABCAST_INSTALL_INCLUDEDIR}/loader)
 
 # The programs that this configuration builds.
-foreach(program slabcast_bin slabcast_bench slabcast_display_bench split_bench split_grid_demo)
+foreach(program slabcast_bin slabcast_bench slabcast_display_bench split_bench split_demo)
   if(TARGET ${program})
     install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()

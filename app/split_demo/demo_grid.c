@@ -1,5 +1,5 @@
-/* grid_demo.c - building a data structure with the split library: the uniform grid (cell lists) of
- * N random 2-D points, as a particle simulation or a spatial hash keeps it, in two calls, then used.
+/* demo_grid.c - `split-demo grid`: building a data structure with the split library: the uniform
+ * grid (cell lists) of N random 2-D points, as a particle simulation or a spatial hash keeps it, in two calls, then used.
  *   1. split_multisplit, stable, BITS rule, key = the point's cell id (cy * G + cx: 10 bits for
  *      G = 32), value = the point's index: values_out lists each cell's points in input order and
  *      bucket_offsets (G*G + 1 entries) is the grid's cell-start table. One call, no sort.
@@ -9,7 +9,7 @@
  * visiting the cells within the radius, checked against a brute-force scan of all points; the grid
  * is checked against split_multisplit_ref. In an application the cell ids would come from a kernel
  * of its own; here the host computes them.
- * Usage: split_grid_demo [N] (default 1000000). Exit 0 verified, 1 a check or a call failed (the
+ * Usage: split-demo grid [N] (default 1000000). Exit 0 verified, 1 a check or a call failed (the
  * message names it), 2 bad usage, 77 no CUDA device (1 when SLABCAST_REQUIRE_GPU=1). */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -18,28 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demo.h"
 #include "split.h"
 
 enum { G = 32, CELL_BITS = 10 }; /* G * G = 2^CELL_BITS cells over [0, 1)^2 */
 
 typedef struct point { float x, y, mass, id; } point; /* a 16-byte record */
-
-#define CUDA_OR_FAIL(call)                                                                          \
-    do {                                                                                            \
-        cudaError_t e_ = (call);                                                                    \
-        if (e_ != cudaSuccess) {                                                                    \
-            fprintf(stderr, "split_grid_demo: %s failed: %s\n", #call, cudaGetErrorString(e_));     \
-            return 1;                                                                               \
-        }                                                                                           \
-    } while (0)
-
-#define SPLIT_OR_FAIL(call)                                                                         \
-    do {                                                                                            \
-        if ((call) != SC_OK) {                                                                      \
-            fprintf(stderr, "split_grid_demo: %s failed: %s\n", #call, sc_last_error());           \
-            return 1;                                                                               \
-        }                                                                                           \
-    } while (0)
 
 static uint64_t rng_state = 0x5eedull;
 static double rnd(void) /* splitmix64 to [0, 1) */
@@ -48,12 +32,6 @@ static double rnd(void) /* splitmix64 to [0, 1) */
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static int cmp_float(const void *a, const void *b)
-{
-    const float x = *(const float *)a, y = *(const float *)b;
-    return x < y ? -1 : x > y;
 }
 
 static uint32_t cell_of(float x, float y)
@@ -90,36 +68,59 @@ static size_t query_brute(const point *pts, size_t n, float qx, float qy, float 
     return hits;
 }
 
-int main(int argc, char **argv)
+#define W "grid" /* the subcommand, in messages */
+
+/* The timed build: the multisplit (phase 2: the work, asynchronous) and the gather. */
+typedef struct grid_build {
+    split_desc grid;
+    void *temp;
+    size_t temp_bytes;
+    split_move_desc move;
+} grid_build;
+
+static int build_grid(void *ctx, cudaStream_t s)
+{
+    grid_build *b = ctx;
+    DEMO_SPLIT(W, split_multisplit(b->temp, &b->temp_bytes, &b->grid, s));
+    DEMO_SPLIT(W, split_gather(&b->move, s));
+    return 0;
+}
+
+static void grid_usage(FILE *f)
+{
+    fprintf(f, "usage: split-demo grid [N]   (1 <= N < 2^31 points; default 1000000)\n");
+}
+
+int demo_grid(int argc, char **argv)
 {
     size_t n = 1000000;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        grid_usage(stdout);
+        return 0;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "split-demo grid: unexpected argument '%s'\n", argv[2]);
+        grid_usage(stderr);
+        return 2;
+    }
     if (argc > 1) {
-        char *end = NULL;
-        n = strtoull(argv[1], &end, 10);
-        if (!end || *end || n == 0 || n >= ((size_t)1 << 31)) {
-            fprintf(stderr, "usage: split_grid_demo [N]   (1 <= N < 2^31 points; default 1000000)\n");
+        uint64_t v = 0;
+        if (demo_parse_u64(argv[1], 1, ((uint64_t)1 << 31) - 1, &v) != 0) {
+            fprintf(stderr, "split-demo grid: bad N '%s'\n", argv[1]);
+            grid_usage(stderr);
             return 2;
         }
+        n = (size_t)v;
     }
-    int devices = 0;
-    const cudaError_t count_err = cudaGetDeviceCount(&devices);
-    if (count_err != cudaSuccess || devices == 0) {
-        /* as the test framework does: SLABCAST_REQUIRE_GPU=1 turns "no device" into a failure */
-        const char *require = getenv("SLABCAST_REQUIRE_GPU");
-        const char *why = count_err != cudaSuccess ? cudaGetErrorString(count_err) : "no device";
-        if (require && strcmp(require, "1") == 0) {
-            fprintf(stderr, "split_grid_demo: cudaGetDeviceCount: %s, and SLABCAST_REQUIRE_GPU=1 requires one\n", why);
-            return 1;
-        }
-        printf("split_grid_demo: no CUDA device (cudaGetDeviceCount: %s); nothing to run\n", why);
-        return 77;
-    }
+    const int no_device = demo_require_device(W);
+    if (no_device) return no_device;
+    rng_state = 0x5eedull; /* the same points on every call */
     /* the points, and their cell ids as keys (host) */
     point *pts = malloc(n * sizeof *pts), *sorted = malloc(n * sizeof *sorted);
     uint32_t *cell = malloc(n * 4), *idx = malloc(n * 4), *start = malloc((G * G + 1) * 4);
     uint32_t *ref_idx = malloc(n * 4), *ref_start = malloc((G * G + 1) * 4), *iota = malloc(n * 4);
     if (!pts || !sorted || !cell || !idx || !start || !ref_idx || !ref_start || !iota) {
-        fprintf(stderr, "split_grid_demo: host allocation for %zu points failed\n", n);
+        fprintf(stderr, "split-demo grid: host allocation for %zu points failed\n", n);
         return 1;
     }
     for (size_t i = 0; i < n; ++i) {
@@ -135,15 +136,15 @@ int main(int argc, char **argv)
     /* 1. the grid: one stable multisplit of (cell id, point index) by the cell id's 10 bits */
     uint32_t *d_cell, *d_iota, *d_idx, *d_start;
     point *d_pts, *d_sorted;
-    CUDA_OR_FAIL(cudaMalloc((void **)&d_cell, n * 4));
-    CUDA_OR_FAIL(cudaMalloc((void **)&d_iota, n * 4));
-    CUDA_OR_FAIL(cudaMalloc((void **)&d_idx, n * 4));
-    CUDA_OR_FAIL(cudaMalloc((void **)&d_start, (G * G + 1) * 4));
-    CUDA_OR_FAIL(cudaMalloc((void **)&d_pts, n * sizeof(point)));
-    CUDA_OR_FAIL(cudaMalloc((void **)&d_sorted, n * sizeof(point)));
-    CUDA_OR_FAIL(cudaMemcpy(d_cell, cell, n * 4, cudaMemcpyHostToDevice));
-    CUDA_OR_FAIL(cudaMemcpy(d_iota, iota, n * 4, cudaMemcpyHostToDevice));
-    CUDA_OR_FAIL(cudaMemcpy(d_pts, pts, n * sizeof(point), cudaMemcpyHostToDevice));
+    DEMO_CUDA(W, cudaMalloc((void **)&d_cell, n * 4));
+    DEMO_CUDA(W, cudaMalloc((void **)&d_iota, n * 4));
+    DEMO_CUDA(W, cudaMalloc((void **)&d_idx, n * 4));
+    DEMO_CUDA(W, cudaMalloc((void **)&d_start, (G * G + 1) * 4));
+    DEMO_CUDA(W, cudaMalloc((void **)&d_pts, n * sizeof(point)));
+    DEMO_CUDA(W, cudaMalloc((void **)&d_sorted, n * sizeof(point)));
+    DEMO_CUDA(W, cudaMemcpy(d_cell, cell, n * 4, cudaMemcpyHostToDevice));
+    DEMO_CUDA(W, cudaMemcpy(d_iota, iota, n * 4, cudaMemcpyHostToDevice));
+    DEMO_CUDA(W, cudaMemcpy(d_pts, pts, n * sizeof(point), cudaMemcpyHostToDevice));
 
     split_desc grid = {0}; /* zero fields are the defaults */
     grid.key_type = SPLIT_KEY_U32;
@@ -156,36 +157,28 @@ int main(int argc, char **argv)
     grid.bucket_offsets = d_start;      /* the cell-start table */
     size_t temp_bytes = 0;
     void *temp = NULL;
-    SPLIT_OR_FAIL(split_multisplit(NULL, &temp_bytes, &grid, 0)); /* phase 1: the size */
-    CUDA_OR_FAIL(cudaMalloc(&temp, temp_bytes));
+    DEMO_SPLIT(W, split_multisplit(NULL, &temp_bytes, &grid, 0)); /* phase 1: the size */
+    DEMO_CUDA(W, cudaMalloc(&temp, temp_bytes));
 
     /* 2. the records in cell order: a gather by the listed indices */
     split_move_desc move = {d_pts, d_sorted, sizeof(point), d_idx, n, 1};
 
     /* the build, timed: one warm-up (module load, first launches), then the median of RUNS builds */
     enum { RUNS = 21 };
-    float ms_runs[RUNS], ms = 0;
-    cudaEvent_t t0, t1;
-    CUDA_OR_FAIL(cudaEventCreate(&t0));
-    CUDA_OR_FAIL(cudaEventCreate(&t1));
-    for (int run = -1; run < RUNS; ++run) {
-        CUDA_OR_FAIL(cudaEventRecord(t0, 0));
-        SPLIT_OR_FAIL(split_multisplit(temp, &temp_bytes, &grid, 0)); /* phase 2: the work, asynchronous */
-        SPLIT_OR_FAIL(split_gather(&move, 0));
-        CUDA_OR_FAIL(cudaEventRecord(t1, 0));
-        CUDA_OR_FAIL(cudaEventSynchronize(t1));
-        if (run >= 0) CUDA_OR_FAIL(cudaEventElapsedTime(&ms_runs[run], t0, t1));
+    float ms = 0;
+    grid_build build = {grid, temp, temp_bytes, move};
+    {
+        const int rc = demo_time(W, build_grid, &build, 0, RUNS, &ms);
+        if (rc) return rc;
     }
-    qsort(ms_runs, RUNS, sizeof ms_runs[0], cmp_float);
-    ms = ms_runs[RUNS / 2];
-    CUDA_OR_FAIL(cudaMemcpy(idx, d_idx, n * 4, cudaMemcpyDeviceToHost));
-    CUDA_OR_FAIL(cudaMemcpy(start, d_start, (G * G + 1) * 4, cudaMemcpyDeviceToHost));
-    CUDA_OR_FAIL(cudaMemcpy(sorted, d_sorted, n * sizeof(point), cudaMemcpyDeviceToHost));
+    DEMO_CUDA(W, cudaMemcpy(idx, d_idx, n * 4, cudaMemcpyDeviceToHost));
+    DEMO_CUDA(W, cudaMemcpy(start, d_start, (G * G + 1) * 4, cudaMemcpyDeviceToHost));
+    DEMO_CUDA(W, cudaMemcpy(sorted, d_sorted, n * sizeof(point), cudaMemcpyDeviceToHost));
 
     /* the grid against the reference: same cell starts, same lists (stable: input order per cell) */
     split_desc ref = grid;
     ref.keys_in = cell, ref.values_in = iota, ref.values_out = ref_idx, ref.bucket_offsets = ref_start;
-    SPLIT_OR_FAIL(split_multisplit_ref(&ref));
+    DEMO_SPLIT(W, split_multisplit_ref(&ref));
     size_t bad = 0;
     for (size_t c = 0; c <= G * G; ++c) bad += start[c] != ref_start[c];
     for (size_t i = 0; i < n; ++i) bad += idx[i] != ref_idx[i] || sorted[i].id != pts[idx[i]].id;
@@ -200,18 +193,17 @@ int main(int argc, char **argv)
         const size_t b = query_brute(pts, n, pts[i].x, pts[i].y, r);
         hits += a, wrong += a != b;
     }
-    printf("split_grid_demo: %zu points, %d x %d cells (largest %u points): grid built by split_multisplit + "
+    printf("split-demo grid: %zu points, %d x %d cells (largest %u points): grid built by split_multisplit + "
            "split_gather in %.3f ms (GPU, median of 21)\n", n, G, G, biggest, ms);
-    printf("split_grid_demo: grid %s the reference; %zu radius queries, %zu points found, %zu wrong against "
+    printf("split-demo grid: grid %s the reference; %zu radius queries, %zu points found, %zu wrong against "
            "brute force\n", bad ? "DIFFERS FROM" : "equals", queries, hits, wrong);
     cudaFree(d_cell), cudaFree(d_iota), cudaFree(d_idx), cudaFree(d_start), cudaFree(d_pts), cudaFree(d_sorted);
     cudaFree(temp);
-    cudaEventDestroy(t0), cudaEventDestroy(t1);
     free(pts), free(sorted), free(cell), free(idx), free(start), free(ref_idx), free(ref_start), free(iota);
     if (bad || wrong) {
-        fprintf(stderr, "split_grid_demo: %zu grid entries and %zu queries wrong\n", bad, wrong);
+        fprintf(stderr, "split-demo grid: %zu grid entries and %zu queries wrong\n", bad, wrong);
         return 1;
     }
-    printf("split_grid_demo: verified\n");
+    printf("split-demo grid: verified\n");
     return 0;
 }

@@ -1,0 +1,646 @@
+/* demo_records.cu - `split-demo records`: sorting large records (16 .. 512 bytes) by a 32- or 64-bit
+ * key on the GPU, three ways, each verified against a CPU sort before any time is printed.
+ *
+ * A record of B bytes (a multiple of 4) is B/4 32-bit words; record j of the input holds:
+ *   words 0 .. kw-1  its key (kw = 1 for 32-bit keys, 2 for 64-bit keys, word 0 the low half),
+ *   word kw          j, its original index,
+ *   the rest         a hash of (j, word), the payload.
+ * The keys are pseudo-random, except that every 4th record takes one of 997 shared keys, so equal
+ * keys are common and stability is checked. The input is generated on the device (gen_records).
+ *
+ * Every method starts from the records alone: its first kernel (extract_keys, part of the timed
+ * work of all three) copies each record's key into a key array. Then:
+ *  (a) "split_sort + 1 gather": split_sort (SplitSort, the library's LSD radix sort by stable 8-bit
+ *      splits: 4 passes for 32-bit keys, 8 for 64-bit keys, which split_sort takes directly) of the
+ *      (key, index) pairs, the index being 0 .. n-1; then ONE split_gather of the whole records by
+ *      the sorted indices: out[i] = in[perm[i]].
+ *  (b) "multisplit + gather per pass": the naive way, moving whole records at every radix pass. For
+ *      each 8-bit digit p, least significant first (4 or 8 passes): one stable split_multisplit of
+ *      the current keys (BITS rule, start_bit 8p, 8 bits, 256 buckets) that writes the keys in
+ *      digit order (keys_out, the next pass's input) and the pass's gather_index, then one
+ *      split_gather of the full records by that index into the other record buffer (ping-pong;
+ *      the last pass lands in the output buffer). Each pass reads and writes every record.
+ *  (c) "CUB SortPairs + 1 gather": cub::DeviceRadixSort::SortPairs of the same (key, index) pairs
+ *      (all 32 or 64 bits), then the same one split_gather as (a).
+ *
+ * Checks: the CPU reference is qsort of (key, original index) pairs on the host (ties broken by the
+ * index, i.e. a stable sort), giving the expected original index of every output position. The
+ * output of each method (after its first run, and again after the timed runs) is compared word by
+ * word with the record that index names (a device kernel regenerating the expected words from the
+ * reference permutation, over all n records), and on the host for a sample of records (the first and
+ * last 256 and 256 spread between, copied back and compared with records the host generates). Any
+ * mismatch: exit 1 naming the method and the first bad record. The table is printed only after
+ * every configuration passed.
+ *
+ * Timing: per method, one warm-up then the median of R runs (CUDA events around the whole method:
+ * key extraction, sort or passes, gather). "bytes/rec" is a model of the traffic per record, reads
+ * plus writes of what each step moves (histograms, scans and partial-sector waste left out; CUB's
+ * passes counted as 8-bit digits like split_sort's):
+ *   (a), (c): 2K (extract) + P * (2K + 8) (sort passes over key + 4-byte index) + 4 + 2B (gather)
+ *   (b):      2K (extract) + P * (2K + 8 + 2B) (keys, the gather index written and read, the record)
+ * with K the key bytes and P = 8K / 8 passes.
+ *
+ * Memory: three record buffers (input, output, and (b)'s ping-pong buffer) plus keys, indices and
+ * temporary storage: when the GPU's free memory (cudaMemGetInfo) cannot hold them for N records of
+ * B bytes, N is reduced for that B with a printed note. */
+#include <cub/device/device_radix_sort.cuh>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demo.h"
+#include "split.h"
+
+#define W "records" /* the subcommand, in messages */
+
+enum { MAX_SIZES = 16, MAX_KEY_WIDTHS = 2, DIGIT_BITS = 8, SAMPLE = 256 };
+
+/* ---- the records --------------------------------------------------------------------------- */
+
+__host__ __device__ static inline uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The 64-bit key of record j (32-bit keys: its low half). Every 4th record: one of 997 shared keys. */
+__host__ __device__ static inline uint64_t record_key(uint64_t j)
+{
+    return j % 4 == 0 ? mix64(0xD1B54A32D192ED03ull + (j / 4) % 997) : mix64(j + 0x9E3779B97F4A7C15ull);
+}
+
+/* Word w of input record j with kw key words. */
+__host__ __device__ static inline uint32_t record_word(uint64_t j, uint32_t w, uint32_t kw)
+{
+    if (w < kw) return (uint32_t)(record_key(j) >> (32 * w));
+    if (w == kw) return (uint32_t)j;
+    return (uint32_t)mix64((j << 9) ^ w ^ 0x2545F4914F6CDD1Dull);
+}
+
+static unsigned grid_for(uint64_t items)
+{
+    const uint64_t blocks = (items + 255) / 256;
+    return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
+}
+
+__global__ void gen_records(uint32_t *rec, uint64_t words, uint32_t wpr, uint32_t kw)
+{
+    for (uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; g < words; g += (uint64_t)gridDim.x * blockDim.x)
+        rec[g] = record_word(g / wpr, (uint32_t)(g % wpr), kw);
+}
+
+__global__ void extract_keys32(const uint32_t *__restrict__ rec, uint32_t *__restrict__ keys, uint64_t n, uint32_t wpr)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        keys[i] = rec[i * wpr];
+}
+
+__global__ void extract_keys64(const uint32_t *__restrict__ rec, uint64_t *__restrict__ keys, uint64_t n, uint32_t wpr)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        keys[i] = (uint64_t)rec[i * wpr] | (uint64_t)rec[i * wpr + 1] << 32;
+}
+
+/* out record i must be input record ref_perm[i], word for word; the lowest bad i goes to *first_bad. */
+__global__ void check_records(const uint32_t *__restrict__ out, const uint32_t *__restrict__ ref_perm, uint64_t words,
+                              uint32_t wpr, uint32_t kw, unsigned long long *first_bad)
+{
+    for (uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; g < words; g += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t i = g / wpr;
+        if (out[g] != record_word(ref_perm[i], (uint32_t)(g % wpr), kw)) atomicMin(first_bad, (unsigned long long)i);
+    }
+}
+
+/* ---- the methods --------------------------------------------------------------------------- */
+
+typedef struct rec_ctx {
+    size_t n, record_bytes;
+    uint32_t key_bits, wpr, kw;
+    const uint32_t *rec_in;
+    uint32_t *rec_out, *rec_tmp;
+    void *keys, *keys2;        /* n keys of 8 bytes each (32-bit keys use half) */
+    const uint32_t *iota;      /* 0 .. n-1 */
+    uint32_t *perm, *gidx;     /* sorted indices (a, c); a pass's gather index (b) */
+    void *temp;                /* the temporary storage of split_sort, split_multisplit and CUB */
+    size_t temp_bytes;         /* the largest of the three needs */
+} rec_ctx;
+
+static int extract(const rec_ctx *c, cudaStream_t s)
+{
+    if (c->key_bits == 32)
+        extract_keys32<<<grid_for(c->n), 256, 0, s>>>(c->rec_in, (uint32_t *)c->keys, c->n, c->wpr);
+    else
+        extract_keys64<<<grid_for(c->n), 256, 0, s>>>(c->rec_in, (uint64_t *)c->keys, c->n, c->wpr);
+    DEMO_CUDA(W, cudaGetLastError());
+    return 0;
+}
+
+static int gather_once(const rec_ctx *c, cudaStream_t s)
+{
+    split_move_desc mv = {c->rec_in, c->rec_out, c->record_bytes, c->perm, c->n, 1};
+    DEMO_SPLIT(W, split_gather(&mv, s));
+    return 0;
+}
+
+static split_sort_desc sort_desc(const rec_ctx *c)
+{
+    split_sort_desc d;
+    memset(&d, 0, sizeof d);
+    d.key_bits = c->key_bits;
+    d.n = c->n;
+    d.keys_in = c->keys;
+    d.keys_out = c->keys2;
+    d.values_in = c->iota;
+    d.values_out = c->perm;
+    return d;
+}
+
+/* (a) split_sort of (key, index), one gather. */
+static int method_split_sort(void *vc, cudaStream_t s)
+{
+    const rec_ctx *c = (const rec_ctx *)vc;
+    if (extract(c, s)) return 1;
+    const split_sort_desc d = sort_desc(c);
+    size_t bytes = c->temp_bytes;
+    DEMO_SPLIT(W, split_sort(c->temp, &bytes, &d, s));
+    return gather_once(c, s);
+}
+
+static split_desc pass_desc(const rec_ctx *c, uint32_t pass, const void *keys_in, void *keys_out)
+{
+    split_desc d;
+    memset(&d, 0, sizeof d);
+    d.key_type = c->key_bits == 32 ? SPLIT_KEY_U32 : SPLIT_KEY_U64;
+    d.n = c->n;
+    d.keys_in = keys_in;
+    d.keys_out = keys_out;
+    d.buckets.rule = SPLIT_BUCKETS_BITS;
+    d.buckets.start_bit = pass * DIGIT_BITS;
+    d.buckets.bit_count = DIGIT_BITS;
+    d.gather_index = c->gidx;
+    return d;
+}
+
+/* (b) per 8-bit digit: a stable multisplit of the keys giving the pass's gather index, then a
+ * gather of the whole records by it (ping-pong between rec_tmp and rec_out, ending in rec_out). */
+static int method_per_pass(void *vc, cudaStream_t s)
+{
+    const rec_ctx *c = (const rec_ctx *)vc;
+    if (extract(c, s)) return 1;
+    const uint32_t passes = c->key_bits / DIGIT_BITS;
+    const uint32_t *src = c->rec_in;
+    const void *ksrc = c->keys;
+    for (uint32_t p = 0; p < passes; ++p) {
+        uint32_t *dst = (passes - 1 - p) % 2 == 0 ? c->rec_out : c->rec_tmp;
+        void *kdst = p % 2 == 0 ? c->keys2 : c->keys;
+        const split_desc d = pass_desc(c, p, ksrc, kdst);
+        size_t bytes = c->temp_bytes;
+        DEMO_SPLIT(W, split_multisplit(c->temp, &bytes, &d, s));
+        split_move_desc mv = {src, dst, c->record_bytes, c->gidx, c->n, 1};
+        DEMO_SPLIT(W, split_gather(&mv, s));
+        src = dst, ksrc = kdst;
+    }
+    return 0;
+}
+
+static cudaError_t cub_sort(const rec_ctx *c, void *temp, size_t *bytes, cudaStream_t s)
+{
+    if (c->key_bits == 32)
+        return cub::DeviceRadixSort::SortPairs(temp, *bytes, (const uint32_t *)c->keys, (uint32_t *)c->keys2, c->iota,
+                                               c->perm, (int64_t)c->n, 0, 32, s);
+    return cub::DeviceRadixSort::SortPairs(temp, *bytes, (const uint64_t *)c->keys, (uint64_t *)c->keys2, c->iota,
+                                           c->perm, (int64_t)c->n, 0, 64, s);
+}
+
+/* (c) CUB's SortPairs of (key, index), one gather. */
+static int method_cub(void *vc, cudaStream_t s)
+{
+    const rec_ctx *c = (const rec_ctx *)vc;
+    if (extract(c, s)) return 1;
+    size_t bytes = c->temp_bytes;
+    DEMO_CUDA(W, cub_sort(c, c->temp, &bytes, s));
+    return gather_once(c, s);
+}
+
+static const struct method {
+    const char *name;
+    demo_work_fn fn;
+} methods[] = {
+    {"(a) split_sort + 1 gather", method_split_sort},
+    {"(b) multisplit + gather per pass", method_per_pass},
+    {"(c) CUB SortPairs + 1 gather", method_cub},
+};
+enum { NUM_METHODS = sizeof methods / sizeof methods[0] };
+
+static uint64_t bytes_moved(uint32_t method, uint64_t record_bytes, uint32_t key_bits)
+{
+    const uint64_t k = key_bits / 8, passes = key_bits / DIGIT_BITS;
+    if (method == 1) return 2 * k + passes * (2 * k + 8 + 2 * record_bytes);
+    return 2 * k + passes * (2 * k + 8) + 4 + 2 * record_bytes;
+}
+
+/* ---- the CPU reference ---------------------------------------------------------------------- */
+
+typedef struct ref_pair {
+    uint64_t key;
+    uint32_t index;
+} ref_pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const ref_pair *x = (const ref_pair *)a, *y = (const ref_pair *)b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* perm[i] = the original index of the i-th record in (key, index) order. */
+static int reference_perm(size_t n, uint32_t key_bits, uint32_t *perm)
+{
+    ref_pair *p = (ref_pair *)malloc(n * sizeof *p);
+    if (!p) {
+        fprintf(stderr, "split-demo " W ": host allocation for the reference of %zu records failed\n", n);
+        return 1;
+    }
+    for (size_t j = 0; j < n; ++j) {
+        const uint64_t k = record_key(j);
+        p[j].key = key_bits == 32 ? (uint32_t)k : k;
+        p[j].index = (uint32_t)j;
+    }
+    qsort(p, n, sizeof *p, cmp_pair);
+    for (size_t i = 0; i < n; ++i) perm[i] = p[i].index;
+    free(p);
+    return 0;
+}
+
+/* ---- the checks ----------------------------------------------------------------------------- */
+
+static void describe_bad(const rec_ctx *c, const char *method, size_t i, const uint32_t *ref_perm, const uint32_t *got)
+{
+    const uint64_t want_j = ref_perm[i];
+    const uint64_t want_key = c->kw == 1 ? (uint32_t)record_key(want_j) : record_key(want_j);
+    const uint64_t got_key = c->kw == 1 ? got[0] : ((uint64_t)got[0] | (uint64_t)got[1] << 32);
+    fprintf(stderr,
+            "split-demo " W ": method %s, %zu-byte records, %u-bit keys, %zu records: WRONG at record %zu: it holds "
+            "key 0x%llx and original index %u; the CPU sort puts there original record %llu (key 0x%llx)\n",
+            method, c->record_bytes, c->key_bits, c->n, i, (unsigned long long)got_key, got[c->kw],
+            (unsigned long long)want_j, (unsigned long long)want_key);
+}
+
+/* The output of a method against the reference permutation: all records on the device, a sample on
+ * the host. */
+static int check_output(const rec_ctx *c, const char *method, const uint32_t *ref_perm, const uint32_t *d_ref_perm,
+                        unsigned long long *d_first_bad, uint32_t *host_rec)
+{
+    const uint64_t words = (uint64_t)c->n * c->wpr;
+    DEMO_CUDA(W, cudaMemset(d_first_bad, 0xFF, sizeof *d_first_bad));
+    check_records<<<grid_for(words), 256>>>(c->rec_out, d_ref_perm, words, c->wpr, c->kw, d_first_bad);
+    DEMO_CUDA(W, cudaGetLastError());
+    unsigned long long first_bad = 0;
+    DEMO_CUDA(W, cudaMemcpy(&first_bad, d_first_bad, sizeof first_bad, cudaMemcpyDeviceToHost));
+    if (first_bad != ~0ull) {
+        DEMO_CUDA(W, cudaMemcpy(host_rec, c->rec_out + (size_t)first_bad * c->wpr, c->record_bytes,
+                                cudaMemcpyDeviceToHost));
+        describe_bad(c, method, (size_t)first_bad, ref_perm, host_rec);
+        return 1;
+    }
+    /* the host's own look: the first and last SAMPLE records and SAMPLE spread between */
+    for (size_t k = 0; k < 3 * (size_t)SAMPLE; ++k) {
+        size_t i = k < SAMPLE ? k : k < 2 * SAMPLE ? c->n - 1 - (k - SAMPLE) : (size_t)((k * 2654435761ull) % c->n);
+        if (i >= c->n) continue; /* n < SAMPLE */
+        DEMO_CUDA(W, cudaMemcpy(host_rec, c->rec_out + i * c->wpr, c->record_bytes, cudaMemcpyDeviceToHost));
+        for (uint32_t w = 0; w < c->wpr; ++w)
+            if (host_rec[w] != record_word(ref_perm[i], w, c->kw)) {
+                fprintf(stderr, "split-demo " W ": the device check passed but the host's sample differs:\n");
+                describe_bad(c, method, i, ref_perm, host_rec);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+typedef struct records_opts {
+    uint64_t count;
+    int num_sizes, num_key_widths, runs;
+    uint32_t sizes[MAX_SIZES];
+    uint32_t key_bits[MAX_KEY_WIDTHS];
+} records_opts;
+
+static void records_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: split-demo records [--count N] [--record-bytes B,...] [--key-bits K,...] [--runs R]\n"
+            "  sorts N records by key three ways, each checked against a CPU sort, then prints a table:\n"
+            "  (a) split_sort of (key, index) + 1 split_gather, (b) split_multisplit + split_gather of the\n"
+            "  records at every 8-bit radix pass, (c) CUB DeviceRadixSort::SortPairs of (key, index) + 1 gather\n"
+            "  --count N         records, 1 .. 4294967295 (default 16777216; reduced, with a note, for a\n"
+            "                    record size whose buffers do not fit in the GPU's free memory)\n"
+            "  --record-bytes B  record sizes in bytes, comma-separated, each a multiple of 4 in 16 .. 512\n"
+            "                    (default 16,64,128,512); a record's first 4 or 8 bytes are its key\n"
+            "  --key-bits K      key widths, comma-separated, each 32 or 64 (default 32,64)\n"
+            "  --runs R          timed runs per method, 1 .. 1000 (default 5): the median after 1 warm-up\n");
+}
+
+static int bad_option(const char *option, const char *value, const char *valid)
+{
+    fprintf(stderr, "split-demo " W ": %s: '%s' is not valid; valid: %s\n", option, value, valid);
+    records_usage(stderr);
+    return 2;
+}
+
+/* A comma-separated list of numbers, each in [lo, hi] and a multiple of mult (and 32 or 64 when
+ * only_32_64), at most max entries. Returns the count, or -1. */
+static int parse_list(const char *s, uint64_t lo, uint64_t hi, uint64_t mult, int only_32_64, uint32_t *out, int max)
+{
+    char tok[32];
+    int count = 0;
+    for (const char *p = s;;) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= sizeof tok || count == max) return -1;
+        memcpy(tok, p, len);
+        tok[len] = 0;
+        uint64_t v = 0;
+        if (demo_parse_u64(tok, lo, hi, &v) != 0 || v % mult != 0 || (only_32_64 && v != 32 && v != 64)) return -1;
+        out[count++] = (uint32_t)v;
+        if (!comma) return count;
+        p = comma + 1;
+    }
+}
+
+/* 0 parsed, 1 --help printed (exit 0), 2 bad usage (printed). */
+static int parse_records_options(int argc, char **argv, records_opts *o)
+{
+    o->count = (uint64_t)1 << 24;
+    o->runs = 5;
+    o->num_sizes = 4;
+    o->sizes[0] = 16, o->sizes[1] = 64, o->sizes[2] = 128, o->sizes[3] = 512;
+    o->num_key_widths = 2;
+    o->key_bits[0] = 32, o->key_bits[1] = 64;
+    for (int a = 1; a < argc; ++a) {
+        const char *arg = argv[a];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            records_usage(stdout);
+            return 1;
+        }
+        static const char *const names[] = {"--count", "--record-bytes", "--key-bits", "--runs"};
+        int which = -1;
+        const char *value = NULL;
+        for (int k = 0; k < 4; ++k) {
+            const size_t len = strlen(names[k]);
+            if (strncmp(arg, names[k], len) == 0 && (arg[len] == 0 || arg[len] == '=')) {
+                which = k;
+                value = arg[len] == '=' ? arg + len + 1 : NULL;
+            }
+        }
+        if (which < 0) {
+            fprintf(stderr, "split-demo " W ": unknown option '%s'; valid: --count, --record-bytes, --key-bits, "
+                            "--runs, --help\n", arg);
+            records_usage(stderr);
+            return 2;
+        }
+        if (!value) {
+            if (a + 1 >= argc) {
+                fprintf(stderr, "split-demo " W ": %s needs a value\n", names[which]);
+                records_usage(stderr);
+                return 2;
+            }
+            value = argv[++a];
+        }
+        uint64_t v = 0;
+        switch (which) {
+        case 0:
+            if (demo_parse_u64(value, 1, UINT32_MAX, &v) != 0)
+                return bad_option(names[which], value, "a whole number of records, 1 .. 4294967295");
+            o->count = v;
+            break;
+        case 1:
+            if ((o->num_sizes = parse_list(value, 16, 512, 4, 0, o->sizes, MAX_SIZES)) < 0)
+                return bad_option(names[which], value,
+                                  "up to 16 comma-separated sizes, each a multiple of 4 in 16 .. 512 (e.g. 16,64,128,512)");
+            break;
+        case 2:
+            if ((o->num_key_widths = parse_list(value, 32, 64, 32, 1, o->key_bits, MAX_KEY_WIDTHS)) < 0)
+                return bad_option(names[which], value, "32, 64 or 32,64");
+            break;
+        default:
+            if (demo_parse_u64(value, 1, 1000, &v) != 0) return bad_option(names[which], value, "1 .. 1000");
+            o->runs = (int)v;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* ---- the run -------------------------------------------------------------------------------- */
+
+typedef struct row {
+    uint32_t record_bytes, key_bits, method; /* method NUM_METHODS: the paper's line */
+    size_t n;
+    float ms;
+} row;
+
+/* The records of B bytes that fit: three record buffers, two key arrays of 8 bytes, four index
+ * arrays (iota, perm, gather index, reference) and temporary storage (at most ~48 bytes a record
+ * for the sorts' double buffers), besides 512 MiB left free. */
+static size_t records_that_fit(size_t want, size_t record_bytes, size_t free_bytes)
+{
+    const size_t per = 3 * record_bytes + 2 * 8 + 4 * 4 + 48, slack = (size_t)512 << 20;
+    if (free_bytes <= slack) return 0;
+    const size_t fit = (free_bytes - slack) / per;
+    if (fit >= want) return want;
+    return fit >= ((size_t)1 << 20) ? fit & ~(((size_t)1 << 20) - 1) : fit;
+}
+
+typedef struct buffers {
+    uint32_t *rec_in, *rec_out, *rec_tmp, *iota, *perm, *gidx, *ref;
+    void *keys, *keys2, *temp;
+    unsigned long long *first_bad;
+} buffers;
+
+static void free_buffers(buffers *b)
+{
+    cudaFree(b->rec_in), cudaFree(b->rec_out), cudaFree(b->rec_tmp), cudaFree(b->iota), cudaFree(b->perm);
+    cudaFree(b->gidx), cudaFree(b->ref), cudaFree(b->keys), cudaFree(b->keys2), cudaFree(b->temp);
+    cudaFree(b->first_bad);
+    memset(b, 0, sizeof *b);
+}
+
+__global__ void iota_kernel(uint32_t *v, uint64_t n)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        v[i] = (uint32_t)i;
+}
+
+static int alloc_buffers(buffers *b, size_t n, size_t record_bytes)
+{
+    memset(b, 0, sizeof *b);
+    const size_t rec = n * record_bytes; /* n < 2^32, record_bytes <= 512: no overflow */
+    DEMO_CUDA(W, cudaMalloc((void **)&b->rec_in, rec));
+    DEMO_CUDA(W, cudaMalloc((void **)&b->rec_out, rec));
+    DEMO_CUDA(W, cudaMalloc((void **)&b->rec_tmp, rec));
+    DEMO_CUDA(W, cudaMalloc((void **)&b->iota, n * 4));
+    DEMO_CUDA(W, cudaMalloc((void **)&b->perm, n * 4));
+    DEMO_CUDA(W, cudaMalloc((void **)&b->gidx, n * 4));
+    DEMO_CUDA(W, cudaMalloc((void **)&b->ref, n * 4));
+    DEMO_CUDA(W, cudaMalloc(&b->keys, n * 8));
+    DEMO_CUDA(W, cudaMalloc(&b->keys2, n * 8));
+    DEMO_CUDA(W, cudaMalloc((void **)&b->first_bad, sizeof *b->first_bad));
+    iota_kernel<<<grid_for(n), 256>>>(b->iota, n);
+    DEMO_CUDA(W, cudaGetLastError());
+    return 0;
+}
+
+/* The temporary storage of the three methods, the largest need, allocated into c->temp. */
+static int alloc_temp(rec_ctx *c, buffers *b)
+{
+    size_t need = 0, bytes = 0;
+    const split_sort_desc sd = sort_desc(c);
+    DEMO_SPLIT(W, split_sort(NULL, &bytes, &sd, 0));
+    need = bytes > need ? bytes : need;
+    for (uint32_t p = 0; p < c->key_bits / DIGIT_BITS; ++p) {
+        const split_desc d = pass_desc(c, p, c->keys, c->keys2);
+        bytes = 0;
+        DEMO_SPLIT(W, split_multisplit(NULL, &bytes, &d, 0));
+        need = bytes > need ? bytes : need;
+    }
+    bytes = 0;
+    DEMO_CUDA(W, cub_sort(c, NULL, &bytes, 0));
+    need = bytes > need ? bytes : need;
+    cudaFree(b->temp);
+    b->temp = NULL;
+    DEMO_CUDA(W, cudaMalloc(&b->temp, need ? need : 1));
+    c->temp = b->temp;
+    c->temp_bytes = need;
+    return 0;
+}
+
+/* All methods for one (B, key bits): generated input, the reference, each method run, checked,
+ * timed and checked again. Appends NUM_METHODS rows. */
+static int run_config(rec_ctx *c, buffers *b, const records_opts *o, uint32_t *ref_perm, size_t *ref_n,
+                      uint32_t *host_rec, row *rows, int *num_rows)
+{
+    c->kw = c->key_bits / 32;
+    const uint64_t words = (uint64_t)c->n * c->wpr;
+    gen_records<<<grid_for(words), 256>>>(b->rec_in, words, c->wpr, c->kw);
+    DEMO_CUDA(W, cudaGetLastError());
+    if (*ref_n != c->n) { /* the reference of this key width for another n (or none yet) */
+        *ref_n = 0;
+        if (reference_perm(c->n, c->key_bits, ref_perm)) return 1;
+        *ref_n = c->n;
+    }
+    DEMO_CUDA(W, cudaMemcpy(b->ref, ref_perm, c->n * 4, cudaMemcpyHostToDevice));
+    if (alloc_temp(c, b)) return 1;
+    for (uint32_t m = 0; m < NUM_METHODS; ++m) {
+        DEMO_CUDA(W, cudaMemset(c->rec_out, 0, c->n * c->record_bytes)); /* no stale output passes */
+        int rc = methods[m].fn(c, 0);
+        if (rc) return rc;
+        DEMO_CUDA(W, cudaDeviceSynchronize());
+        if (check_output(c, methods[m].name, ref_perm, b->ref, b->first_bad, host_rec)) return 1;
+        float ms = 0;
+        if ((rc = demo_time(W, methods[m].fn, c, 0, o->runs, &ms)) != 0) return rc;
+        if (check_output(c, methods[m].name, ref_perm, b->ref, b->first_bad, host_rec)) return 1;
+        row r = {(uint32_t)c->record_bytes, c->key_bits, m, c->n, ms};
+        rows[(*num_rows)++] = r;
+    }
+    printf("split-demo " W ": %zu records of %zu bytes, %u-bit keys: all %d methods equal the CPU sort\n", c->n,
+           c->record_bytes, c->key_bits, (int)NUM_METHODS);
+    fflush(stdout);
+    return 0;
+}
+
+static void print_table(const row *rows, int num_rows)
+{
+    printf("\n%6s %4s  %-34s %10s %10s %12s %10s\n", "bytes", "key", "method", "records", "ms", "Mrecords/s",
+           "bytes/rec");
+    for (int i = 0; i < num_rows; ++i) {
+        const row *r = &rows[i];
+        const double rate = r->ms > 0 ? (double)r->n / (r->ms * 1e-3) / 1e6 : 0;
+        if (r->method == NUM_METHODS)
+            printf("%6u %4u  %-34s %10zu %10.3f %12.1f %10s\n", r->record_bytes, r->key_bits,
+                   "Patidar 2009 (paper, reference)", r->n, r->ms, rate, "-");
+        else
+            printf("%6u %4u  %-34s %10zu %10.3f %12.1f %10llu\n", r->record_bytes, r->key_bits,
+                   methods[r->method].name, r->n, r->ms, rate,
+                   (unsigned long long)bytes_moved(r->method, r->record_bytes, r->key_bits));
+    }
+    printf("ms: median of the timed runs after 1 warm-up (CUDA events, whole method: key extraction, sort or\n"
+           "passes, gather); bytes/rec: a model of the reads + writes per record (see demo_records.cu).\n"
+           "Patidar 2009: 16M x 128-byte records, 379 ms with 4-byte keys, 556 ms with 8-byte keys.\n");
+}
+
+int demo_records(int argc, char **argv)
+{
+    records_opts o;
+    const int parsed = parse_records_options(argc, argv, &o);
+    if (parsed == 1) return 0;
+    if (parsed) return parsed;
+    const int no_device = demo_require_device(W);
+    if (no_device) return no_device;
+
+    const size_t max_rows = (size_t)o.num_sizes * (size_t)o.num_key_widths * (NUM_METHODS + 1);
+    row *rows = (row *)malloc(max_rows * sizeof *rows);
+    uint32_t *host_rec = (uint32_t *)malloc(512);
+    /* the CPU reference of each key width, kept while n stays (ref_n: the n it is for) */
+    uint32_t *ref_perm[MAX_KEY_WIDTHS] = {NULL, NULL};
+    size_t ref_n[MAX_KEY_WIDTHS] = {0, 0};
+    for (int ki = 0; ki < o.num_key_widths; ++ki) ref_perm[ki] = (uint32_t *)malloc((size_t)o.count * 4);
+    if (!rows || !host_rec || !ref_perm[0] || (o.num_key_widths > 1 && !ref_perm[1])) {
+        fprintf(stderr, "split-demo " W ": host allocation for %llu records failed\n", (unsigned long long)o.count);
+        free(rows), free(host_rec), free(ref_perm[0]), free(ref_perm[1]);
+        return 1;
+    }
+    int num_rows = 0, rc = 0;
+    for (int si = 0; rc == 0 && si < o.num_sizes; ++si) {
+        const size_t record_bytes = o.sizes[si];
+        size_t free_bytes = 0, total_bytes = 0;
+        if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+            fprintf(stderr, "split-demo " W ": cudaMemGetInfo failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+            rc = 1;
+            break;
+        }
+        const size_t n = records_that_fit((size_t)o.count, record_bytes, free_bytes);
+        if (n == 0) {
+            fprintf(stderr, "split-demo " W ": %zu-byte records: %.2f GiB of GPU memory free, too little for even "
+                            "one record's buffers and 512 MiB of headroom; refusing this size\n",
+                    record_bytes, free_bytes / 1073741824.0);
+            rc = 1;
+            break;
+        }
+        if (n < (size_t)o.count)
+            printf("split-demo " W ": note: %llu records of %zu bytes need about %.1f GiB of GPU memory (3 record "
+                   "buffers, keys, indices, temporary storage); %.1f GiB free: using %zu records for this size\n",
+                   (unsigned long long)o.count, record_bytes,
+                   ((double)o.count * (3.0 * record_bytes + 80) + 536870912.0) / 1073741824.0,
+                   free_bytes / 1073741824.0, n);
+        buffers b;
+        if (alloc_buffers(&b, n, record_bytes)) {
+            free_buffers(&b);
+            rc = 1;
+            break;
+        }
+        for (int ki = 0; rc == 0 && ki < o.num_key_widths; ++ki) {
+            rec_ctx c;
+            memset(&c, 0, sizeof c);
+            c.n = n, c.record_bytes = record_bytes, c.key_bits = o.key_bits[ki], c.wpr = (uint32_t)(record_bytes / 4);
+            c.rec_in = b.rec_in, c.rec_out = b.rec_out, c.rec_tmp = b.rec_tmp, c.keys = b.keys, c.keys2 = b.keys2;
+            c.iota = b.iota, c.perm = b.perm, c.gidx = b.gidx;
+            rc = run_config(&c, &b, &o, ref_perm[ki], &ref_n[ki], host_rec, rows, &num_rows);
+            if (rc == 0 && record_bytes == 128) {
+                row r = {128, c.key_bits, NUM_METHODS, (size_t)1 << 24, c.key_bits == 32 ? 379.0f : 556.0f};
+                rows[num_rows++] = r;
+            }
+        }
+        free_buffers(&b);
+    }
+    if (rc == 0) {
+        print_table(rows, num_rows); /* only now: every configuration has passed its checks */
+        printf("split-demo " W ": verified\n");
+    }
+    free(rows), free(host_rec), free(ref_perm[0]), free(ref_perm[1]);
+    return rc;
+}
