@@ -23,6 +23,9 @@
  *  (c) "CUB SortPairs + 1 gather": cub::DeviceRadixSort::SortPairs of the same (key, index) pairs
  *      (all 32 or 64 bits), then the same one split_gather as (a).
  *
+ * The record layout, its host generation, the CPU reference and the host check live in
+ * records_host.c (plain C, tested without a GPU by tests/demo/test_records_ref.c).
+ *
  * Checks: the CPU reference is qsort of (key, original index) pairs on the host (ties broken by the
  * index, i.e. a stable sort), giving the expected original index of every output position. The
  * output of each method (after its first run, and again after the timed runs) is compared word by
@@ -51,6 +54,7 @@
 #include <string.h>
 
 #include "demo.h"
+#include "records_host.h"
 #include "split.h"
 
 #define W "records" /* the subcommand, in messages */
@@ -59,26 +63,7 @@ enum { MAX_SIZES = 16, MAX_KEY_WIDTHS = 2, DIGIT_BITS = 8, SAMPLE = 256 };
 
 /* ---- the records --------------------------------------------------------------------------- */
 
-__host__ __device__ static inline uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* The 64-bit key of record j (32-bit keys: its low half). Every 4th record: one of 997 shared keys. */
-__host__ __device__ static inline uint64_t record_key(uint64_t j)
-{
-    return j % 4 == 0 ? mix64(0xD1B54A32D192ED03ull + (j / 4) % 997) : mix64(j + 0x9E3779B97F4A7C15ull);
-}
-
-/* Word w of input record j with kw key words. */
-__host__ __device__ static inline uint32_t record_word(uint64_t j, uint32_t w, uint32_t kw)
-{
-    if (w < kw) return (uint32_t)(record_key(j) >> (32 * w));
-    if (w == kw) return (uint32_t)j;
-    return (uint32_t)mix64((j << 9) ^ w ^ 0x2545F4914F6CDD1Dull);
-}
+/* record_key, record_word: records_host.h (shared with the CPU test). */
 
 static unsigned grid_for(uint64_t items)
 {
@@ -244,49 +229,17 @@ static uint64_t bytes_moved(uint32_t method, uint64_t record_bytes, uint32_t key
 
 /* ---- the CPU reference ---------------------------------------------------------------------- */
 
-typedef struct ref_pair {
-    uint64_t key;
-    uint32_t index;
-} ref_pair;
-
-static int cmp_pair(const void *a, const void *b)
-{
-    const ref_pair *x = (const ref_pair *)a, *y = (const ref_pair *)b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* perm[i] = the original index of the i-th record in (key, index) order. */
+/* perm[i] = the original index of the i-th record in (key, index) order (records_host.c). */
 static int reference_perm(size_t n, uint32_t key_bits, uint32_t *perm)
 {
-    ref_pair *p = (ref_pair *)malloc(n * sizeof *p);
-    if (!p) {
-        fprintf(stderr, "split-demo " W ": host allocation for the reference of %zu records failed\n", n);
-        return 1;
-    }
-    for (size_t j = 0; j < n; ++j) {
-        const uint64_t k = record_key(j);
-        p[j].key = key_bits == 32 ? (uint32_t)k : k;
-        p[j].index = (uint32_t)j;
-    }
-    qsort(p, n, sizeof *p, cmp_pair);
-    for (size_t i = 0; i < n; ++i) perm[i] = p[i].index;
-    free(p);
-    return 0;
+    return records_reference_perm("split-demo " W, NULL, n, 0, key_bits, perm);
 }
 
 /* ---- the checks ----------------------------------------------------------------------------- */
 
 static void describe_bad(const rec_ctx *c, const char *method, size_t i, const uint32_t *ref_perm, const uint32_t *got)
 {
-    const uint64_t want_j = ref_perm[i];
-    const uint64_t want_key = c->kw == 1 ? (uint32_t)record_key(want_j) : record_key(want_j);
-    const uint64_t got_key = c->kw == 1 ? got[0] : ((uint64_t)got[0] | (uint64_t)got[1] << 32);
-    fprintf(stderr,
-            "split-demo " W ": method %s, %zu-byte records, %u-bit keys, %zu records: WRONG at record %zu: it holds "
-            "key 0x%llx and original index %u; the CPU sort puts there original record %llu (key 0x%llx)\n",
-            method, c->record_bytes, c->key_bits, c->n, i, (unsigned long long)got_key, got[c->kw],
-            (unsigned long long)want_j, (unsigned long long)want_key);
+    records_describe_bad(stderr, "split-demo " W, method, NULL, c->record_bytes, c->key_bits, c->n, i, ref_perm, got);
 }
 
 /* The output of a method against the reference permutation: all records on the device, a sample on
@@ -311,12 +264,11 @@ static int check_output(const rec_ctx *c, const char *method, const uint32_t *re
         size_t i = k < SAMPLE ? k : k < 2 * SAMPLE ? c->n - 1 - (k - SAMPLE) : (size_t)((k * 2654435761ull) % c->n);
         if (i >= c->n) continue; /* n < SAMPLE */
         DEMO_CUDA(W, cudaMemcpy(host_rec, c->rec_out + i * c->wpr, c->record_bytes, cudaMemcpyDeviceToHost));
-        for (uint32_t w = 0; w < c->wpr; ++w)
-            if (host_rec[w] != record_word(ref_perm[i], w, c->kw)) {
-                fprintf(stderr, "split-demo " W ": the device check passed but the host's sample differs:\n");
-                describe_bad(c, method, i, ref_perm, host_rec);
-                return 1;
-            }
+        if (!records_record_matches(host_rec, NULL, ref_perm[i], c->wpr, c->kw)) {
+            fprintf(stderr, "split-demo " W ": the device check passed but the host's sample differs:\n");
+            describe_bad(c, method, i, ref_perm, host_rec);
+            return 1;
+        }
     }
     return 0;
 }
