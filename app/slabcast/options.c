@@ -35,7 +35,7 @@ typedef enum opt_id {
     OPT_INTEROP, OPT_DEFORM_AMOUNT, OPT_DEFORM_SPEED
 } opt_id;
 
-/* Every option, with the placeholder of its value (NULL: a flag). */
+/* Every option, with the name of its value as --help shows it ("FILE", "N"; NULL: a flag). */
 static const struct app_opt { const char *name; const char *arg; opt_id id; } k_options[] = {
     {"--help", NULL, OPT_HELP},           {"--cull", NULL, OPT_CULL},
     {"--flat", NULL, OPT_FLAT},           {"--headless", NULL, OPT_HEADLESS},

@@ -31,7 +31,7 @@ typedef enum opt_id {
     OPT_COUNT
 } opt_id;
 
-/* Every option, with the placeholder of its value (NULL: a flag). */
+/* Every option, with the name of its value as --help shows it ("FILE", "N"; NULL: a flag). */
 static const struct bench_opt { const char *name; const char *arg; opt_id id; } k_options[] = {
     {"--help", NULL, OPT_HELP},             {"--verbose", NULL, OPT_VERBOSE},
     {"--size", "WxH,...", OPT_SIZE},        {"--slabs", "N,...", OPT_SLABS},

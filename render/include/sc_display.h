@@ -59,9 +59,10 @@ sc_status sc_display_unmap_cuda(sc_display *display, cudaStream_t stream);
 /* For a display with cuda_interop: SC_DISPLAY_CUDA_INTEROP or SC_DISPLAY_CUDA_COPY, the path its frames
  * take (never AUTO). SC_DISPLAY_CUDA_AUTO for NULL or a display without cuda_interop. */
 sc_display_cuda_path sc_display_cuda_path_in_use(const sc_display *display);
-/* The line logged when AUTO fell back to the copy path, naming the CUDA error ("CUDA-GL interop
- * unavailable (cudaErrorXxx: text): frames are copied device -> host -> texture"); NULL when there was
- * no fallback (a forced COPY is not one). Valid until the display is destroyed. */
+/* The line logged when AUTO fell back to the copy path, naming the CUDA error, e.g. "CUDA-GL interop
+ * unavailable (cudaErrorOperatingSystem: OS call failed or operation not supported on this OS):
+ * frames are copied device -> host -> texture"; NULL when there was no fallback (a forced COPY is not
+ * one). Valid until the display is destroyed. */
 const char *sc_display_notice(const sc_display *display);
 
 /* Draws the latest image over the whole viewport of the current framebuffer (1:1 when the viewport has
