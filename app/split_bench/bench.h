@@ -27,6 +27,7 @@ typedef struct bench_env {
     int segmented_only;       /* --segmented-only: only the "segmented" section */
     int sort_only;            /* --sort-only: only the split_sort section */
     int rules_only;           /* --rules-only: only the multisplit RANGE / BOUNDARIES section */
+    int move_only;            /* --move-only: only the gather / scatter section */
     int num_only;             /* --only rows (0: every row); then only the "split" section runs */
     struct bench_only {
         int kv;               /* 0 keys, 1 pairs */

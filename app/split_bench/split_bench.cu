@@ -1,14 +1,14 @@
 /* split_bench.cu - the benchmark of the split library (driver).
  *
  *   split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only] [--rules-only]
- *               [--sort-only] [--only PAYLOAD,B,DIST]... [--json PATH]
+ *               [--sort-only] [--move-only] [--only PAYLOAD,B,DIST]... [--json PATH]
  *
  * Sections: split (BITS rule, stable / unstable, keys / pairs, B in {2, 32, 256, 2048}, six
  * distributions, beside CUB), multisplit RANGE / BOUNDARIES rules, the wide unstable multisplit
  * (B = 16384 and 2^20 key-value pairs at 2^20 and 2^24, with and without the caller's bucket counts,
  * beside CUB's sort over the bucket bits), split_sort vs CUB (32- and 64-bit
- * keys), segmented split (renderer-like, the renderer's L2-hot call, 1M small segments), gather / scatter,
- * and sorting 2^24
+ * keys), segmented split (renderer-like, the renderer's L2-hot call, 1M small segments), gather / scatter
+ * (records of 4 .. 512 bytes, 1 .. 16 passes and the pass-count model's choice), and sorting 2^24
  * 128-byte records. Each of our results is verified once; times are medians of CUDA-event-timed
  * runs after a warm-up, rotating input sets so that L2 does not serve the inputs. Bandwidth is a
  * fraction of the device-to-device copy bandwidth measured at the start of the same run.
@@ -122,7 +122,7 @@ static int parse_only(const char *arg, bench_env *env)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only]\n"
-               "                   [--rules-only] [--sort-only] [--only PAYLOAD,B,DIST]... [--json PATH]\n"
+               "                   [--rules-only] [--sort-only] [--move-only] [--only PAYLOAD,B,DIST]... [--json PATH]\n"
                "  --quick      2^24 only, fewer repetitions (a smoke run)\n"
                "  --n-log2 K   split and sort sections at 2^K keys only (10 <= K <= 30)\n"
                "  --large      adds 2^28\n"
@@ -130,6 +130,8 @@ static void usage(FILE *f)
                "  --segmented-only  only the segmented split section\n"
                "  --rules-only only the multisplit RANGE / BOUNDARIES section\n"
                "  --sort-only  only the split_sort section (with --n-log2: at that size)\n"
+               "  --move-only  only the gather / scatter section (records of 4 .. 512 bytes at 2^20 and 2^24:\n"
+               "               1, 2, 4, 8, 16 passes and the pass-count model's choice)\n"
                "  --only PAYLOAD,B,DIST  only this row of the split section (repeatable; PAYLOAD keys or\n"
                "               pairs, B 2, 32, 256 or 2048, DIST uniform, one-bucket, hockey-75%%, binomial,\n"
                "               ascending or descending), e.g. --only keys,256,uniform (few launches: profiling)\n"
@@ -153,6 +155,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--segmented-only")) env.segmented_only = 1;
         else if (!strcmp(argv[i], "--sort-only")) env.sort_only = 1;
         else if (!strcmp(argv[i], "--rules-only")) env.rules_only = 1;
+        else if (!strcmp(argv[i], "--move-only")) env.move_only = 1;
         else if (!strcmp(argv[i], "--n-log2") && i + 1 < argc) {
             env.n_log2 = atoi(argv[++i]);
             if (env.n_log2 < 10 || env.n_log2 > 30) {
@@ -222,11 +225,12 @@ int main(int argc, char **argv)
     const int nsizes = bench_sizes(&env, sizes);
     if (env.num_only) {
         for (int i = 0; i < nsizes; ++i) bench_section_split(&env, sizes[i]);
-    } else if (env.wide_only || env.segmented_only || env.rules_only || env.sort_only) {
+    } else if (env.wide_only || env.segmented_only || env.rules_only || env.sort_only || env.move_only) {
         if (env.rules_only)
             for (int i = 0; i < nsizes; ++i) bench_section_rules(&env, sizes[i]);
         if (env.wide_only) bench_section_wide(&env);
         if (env.segmented_only) bench_section_segmented(&env);
+        if (env.move_only) bench_section_move(&env);
         if (env.sort_only)
             for (int i = 0; i < nsizes; ++i) bench_section_sort(&env, sizes[i]);
     } else {

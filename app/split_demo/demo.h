@@ -23,6 +23,9 @@ typedef int (*demo_fn)(int argc, char **argv);
 
 int demo_grid(int argc, char **argv);    /* demo_grid.c */
 int demo_records(int argc, char **argv); /* demo_records.cu */
+int demo_particles(int argc, char **argv); /* demo_particles.cu */
+int demo_join(int argc, char **argv);      /* demo_join.cu */
+int demo_grid_levels(int argc, char **argv); /* demo_grid_levels.cu */
 
 /* The CUDA error check of every subcommand: prints "split-demo <what>: <call> failed: <error>" and
  * returns 1 from the calling function. */

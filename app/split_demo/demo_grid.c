@@ -1,209 +1,344 @@
-/* demo_grid.c - `split-demo grid`: building a data structure with the split library: the uniform
- * grid (cell lists) of N random 2-D points, as a particle simulation or a spatial hash keeps it, in two calls, then used.
- *   1. split_multisplit, stable, BITS rule, key = the point's cell id (cy * G + cx: 10 bits for
- *      G = 32), value = the point's index: values_out lists each cell's points in input order and
- *      bucket_offsets (G*G + 1 entries) is the grid's cell-start table. One call, no sort.
- *   2. split_gather: the 16-byte point records moved into cell order (the listed indices are the
- *      gather index), so each cell's points lie contiguous in memory for the queries.
- * The device arrays are then read back and every radius query (one per 1000 points) is answered by
- * visiting the cells within the radius, checked against a brute-force scan of all points; the grid
- * is checked against split_multisplit_ref. In an application the cell ids would come from a kernel
- * of its own; here the host computes them.
- * Usage: split-demo grid [N] (default 1000000). Exit 0 verified, 1 a check or a call failed (the
- * message names it), 2 bad usage, 77 no CUDA device (1 when SLABCAST_REQUIRE_GPU=1). */
+/* demo_grid.c - `split-demo grid`: building a data structure with the split library: the 3-D uniform
+ * grid (cell lists) of N static points, as a particle simulation or a spatial hash keeps it, then
+ * used for neighbour queries (grid3d.h; `split-demo particles` rebuilds the same grid every step).
+ *   Points: g3_initial_point (grid3d_host.h), generated on the device: uniform in the unit box, plus
+ *     four dense clusters holding a quarter of the points, so cells hold very different numbers.
+ *   Build (timed): a kernel writes each point's cell id (G^3 cells of side 1/G); ONE unstable
+ *     split_multisplit with the IDS rule (bucket = cell id, the wide path when G^3 > 2048) writes
+ *     the gather index and the cell offsets (G^3 + 1 entries, the grid's cell-start table); one
+ *     split_gather moves the 16-byte point records into cell order. No sort.
+ *   Query (timed): for every point, the other points within the radius r (at most 0.999 of the cell
+ *     side) among the 27 cells around its cell, counted with the sum of their ids.
+ * Checks, before any time is printed (exit 1 naming the first mismatch; g3_check_result): the
+ * records form a permutation of the ids and hold the generated positions; the CPU builds the grid
+ * of the same points with split_multisplit_ref: identical cell offsets, and each cell holds the same
+ * point ids (the GPU's order within a cell is unspecified); every point's neighbour count and id sum
+ * equal the CPU's count through its grid (a seeded sample of 8192 points above 2^20 points) and
+ * brute force (every point up to 20000 points, else a sample); the device's total equals the sum of
+ * the counts. After the timed runs the offsets, counts and id sums are compared again with the
+ * verified ones.
+ * Usage: split-demo grid [N] [--n N] [--grid G] [--radius R] [--runs R]. Exit 0 verified, 1 a check
+ * or a call failed (the message names it), 2 bad usage, 77 no CUDA device (1 when
+ * SLABCAST_REQUIRE_GPU=1). */
 #include <cuda_runtime_api.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "demo.h"
-#include "split.h"
-
-enum { G = 32, CELL_BITS = 10 }; /* G * G = 2^CELL_BITS cells over [0, 1)^2 */
-
-typedef struct point { float x, y, mass, id; } point; /* a 16-byte record */
-
-static uint64_t rng_state = 0x5eedull;
-static double rnd(void) /* splitmix64 to [0, 1) */
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static uint32_t cell_of(float x, float y)
-{
-    uint32_t cx = (uint32_t)(x * G), cy = (uint32_t)(y * G);
-    cx = cx < G ? cx : G - 1, cy = cy < G ? cy : G - 1;
-    return cy * G + cx;
-}
-
-/* Points within r of (qx, qy), using the grid: cell starts, and the points in cell order. */
-static size_t query_grid(const uint32_t *start, const point *sorted, float qx, float qy, float r)
-{
-    size_t hits = 0;
-    const int x0 = (int)floorf((qx - r) * G), x1 = (int)floorf((qx + r) * G);
-    const int y0 = (int)floorf((qy - r) * G), y1 = (int)floorf((qy + r) * G);
-    for (int cy = y0 < 0 ? 0 : y0; cy <= (y1 < G ? y1 : G - 1); ++cy)
-        for (int cx = x0 < 0 ? 0 : x0; cx <= (x1 < G ? x1 : G - 1); ++cx) {
-            const uint32_t c = (uint32_t)(cy * G + cx);
-            for (uint32_t i = start[c]; i < start[c + 1]; ++i) {
-                const float dx = sorted[i].x - qx, dy = sorted[i].y - qy;
-                hits += dx * dx + dy * dy <= r * r;
-            }
-        }
-    return hits;
-}
-
-static size_t query_brute(const point *pts, size_t n, float qx, float qy, float r)
-{
-    size_t hits = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const float dx = pts[i].x - qx, dy = pts[i].y - qy;
-        hits += dx * dx + dy * dy <= r * r;
-    }
-    return hits;
-}
+#include "grid3d.h"
 
 #define W "grid" /* the subcommand, in messages */
 
-/* The timed build: the multisplit (phase 2: the work, asynchronous) and the gather. */
-typedef struct grid_build {
-    split_desc grid;
-    void *temp;
-    size_t temp_bytes;
-    split_move_desc move;
-} grid_build;
+enum { GRID_MAX_POINTS = 1 << 26 };
 
-static int build_grid(void *ctx, cudaStream_t s)
-{
-    grid_build *b = ctx;
-    DEMO_SPLIT(W, split_multisplit(b->temp, &b->temp_bytes, &b->grid, s));
-    DEMO_SPLIT(W, split_gather(&b->move, s));
-    return 0;
-}
+typedef struct grid_opts {
+    uint64_t n;
+    uint32_t g;   /* 0: chosen from n (and the radius) */
+    double r;     /* 0: 0.75 of the cell side */
+    int runs;
+} grid_opts;
 
 static void grid_usage(FILE *f)
 {
-    fprintf(f, "usage: split-demo grid [N]   (1 <= N < 2^31 points; default 1000000)\n");
+    fprintf(f,
+            "usage: split-demo grid [N] [--n N] [--grid G] [--radius R] [--runs R]\n"
+            "  builds the 3-D uniform grid of N points (cell ids, one split_multisplit, one split_gather), counts\n"
+            "  every point's neighbours within R through the 27 cells around it, checks both against the CPU,\n"
+            "  then times them\n"
+            "  N, --n N      points, 1 .. %d (default 1000000): uniform in the unit box plus 4 dense clusters\n"
+            "  --grid G      cells per side, 1 .. %d (default: the largest with G^3 <= N / 4, and R within a cell)\n"
+            "  --radius R    neighbour radius in box units, > 0 and at most 0.999 / G (default 0.75 / G)\n"
+            "  --runs R      timed runs of the build and of the query, 1 .. 1000 (default 21): the median after\n"
+            "                1 warm-up\n",
+            (int)GRID_MAX_POINTS, (int)G3_MAX_G);
+}
+
+static int bad_usage(const char *what, const char *value, const char *valid)
+{
+    fprintf(stderr, "split-demo " W ": %s: '%s' is not valid; valid: %s\n", what, value, valid);
+    grid_usage(stderr);
+    return 2;
+}
+
+/* 0 parsed, 1 --help printed (exit 0), 2 bad usage (printed). */
+static int parse_grid_options(int argc, char **argv, grid_opts *o)
+{
+    o->n = 1000000, o->g = 0, o->r = 0, o->runs = 21;
+    int have_n = 0;
+    for (int a = 1; a < argc; ++a) {
+        const char *arg = argv[a];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            grid_usage(stdout);
+            return 1;
+        }
+        if (arg[0] != '-') { /* the positional N */
+            if (have_n) {
+                fprintf(stderr, "split-demo " W ": unexpected argument '%s' (N is already %llu)\n", arg,
+                        (unsigned long long)o->n);
+                grid_usage(stderr);
+                return 2;
+            }
+            if (demo_parse_u64(arg, 1, GRID_MAX_POINTS, &o->n) != 0)
+                return bad_usage("N", arg, "a whole number of points, 1 .. 67108864");
+            have_n = 1;
+            continue;
+        }
+        static const char *const names[] = {"--n", "--grid", "--radius", "--runs"};
+        int which = -1;
+        const char *value = NULL;
+        for (int k = 0; k < 4; ++k) {
+            const size_t len = strlen(names[k]);
+            if (strncmp(arg, names[k], len) == 0 && (arg[len] == 0 || arg[len] == '=')) {
+                which = k;
+                value = arg[len] == '=' ? arg + len + 1 : NULL;
+            }
+        }
+        if (which < 0) {
+            fprintf(stderr, "split-demo " W ": unknown option '%s'; valid: --n, --grid, --radius, --runs, --help\n",
+                    arg);
+            grid_usage(stderr);
+            return 2;
+        }
+        if (!value) {
+            if (a + 1 >= argc) {
+                fprintf(stderr, "split-demo " W ": %s needs a value\n", names[which]);
+                grid_usage(stderr);
+                return 2;
+            }
+            value = argv[++a];
+        }
+        uint64_t v = 0;
+        switch (which) {
+        case 0:
+            if (have_n) return bad_usage(names[which], value, "N given once (positionally or with --n)");
+            if (demo_parse_u64(value, 1, GRID_MAX_POINTS, &o->n) != 0)
+                return bad_usage(names[which], value, "a whole number of points, 1 .. 67108864");
+            have_n = 1;
+            break;
+        case 1:
+            if (demo_parse_u64(value, 1, G3_MAX_G, &v) != 0) return bad_usage(names[which], value, "1 .. 256");
+            o->g = (uint32_t)v;
+            break;
+        case 2:
+            if (g3_parse_positive(value, &o->r) != 0 || o->r > G3_MAX_RADIUS_CELLS)
+                return bad_usage(names[which], value, "a number > 0 and at most 0.999 / G (e.g. 0.01)");
+            break;
+        default:
+            if (demo_parse_u64(value, 1, 1000, &v) != 0) return bad_usage(names[which], value, "1 .. 1000");
+            o->runs = (int)v;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* The grid size and radius from the options: G from n (no finer than the radius allows) unless
+ * given; the radius 0.75 of a cell unless given, and then within 0.999 of a cell. 0 or 2 (printed). */
+static int resolve_grid(const grid_opts *o, const char *who, uint32_t *g, float *r)
+{
+    uint32_t cells = o->g;
+    if (cells == 0) {
+        cells = g3_auto_grid(o->n);
+        while (o->r > 0 && cells > 1 && !g3_radius_ok((float)o->r, cells)) --cells;
+    }
+    const float radius = o->r > 0 ? (float)o->r : (float)(0.75 / cells);
+    if (!g3_radius_ok(radius, cells)) {
+        fprintf(stderr, "split-demo %s: --radius %.9g is more than 0.999 of the cell side 1/%u; at most %.9g with "
+                        "--grid %u (or a smaller --grid)\n", who, o->r, cells, g3_max_radius(cells), cells);
+        return 2;
+    }
+    *g = cells;
+    *r = radius;
+    return 0;
+}
+
+/* ---- the GPU work ---- */
+
+typedef struct grid_state {
+    g3_gpu_grid grid;
+    g3_point *points, *sorted;   /* input order, cell order */
+    uint32_t *count;             /* by id */
+    uint64_t *id_sum;            /* by id */
+    unsigned long long *total;   /* the sum of the counts */
+    float r2;
+} grid_state;
+
+static int build_grid(void *ctx, cudaStream_t s)
+{
+    grid_state *st = ctx;
+    if (g3_grid_cells(&st->grid, st->points, s) || g3_grid_bin(&st->grid, s)) return 1;
+    return g3_grid_reorder(&st->grid, st->points, st->sorted, sizeof(g3_point), s);
+}
+
+static int query_grid(void *ctx, cudaStream_t s)
+{
+    grid_state *st = ctx;
+    return g3_grid_count(&st->grid, st->sorted, st->r2, st->count, st->id_sum, st->total, s);
+}
+
+static void free_state(grid_state *st)
+{
+    g3_grid_destroy(&st->grid);
+    cudaFree(st->points), cudaFree(st->sorted), cudaFree(st->count), cudaFree(st->id_sum), cudaFree(st->total);
+}
+
+/* Device memory for n points on g^3 cells against the free memory (256 MiB kept free). 0 or 1. */
+static int check_memory(size_t n, uint32_t g)
+{
+    size_t grid_bytes = 0, free_bytes = 0, total_bytes = 0;
+    if (g3_grid_device_bytes(n, g, &grid_bytes)) {
+        fprintf(stderr, "split-demo " W ": the size of a grid of %zu points overflows\n", n);
+        return 1;
+    }
+    const size_t need = grid_bytes + n * (2 * sizeof(g3_point) + 4 + 8) + ((size_t)256 << 20);
+    DEMO_CUDA(W, cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (need > free_bytes) {
+        fprintf(stderr, "split-demo " W ": %zu points on %u^3 cells need about %.2f GiB of GPU memory (with 256 MiB "
+                        "headroom); %.2f GiB free: use a smaller N or --grid\n",
+                n, g, need / 1073741824.0, free_bytes / 1073741824.0);
+        return 1;
+    }
+    return 0;
+}
+
+/* Host copies of the result. */
+typedef struct grid_host {
+    g3_point *sorted;
+    uint32_t *offsets, *count;
+    uint64_t *id_sum;
+    unsigned long long total;
+} grid_host;
+
+static int copy_back(const grid_state *st, grid_host *h, int with_points)
+{
+    const size_t n = st->grid.n;
+    if (with_points) DEMO_CUDA(W, cudaMemcpy(h->sorted, st->sorted, n * sizeof(g3_point), cudaMemcpyDeviceToHost));
+    const size_t offset_bytes = ((size_t)st->grid.num_cells + 1) * 4;
+    DEMO_CUDA(W, cudaMemcpy(h->offsets, st->grid.offsets, offset_bytes, cudaMemcpyDeviceToHost));
+    DEMO_CUDA(W, cudaMemcpy(h->count, st->count, n * 4, cudaMemcpyDeviceToHost));
+    DEMO_CUDA(W, cudaMemcpy(h->id_sum, st->id_sum, n * 8, cudaMemcpyDeviceToHost));
+    DEMO_CUDA(W, cudaMemcpy(&h->total, st->total, sizeof h->total, cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+static int alloc_host(grid_host *h, size_t n, uint32_t cells, int with_points)
+{
+    memset(h, 0, sizeof *h);
+    h->sorted = with_points ? malloc(n * sizeof(g3_point)) : NULL;
+    h->offsets = malloc(((size_t)cells + 1) * 4);
+    h->count = malloc(n * 4);
+    h->id_sum = malloc(n * 8);
+    if ((with_points && !h->sorted) || !h->offsets || !h->count || !h->id_sum) {
+        fprintf(stderr, "split-demo " W ": host allocation for the copies of %zu points failed\n", n);
+        return 1;
+    }
+    return 0;
+}
+
+static void free_host(grid_host *h)
+{
+    free(h->sorted), free(h->offsets), free(h->count), free(h->id_sum);
+}
+
+/* The build and the query once, and every check (before any timing). */
+static int run_and_check(grid_state *st, grid_host *h, float r)
+{
+    if (build_grid(st, 0)) return 1;
+    DEMO_CUDA(W, cudaMemsetAsync(st->total, 0, sizeof *st->total, 0));
+    if (query_grid(st, 0)) return 1;
+    DEMO_CUDA(W, cudaDeviceSynchronize());
+    if (copy_back(st, h, 1)) return 1;
+    char msg[640];
+    if (g3_check_result(h->sorted, NULL, h->offsets, h->count, h->id_sum, h->total, st->grid.n, st->grid.g, r, 0, 0,
+                        msg, sizeof msg)) {
+        fprintf(stderr, "split-demo " W ": WRONG: %s\n", msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* After the timed runs: the same offsets, counts and id sums as the verified run. */
+static int recheck(const grid_state *st, const grid_host *verified, grid_host *again)
+{
+    if (copy_back(st, again, 0)) return 1;
+    const size_t n = st->grid.n;
+    for (uint32_t c = 0; c <= st->grid.num_cells; ++c)
+        if (again->offsets[c] != verified->offsets[c]) {
+            fprintf(stderr, "split-demo " W ": WRONG after the timed runs: cell offset %u is %u, %u before\n", c,
+                    again->offsets[c], verified->offsets[c]);
+            return 1;
+        }
+    for (size_t k = 0; k < n; ++k)
+        if (again->count[k] != verified->count[k] || again->id_sum[k] != verified->id_sum[k]) {
+            fprintf(stderr, "split-demo " W ": WRONG after the timed runs: point %zu has %u neighbours (id sum %llu), "
+                            "%u (id sum %llu) before\n", k, again->count[k], (unsigned long long)again->id_sum[k],
+                    verified->count[k], (unsigned long long)verified->id_sum[k]);
+            return 1;
+        }
+    return 0;
 }
 
 int demo_grid(int argc, char **argv)
 {
-    size_t n = 1000000;
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        grid_usage(stdout);
-        return 0;
-    }
-    if (argc > 2) {
-        fprintf(stderr, "split-demo grid: unexpected argument '%s'\n", argv[2]);
-        grid_usage(stderr);
-        return 2;
-    }
-    if (argc > 1) {
-        uint64_t v = 0;
-        if (demo_parse_u64(argv[1], 1, ((uint64_t)1 << 31) - 1, &v) != 0) {
-            fprintf(stderr, "split-demo grid: bad N '%s'\n", argv[1]);
-            grid_usage(stderr);
-            return 2;
-        }
-        n = (size_t)v;
-    }
+    grid_opts o;
+    const int parsed = parse_grid_options(argc, argv, &o);
+    if (parsed == 1) return 0;
+    if (parsed) return parsed;
+    uint32_t g = 0;
+    float r = 0;
+    if (resolve_grid(&o, W, &g, &r)) return 2;
     const int no_device = demo_require_device(W);
     if (no_device) return no_device;
-    rng_state = 0x5eedull; /* the same points on every call */
-    /* the points, and their cell ids as keys (host) */
-    point *pts = malloc(n * sizeof *pts), *sorted = malloc(n * sizeof *sorted);
-    uint32_t *cell = malloc(n * 4), *idx = malloc(n * 4), *start = malloc((G * G + 1) * 4);
-    uint32_t *ref_idx = malloc(n * 4), *ref_start = malloc((G * G + 1) * 4), *iota = malloc(n * 4);
-    if (!pts || !sorted || !cell || !idx || !start || !ref_idx || !ref_start || !iota) {
-        fprintf(stderr, "split-demo grid: host allocation for %zu points failed\n", n);
-        return 1;
+    const size_t n = (size_t)o.n;
+    if (check_memory(n, g)) return 1;
+
+    grid_state st;
+    memset(&st, 0, sizeof st);
+    st.r2 = g3_radius2(r);
+    grid_host h, again;
+    memset(&again, 0, sizeof again);
+    int rc = alloc_host(&h, n, g * g * g, 1);
+    if (rc == 0) rc = alloc_host(&again, n, g * g * g, 0);
+    if (rc == 0 && g3_grid_create(&st.grid, W, n, g)) rc = 1;
+    if (rc == 0) {
+        rc = 1;
+        DEMO_CUDA(W, cudaMalloc((void **)&st.points, n * sizeof(g3_point)));
+        DEMO_CUDA(W, cudaMalloc((void **)&st.sorted, n * sizeof(g3_point)));
+        DEMO_CUDA(W, cudaMalloc((void **)&st.count, n * 4));
+        DEMO_CUDA(W, cudaMalloc((void **)&st.id_sum, n * 8));
+        DEMO_CUDA(W, cudaMalloc((void **)&st.total, sizeof *st.total));
+        rc = g3_generate(W, st.points, NULL, n, 0);
     }
-    for (size_t i = 0; i < n; ++i) {
-        /* clustered: half the points in a small disc, so cells differ in size by orders of magnitude */
-        const double a = 6.283185307179586 * rnd(), rr = 0.05 * sqrt(rnd());
-        pts[i].x = (float)(i % 2 ? rnd() : 0.3 + rr * cos(a));
-        pts[i].y = (float)(i % 2 ? rnd() : 0.6 + rr * sin(a));
-        pts[i].mass = (float)rnd(), pts[i].id = (float)i;
-        cell[i] = cell_of(pts[i].x, pts[i].y);
-        iota[i] = (uint32_t)i;
+    if (rc == 0) rc = run_and_check(&st, &h, r);
+    float build_ms = 0, query_ms = 0;
+    if (rc == 0) rc = demo_time(W, build_grid, &st, 0, o.runs, &build_ms);
+    if (rc == 0) rc = demo_time(W, query_grid, &st, 0, o.runs, &query_ms);
+    if (rc == 0) {
+        DEMO_CUDA(W, cudaMemset(st.total, 0, sizeof *st.total));
+        rc = recheck(&st, &h, &again);
     }
-
-    /* 1. the grid: one stable multisplit of (cell id, point index) by the cell id's 10 bits */
-    uint32_t *d_cell, *d_iota, *d_idx, *d_start;
-    point *d_pts, *d_sorted;
-    DEMO_CUDA(W, cudaMalloc((void **)&d_cell, n * 4));
-    DEMO_CUDA(W, cudaMalloc((void **)&d_iota, n * 4));
-    DEMO_CUDA(W, cudaMalloc((void **)&d_idx, n * 4));
-    DEMO_CUDA(W, cudaMalloc((void **)&d_start, (G * G + 1) * 4));
-    DEMO_CUDA(W, cudaMalloc((void **)&d_pts, n * sizeof(point)));
-    DEMO_CUDA(W, cudaMalloc((void **)&d_sorted, n * sizeof(point)));
-    DEMO_CUDA(W, cudaMemcpy(d_cell, cell, n * 4, cudaMemcpyHostToDevice));
-    DEMO_CUDA(W, cudaMemcpy(d_iota, iota, n * 4, cudaMemcpyHostToDevice));
-    DEMO_CUDA(W, cudaMemcpy(d_pts, pts, n * sizeof(point), cudaMemcpyHostToDevice));
-
-    split_desc grid = {0}; /* zero fields are the defaults */
-    grid.key_type = SPLIT_KEY_U32;
-    grid.n = n;
-    grid.keys_in = d_cell;
-    grid.values_in = d_iota; /* moved with the keys: the point indices, grouped by cell */
-    grid.values_out = d_idx;
-    grid.buckets.rule = SPLIT_BUCKETS_BITS;
-    grid.buckets.bit_count = CELL_BITS; /* B = 1024 cells */
-    grid.bucket_offsets = d_start;      /* the cell-start table */
-    size_t temp_bytes = 0;
-    void *temp = NULL;
-    DEMO_SPLIT(W, split_multisplit(NULL, &temp_bytes, &grid, 0)); /* phase 1: the size */
-    DEMO_CUDA(W, cudaMalloc(&temp, temp_bytes));
-
-    /* 2. the records in cell order: a gather by the listed indices */
-    split_move_desc move = {d_pts, d_sorted, sizeof(point), d_idx, n, 1};
-
-    /* the build, timed: one warm-up (module load, first launches), then the median of RUNS builds */
-    enum { RUNS = 21 };
-    float ms = 0;
-    grid_build build = {grid, temp, temp_bytes, move};
-    {
-        const int rc = demo_time(W, build_grid, &build, 0, RUNS, &ms);
-        if (rc) return rc;
+    if (rc == 0) {
+        uint32_t empty = 0, most = 0;
+        const uint32_t cells = g * g * g;
+        g3_cell_stats(h.offsets, cells, &empty, &most);
+        printf("split-demo " W ": %zu points (a quarter in 4 dense clusters), %u^3 = %u cells of side %.6g, radius "
+               "%.6g\n", n, g, cells, 1.0 / g, r);
+        printf("split-demo " W ": checked against the CPU: cell offsets and each cell's points (split_multisplit_ref), "
+               "neighbour counts and id sums of %s through the CPU grid and of %s by brute force\n",
+               n <= G3_CHECK_ALL_MAX ? "every point" : "8192 sampled points",
+               n <= G3_BRUTE_ALL_MAX ? "every point" : "sampled points");
+        printf("split-demo " W ": cells %u, points %zu, empty cells %u, max per cell %u, neighbours per point %.2f\n",
+               cells, n, empty, most, (double)h.total / (double)n);
+        printf("split-demo " W ": build %.3f ms (cell ids + split_multisplit + split_gather: %.1f Mpoints/s), query "
+               "%.3f ms (27-cell neighbour count: %.1f Mpoints/s); median of %d after 1 warm-up\n",
+               build_ms, build_ms > 0 ? n / (build_ms * 1e3) : 0.0, query_ms,
+               query_ms > 0 ? n / (query_ms * 1e3) : 0.0, o.runs);
+        printf("split-demo " W ": verified\n");
     }
-    DEMO_CUDA(W, cudaMemcpy(idx, d_idx, n * 4, cudaMemcpyDeviceToHost));
-    DEMO_CUDA(W, cudaMemcpy(start, d_start, (G * G + 1) * 4, cudaMemcpyDeviceToHost));
-    DEMO_CUDA(W, cudaMemcpy(sorted, d_sorted, n * sizeof(point), cudaMemcpyDeviceToHost));
-
-    /* the grid against the reference: same cell starts, same lists (stable: input order per cell) */
-    split_desc ref = grid;
-    ref.keys_in = cell, ref.values_in = iota, ref.values_out = ref_idx, ref.bucket_offsets = ref_start;
-    DEMO_SPLIT(W, split_multisplit_ref(&ref));
-    size_t bad = 0;
-    for (size_t c = 0; c <= G * G; ++c) bad += start[c] != ref_start[c];
-    for (size_t i = 0; i < n; ++i) bad += idx[i] != ref_idx[i] || sorted[i].id != pts[idx[i]].id;
-    uint32_t biggest = 0;
-    for (size_t c = 0; c < G * G; ++c) biggest = start[c + 1] - start[c] > biggest ? start[c + 1] - start[c] : biggest;
-
-    /* radius queries through the grid against brute force */
-    const float r = 0.75f / G;
-    size_t queries = 0, hits = 0, wrong = 0;
-    for (size_t i = 0; i < n; i += 1000, ++queries) {
-        const size_t a = query_grid(start, sorted, pts[i].x, pts[i].y, r);
-        const size_t b = query_brute(pts, n, pts[i].x, pts[i].y, r);
-        hits += a, wrong += a != b;
-    }
-    printf("split-demo grid: %zu points, %d x %d cells (largest %u points): grid built by split_multisplit + "
-           "split_gather in %.3f ms (GPU, median of 21)\n", n, G, G, biggest, ms);
-    printf("split-demo grid: grid %s the reference; %zu radius queries, %zu points found, %zu wrong against "
-           "brute force\n", bad ? "DIFFERS FROM" : "equals", queries, hits, wrong);
-    cudaFree(d_cell), cudaFree(d_iota), cudaFree(d_idx), cudaFree(d_start), cudaFree(d_pts), cudaFree(d_sorted);
-    cudaFree(temp);
-    free(pts), free(sorted), free(cell), free(idx), free(start), free(ref_idx), free(ref_start), free(iota);
-    if (bad || wrong) {
-        fprintf(stderr, "split-demo grid: %zu grid entries and %zu queries wrong\n", bad, wrong);
-        return 1;
-    }
-    printf("split-demo grid: verified\n");
-    return 0;
+    free_state(&st);
+    free_host(&h);
+    free_host(&again);
+    return rc;
 }

@@ -12,13 +12,15 @@ void records_generate(uint32_t *rec, size_t n, uint32_t wpr, uint32_t kw)
 }
 
 typedef struct ref_pair {
-    uint64_t key;
+    uint64_t key;     /* the key's low 64 bits */
+    uint32_t key_hi;  /* 96-bit keys: the high word; else 0 */
     uint32_t index;
 } ref_pair;
 
 static int cmp_pair(const void *a, const void *b)
 {
     const ref_pair *x = (const ref_pair *)a, *y = (const ref_pair *)b;
+    if (x->key_hi != y->key_hi) return x->key_hi < y->key_hi ? -1 : 1;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
 }
@@ -35,6 +37,7 @@ int records_reference_perm(const char *who, const uint32_t *in, size_t n, uint32
     for (size_t j = 0; j < n; ++j) {
         const uint64_t k = in ? records_key_of(in + j * wpr, kw) : record_key(j);
         p[j].key = key_bits == 32 ? (uint32_t)k : k;
+        p[j].key_hi = key_bits == 96 ? (in ? records_key_hi_of(in + j * wpr, kw) : record_key_hi(j)) : 0u;
         p[j].index = (uint32_t)j;
     }
     qsort(p, n, sizeof *p, cmp_pair);
@@ -66,9 +69,12 @@ void records_describe_bad(FILE *f, const char *who, const char *method, const ui
     const uint64_t want_key = in && want_j < n ? records_key_of(in + want_j * wpr, kw)
                               : kw == 1       ? (uint32_t)record_key(want_j)
                                               : record_key(want_j);
+    const uint32_t want_hi = kw == 3 ? (in && want_j < n ? records_key_hi_of(in + want_j * wpr, kw) : record_key_hi(want_j))
+                                     : 0u;
     fprintf(f,
-            "%s: method %s, %zu-byte records, %u-bit keys, %zu records: WRONG at record %zu: it holds key 0x%llx "
-            "and original index %u; the CPU sort puts there original record %llu (key 0x%llx)\n",
-            who, method, record_bytes, key_bits, n, i, (unsigned long long)records_key_of(got, kw), got[kw],
-            (unsigned long long)want_j, (unsigned long long)want_key);
+            "%s: method %s, %zu-byte records, %u-bit keys, %zu records: WRONG at record %zu: it holds key "
+            "0x%x:%016llx and original index %u; the CPU sort puts there original record %llu (key 0x%x:%016llx)\n",
+            who, method, record_bytes, key_bits, n, i, records_key_hi_of(got, kw),
+            (unsigned long long)records_key_of(got, kw), got[kw], (unsigned long long)want_j, want_hi,
+            (unsigned long long)want_key);
 }

@@ -1,8 +1,8 @@
 /* records_host.h - the host side of `split-demo records` (demo_records.cu) that needs no CUDA, shared
  * with its CPU test (tests/demo/test_records_ref.c):
  *   - the record layout and generation: a record of B bytes (a multiple of 4) is B/4 32-bit words;
- *     record j of the input holds its key in words 0 .. kw-1 (kw = 1 for 32-bit keys, 2 for 64-bit
- *     keys, word 0 the low half), j (its original index) in word kw, and a hash of (j, word), the
+ *     record j of the input holds its key in words 0 .. kw-1 (kw = 1, 2 or 3 for 32-, 64- and 96-bit
+ *     keys, word 0 the least significant), j (its original index) in word kw, and a hash of (j, word), the
  *     payload, in the rest. The keys are pseudo-random, except that every 4th record takes one of 997
  *     shared keys, so equal keys are common. record_key / record_word are inline and also
  *     __host__ __device__ under nvcc, so the device generates and checks the same words;
@@ -39,18 +39,31 @@ RECORDS_HD static inline uint64_t record_key(uint64_t j)
     return j % 4 == 0 ? records_mix64(0xD1B54A32D192ED03ull + (j / 4) % 997) : records_mix64(j + 0x9E3779B97F4A7C15ull);
 }
 
-/* Word w of generated input record j with kw key words. */
+/* The high word of record j's 96-bit key: one of 13 values, so the low 64 bits decide between the
+ * many records that share it; every 4th record's follows its shared key (equal keys stay equal). */
+RECORDS_HD static inline uint32_t record_key_hi(uint64_t j)
+{
+    return (uint32_t)(j % 4 == 0 ? ((j / 4) % 997) % 13 : records_mix64(j ^ 0x5851F42D4C957F2Dull) % 13);
+}
+
+/* Word w of generated input record j with kw key words (1, 2 or 3). */
 RECORDS_HD static inline uint32_t record_word(uint64_t j, uint32_t w, uint32_t kw)
 {
-    if (w < kw) return (uint32_t)(record_key(j) >> (32 * w));
+    if (w < kw) return w == 2 ? record_key_hi(j) : (uint32_t)(record_key(j) >> (32 * w));
     if (w == kw) return (uint32_t)j;
     return (uint32_t)records_mix64((j << 9) ^ w ^ 0x2545F4914F6CDD1Dull);
 }
 
-/* The key held by a record (its first kw words). */
+/* The low 64 bits of the key held by a record (its first kw words, at most two of them). */
 RECORDS_HD static inline uint64_t records_key_of(const uint32_t *rec, uint32_t kw)
 {
     return kw == 1 ? rec[0] : ((uint64_t)rec[0] | (uint64_t)rec[1] << 32);
+}
+
+/* The high word of a 96-bit key held by a record (kw = 3; 0 otherwise). */
+RECORDS_HD static inline uint32_t records_key_hi_of(const uint32_t *rec, uint32_t kw)
+{
+    return kw == 3 ? rec[2] : 0u;
 }
 
 /* Generates n input records of wpr words (kw key words) into rec (n * wpr words), on the host. */

@@ -19,9 +19,15 @@ static const struct subcommand {
     const char *line; /* one line for --help */
 } subcommands[] = {
     {"grid", demo_grid,
-     "build a uniform grid of N points (split_multisplit + split_gather), check it, answer radius queries"},
+     "3-D uniform grid of N points (cell ids, split_multisplit, split_gather), checked; neighbour counts, timed"},
+    {"grid-levels", demo_grid_levels,
+     "one frame's tile x slab grid built two ways (ours: 2 levels, the thesis's: 3), checked; PNG per level, times"},
+    {"join", demo_join,
+     "R join S on 32-bit keys: partitioned hash join (split vs CUB), sort-merge, index/block nested loops, CPU"},
+    {"particles", demo_particles,
+     "N moving particles re-binned into a 3-D grid by split_multisplit every step, neighbours through the grid"},
     {"records", demo_records,
-     "sort large records by 32/64-bit keys: SplitSort + one gather, per-pass record moves, CUB + one gather"},
+     "sort large records by 32/64/96-bit keys: SplitSort + one gather, per-pass moves, CUB; gather pass counts"},
 };
 enum { NUM_SUBCOMMANDS = sizeof subcommands / sizeof subcommands[0] };
 
@@ -29,7 +35,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: split-demo SUBCOMMAND [options]   (split-demo SUBCOMMAND --help for its options)\n"
                "subcommands:\n");
-    for (int i = 0; i < NUM_SUBCOMMANDS; ++i) fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].line);
+    for (int i = 0; i < NUM_SUBCOMMANDS; ++i) fprintf(f, "  %-11s %s\n", subcommands[i].name, subcommands[i].line);
 }
 
 int split_demo_main(int argc, char **argv)

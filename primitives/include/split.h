@@ -169,6 +169,11 @@ sc_status split_segmented(void *temp, size_t *temp_bytes, const split_desc *desc
  * be a permutation for scatter (a repeated index is a race). num_passes > 1 selects the multi-pass
  * variant: pass p reads (gather) or writes (scatter) only records whose source/destination position
  * lies in window p of num_passes equal windows, keeping the traffic of each pass local.
+ * num_passes = 0 lets a model choose (split_move_passes): the pass count of least modelled DRAM
+ * traffic for the record size, the count and the device's L2 (He et al. 2007's partitioned
+ * gather/scatter: a window that fits the cache moves each of its sectors once, while every pass
+ * reads the whole index again and touches the in-order side sparsely). The result never depends on
+ * the pass count.
  * src and dst hold n records each and must be aligned to 4 bytes (the widest path, 16-byte words, is
  * taken when src, dst and record_bytes are multiples of 16). The device skips an index >= n (that
  * record of dst is not written); the references reject it. */
@@ -178,11 +183,17 @@ typedef struct split_move_desc {
     size_t record_bytes;
     const uint32_t *index;
     size_t n;
-    uint32_t num_passes;         /* 0 or 1: single pass */
+    uint32_t num_passes;         /* 0: chosen by the model (split_move_passes); 1: single pass */
 } split_move_desc;
 
 sc_status split_gather(const split_move_desc *desc, cudaStream_t stream);
 sc_status split_scatter(const split_move_desc *desc, cudaStream_t stream);
+
+/* The pass count split_gather (scatter = 0) or split_scatter (scatter nonzero) uses for desc on the
+ * current device: desc->num_passes when nonzero, else the model's choice (1, 2, 4, ... 64) from n,
+ * record_bytes, the direction and the device's L2 size. Checks desc as split_gather does. Does not
+ * wait for the device. */
+sc_status split_move_passes(const split_move_desc *desc, int scatter, uint32_t *passes);
 
 /* SplitSort: LSD radix sort by repeated stable 8-bit splits (ascending, unsigned keys).
  * key_bits: 32 (uint32_t keys), 64 (uint64_t keys) or 96 (three uint32_t words per key, word 0 least

@@ -4,9 +4,11 @@
  * that src, dst and record_bytes allow). Thread g moves word g of the contiguous side (dst for
  * gather, src for scatter), so consecutive threads touch consecutive words there and the records of
  * the indexed side are read / written as whole runs of words. Multi-pass: pass p moves only the
- * records whose indexed position lies in window p = [p*n/P, (p+1)*n/P); one launch per pass. */
+ * records whose indexed position lies in window p = [p*n/P, (p+1)*n/P); one launch per pass.
+ * num_passes = 0: P from the pass-count model (move_model.h) and the device's L2. */
 #include "gather_scatter.h"
 #include "gather_scatter_kernel.cuh"
+#include "move_model.h"
 #include "sc_report.h"
 #include "split.h"
 #include "split_tuning.h"
@@ -37,12 +39,33 @@ sc_status launch_passes(const split_move_desc *d, uint32_t passes, uint32_t sms,
     return SC_OK;
 }
 
+/* The L2 of the current device, for the pass-count model. */
+sc_status device_l2_bytes(uint64_t *bytes)
+{
+    int dev = 0, l2 = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&dev));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    *bytes = l2 > 0 ? (uint64_t)l2 : 0u;
+    return SC_OK;
+}
+
+/* desc's pass count: its own, or the model's for this device (num_passes = 0). */
+sc_status resolve_passes(const split_move_desc *d, int scatter, uint32_t *passes)
+{
+    if (*passes != 0) return SC_OK;
+    uint64_t l2 = 0;
+    SC_TRY(device_l2_bytes(&l2));
+    *passes = split_move_model_passes(d->n, d->record_bytes, l2, scatter);
+    return SC_OK;
+}
+
 template <bool GATHER>
 sc_status move(const split_move_desc *d, cudaStream_t stream, const char *who)
 {
     uint32_t wb = 0, passes = 0;
     SC_TRY(split_move_check(d, who, &wb, &passes));
     if (d->n == 0) return SC_OK;
+    SC_TRY(resolve_passes(d, !GATHER, &passes));
     uint32_t sms = 1;
     SC_TRY(sc_cuda_device_sms(&sms));
     if (wb == 16) return launch_passes<uint4, GATHER>(d, passes, sms, stream);
@@ -60,4 +83,15 @@ extern "C" sc_status split_gather(const split_move_desc *desc, cudaStream_t stre
 extern "C" sc_status split_scatter(const split_move_desc *desc, cudaStream_t stream)
 {
     return move<false>(desc, stream, "split_scatter");
+}
+
+extern "C" sc_status split_move_passes(const split_move_desc *desc, int scatter, uint32_t *passes)
+{
+    if (!passes) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "split_move_passes: passes is NULL");
+    uint32_t wb = 0, p = 0;
+    SC_TRY(split_move_check(desc, "split_move_passes", &wb, &p));
+    if (desc->n == 0) p = p ? p : 1u;
+    else SC_TRY(resolve_passes(desc, scatter, &p));
+    *passes = p;
+    return SC_OK;
 }

@@ -11,7 +11,7 @@ extern "C" {
 
 /* Checks pointers, sizes and alignment (src/dst and record_bytes multiples of 4, no in-place move).
  * On success *word_bytes is the widest word (16, 8 or 4 bytes) that src, dst and record_bytes all
- * allow, and *passes the number of passes (num_passes 0 -> 1). */
+ * allow, and *passes desc->num_passes (0: the model chooses, move_model.h). */
 sc_status split_move_check(const split_move_desc *desc, const char *who, uint32_t *word_bytes, uint32_t *passes);
 
 #ifdef __cplusplus

@@ -27,7 +27,7 @@ sc_status split_move_check(const split_move_desc *d, const char *who, uint32_t *
     SC_TRY(split_validate_spans(spans, 3, who));
     uint64_t all = (uint64_t)s | (uint64_t)t | (uint64_t)d->record_bytes;
     *word_bytes = all % 16 == 0 ? 16u : all % 8 == 0 ? 8u : 4u;
-    *passes = d->num_passes ? d->num_passes : 1u;
+    *passes = d->num_passes; /* 0: the model's choice (GPU), one pass (references) */
     return SC_OK;
 }
 
@@ -56,6 +56,7 @@ static sc_status move_ref(const split_move_desc *d, int gather, const char *who)
 {
     uint32_t wb = 0, passes = 0;
     SC_TRY(split_move_check(d, who, &wb, &passes));
+    if (passes == 0) passes = 1; /* the result does not depend on the pass count */
     SC_TRY(check_index(d, !gather, who));
     const size_t rb = d->record_bytes;
     for (uint32_t p = 0; p < passes; ++p) {

@@ -204,7 +204,19 @@ enum {
     SEG_TEMP_ALIGN = 256,
     /* gather / scatter: threads per block; grid-stride cap in blocks per SM of the device. */
     MOVE_THREADS = 256,
-    MOVE_GRID_BLOCKS_PER_SM = 32
+    MOVE_GRID_BLOCKS_PER_SM = 32,
+    /* The pass-count model of gather / scatter with num_passes = 0 (move_model.h): the share of
+     * the L2 a window may fill (the rest holds the index and the contiguous side's lines in flight);
+     * the cost of one more pass (launch, drain) and of each 16-byte word its threads walk past, in
+     * bytes of DRAM traffic; the cost of a scattered write to a sector it covers only in part,
+     * relative to a read; the largest pass count considered. Fitted to split_bench --move-only on an
+     * H200 (60 MB L2): records of 4 .. 512 bytes, 2^20 and 2^24 of them, gather and scatter, 1 .. 16
+     * passes; the choice is within 1 % of the best listed count in all 32 cases (docs/PERFORMANCE.md). */
+    MOVE_MODEL_L2_PERCENT = 37,
+    MOVE_MODEL_PASS_BYTES = 4 << 20,
+    MOVE_MODEL_WORD_BYTES_X100 = 200,
+    MOVE_MODEL_PARTIAL_WRITE_X100 = 300,
+    MOVE_MODEL_MAX_PASSES = 64
 };
 
 #endif /* SPLIT_TUNING_H */

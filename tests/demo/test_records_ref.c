@@ -5,7 +5,9 @@
  *  (b) per 8-bit digit, least significant first: a stable split_multisplit_ref of the keys (BITS
  *      rule) giving keys_out and the pass's gather index, then split_gather_ref of the whole records
  *      into the other buffer (ping-pong, the last pass landing in the output buffer);
- * on n = 1, 7, 1000, 100003, records of 16 and 132 bytes, 32- and 64-bit keys, for the demo's records
+ *      (96-bit keys: the digit read from the records themselves into bucket ids, split_index_ref with
+ *      the IDS rule);
+ * on n = 1, 7, 1000, 100003, records of 16 and 132 bytes, 32-, 64- and 96-bit keys, for the demo's records
  * and for records overwritten with only a few distinct keys (many equal keys: stability). Each output
  * is checked word by word against the stable CPU reference by records_first_bad, the demo's check;
  * that check is itself shown to catch an unstable order, a wrong gather, a corrupted payload word and
@@ -19,14 +21,17 @@
 
 enum { DIGIT_BITS = 8 };
 
-/* The keys of the n records (wpr words each) as a uint32_t or uint64_t array (keys: n * 8 bytes). */
+/* The keys of the n records (wpr words each) as a uint32_t, uint64_t or 3-word array (keys: n * 12
+ * bytes). */
 static void extract_keys(const uint32_t *rec, size_t n, uint32_t wpr, uint32_t key_bits, void *keys)
 {
     for (size_t i = 0; i < n; ++i) {
         if (key_bits == 32)
             ((uint32_t *)keys)[i] = rec[i * wpr];
-        else
+        else if (key_bits == 64)
             ((uint64_t *)keys)[i] = records_key_of(rec + i * wpr, 2);
+        else
+            for (int w = 0; w < 3; ++w) ((uint32_t *)keys)[i * 3 + w] = rec[i * wpr + w];
     }
 }
 
@@ -34,7 +39,7 @@ static void extract_keys(const uint32_t *rec, size_t n, uint32_t wpr, uint32_t k
 static int method_sort(const uint32_t *in, uint32_t *out, size_t n, size_t record_bytes, uint32_t key_bits)
 {
     const uint32_t wpr = (uint32_t)(record_bytes / 4);
-    void *keys = malloc(n * 8), *keys2 = malloc(n * 8);
+    void *keys = malloc(n * 12), *keys2 = malloc(n * 12);
     uint32_t *iota = malloc(n * 4), *perm = malloc(n * 4);
     int rc = -1;
     if (keys && keys2 && iota && perm) {
@@ -53,10 +58,41 @@ static int method_sort(const uint32_t *in, uint32_t *out, size_t n, size_t recor
     return rc;
 }
 
+/* (b) with 96-bit keys, per 8-bit digit p: the digit read from each record as it lies after the
+ * previous pass (byte p % 4 of key word p / 4) into a bucket id array, a stable split_index_ref (IDS
+ * rule, 256 buckets) giving the pass's gather index, split_gather_ref of the records. */
+static int method_per_pass_ids(const uint32_t *in, uint32_t *out, uint32_t *tmp, size_t n, size_t record_bytes)
+{
+    const uint32_t wpr = (uint32_t)(record_bytes / 4), passes = 96 / DIGIT_BITS;
+    uint32_t *ids = malloc(n * 4), *gidx = malloc(n * 4);
+    int rc = ids && gidx ? 0 : -1;
+    const uint32_t *src = in;
+    for (uint32_t p = 0; rc == 0 && p < passes; ++p) {
+        uint32_t *dst = (passes - 1 - p) % 2 == 0 ? out : tmp;
+        for (size_t i = 0; i < n; ++i) ids[i] = (src[i * wpr + p / 4] >> (8 * (p % 4))) & 0xFFu;
+        split_desc d;
+        memset(&d, 0, sizeof d);
+        d.key_type = SPLIT_KEY_U32;
+        d.n = n, d.gather_index = gidx;
+        d.buckets.rule = SPLIT_BUCKETS_IDS;
+        d.buckets.num_buckets = 256;
+        d.buckets.bucket_ids = ids;
+        rc = (int)split_index_ref(&d);
+        if (rc == 0) {
+            split_move_desc mv = {src, dst, record_bytes, gidx, n, 1};
+            rc = (int)split_gather_ref(&mv);
+        }
+        src = dst;
+    }
+    free(ids), free(gidx);
+    return rc;
+}
+
 /* (b) per 8-bit digit: stable split_multisplit_ref of the keys, split_gather_ref of the records. */
 static int method_per_pass(const uint32_t *in, uint32_t *out, uint32_t *tmp, size_t n, size_t record_bytes,
                            uint32_t key_bits)
 {
+    if (key_bits == 96) return method_per_pass_ids(in, out, tmp, n, record_bytes);
     const uint32_t wpr = (uint32_t)(record_bytes / 4), passes = key_bits / DIGIT_BITS;
     void *keys = malloc(n * 8), *keys2 = malloc(n * 8);
     uint32_t *gidx = malloc(n * 4);
@@ -97,7 +133,8 @@ static void make_input(uint32_t *in, size_t n, uint32_t wpr, uint32_t kw, int fe
     for (size_t j = 0; j < n; ++j) {
         const uint64_t k = records_mix64(0x1234 + (records_mix64(j) % 5));
         in[j * wpr] = (uint32_t)k;
-        if (kw == 2) in[j * wpr + 1] = (uint32_t)(k >> 32);
+        if (kw >= 2) in[j * wpr + 1] = (uint32_t)(k >> 32);
+        if (kw == 3) in[j * wpr + 2] = (uint32_t)(k % 3);
     }
 }
 
@@ -105,11 +142,11 @@ static void test_methods_match_reference(void)
 {
     static const size_t ns[] = {1, 7, 1000, 100003};
     static const size_t sizes[] = {16, 132};
-    static const uint32_t widths[] = {32, 64};
+    static const uint32_t widths[] = {32, 64, 96};
     static const char *const names[] = {"(a) split_sort_ref + 1 gather", "(b) multisplit_ref + gather per pass"};
     for (size_t ni = 0; ni < 4; ++ni)
         for (size_t si = 0; si < 2; ++si)
-            for (size_t ki = 0; ki < 2; ++ki)
+            for (size_t ki = 0; ki < 3; ++ki)
                 for (int few = 0; few < 2; ++few) {
                     const size_t n = ns[ni], rb = sizes[si];
                     const uint32_t kb = widths[ki], kw = kb / 32, wpr = (uint32_t)(rb / 4);
@@ -201,6 +238,19 @@ static void test_check_detects_errors(void)
     SCT_CHECK_EQ_U64(records_first_bad(out2, NULL, ref2, n2, wpr2, kw2), t);
     SCT_CHECK_EQ_U64(records_first_bad(out2, in2, ref2, n2, wpr2, kw2), t);
     free(in2), free(out2), free(ref2);
+
+    /* 96-bit keys: records sorted by their low 64 bits only (the high word ignored) are caught */
+    const size_t n3 = 5000, rb3 = 16;
+    const uint32_t wpr3 = (uint32_t)(rb3 / 4), kw3 = 3;
+    uint32_t *in3 = malloc(n3 * rb3), *out3 = malloc(n3 * rb3), *ref3 = malloc(n3 * 4);
+    SCT_REQUIRE(in3 && out3 && ref3);
+    records_generate(in3, n3, wpr3, kw3);
+    SCT_REQUIRE(records_reference_perm("test_records_ref", NULL, n3, 0, 96, ref3) == 0);
+    SCT_REQUIRE(method_sort(in3, out3, n3, rb3, 96) == 0);
+    SCT_CHECK(records_first_bad(out3, NULL, ref3, n3, wpr3, kw3) == n3);
+    SCT_REQUIRE(method_sort(in3, out3, n3, rb3, 64) == 0);
+    SCT_CHECK(records_first_bad(out3, NULL, ref3, n3, wpr3, kw3) < n3);
+    free(in3), free(out3), free(ref3);
     free(in), free(out), free(bad), free(ref);
 }
 

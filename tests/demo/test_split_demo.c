@@ -48,6 +48,9 @@ static void test_help_lists_subcommands(void)
     CHECK_EXIT(run_demo(DEMO("--help"), out, sizeof out), 0);
     SCT_CHECK(strstr(out, "grid") != NULL);
     SCT_CHECK(strstr(out, "records") != NULL);
+    SCT_CHECK(strstr(out, "join") != NULL);
+    SCT_CHECK(strstr(out, "particles") != NULL);
+    SCT_CHECK(strstr(out, "grid-levels") != NULL);
 }
 
 static void test_bad_subcommand(void)
@@ -63,6 +66,28 @@ static void test_subcommand_help(void)
     SCT_CHECK(strstr(out, "split-demo grid") != NULL);
     CHECK_EXIT(run_demo(DEMO("records", "--help"), out, sizeof out), 0);
     SCT_CHECK(strstr(out, "--record-bytes") != NULL);
+    CHECK_EXIT(run_demo(DEMO("join", "--help"), out, sizeof out), 0);
+    SCT_CHECK(strstr(out, "--r-dup") != NULL);
+    CHECK_EXIT(run_demo(DEMO("grid-levels", "--help"), out, sizeof out), 0);
+    SCT_CHECK(strstr(out, "--slabs") != NULL);
+    CHECK_EXIT(run_demo(DEMO("particles", "--help"), out, sizeof out), 0);
+    SCT_CHECK(strstr(out, "--steps") != NULL);
+}
+
+static void test_join_particles_bad_options(void)
+{
+    CHECK_EXIT(run_demo(DEMO("join", "--r", "0"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("join", "--s", "67108865"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("join", "--dist", "foo"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("join", "--match", "1.5"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("join", "--methods", "bogus"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("grid-levels", "--size", "0x10"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("grid-levels", "--slabs", "0"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("grid-levels", "a.obj", "b.obj"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("particles", "--n", "0"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("particles", "--n", "16777217"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("particles", "--steps", "1"), out, sizeof out), 2);
+    CHECK_EXIT(run_demo(DEMO("particles", "--radius", "0.5", "--grid", "2"), out, sizeof out), 2);
 }
 
 static void test_grid_bad_options(void)
@@ -80,7 +105,8 @@ static void test_records_bad_options(void)
         {"--count", "99999999999999999999999"}, {"--record-bytes", "12"}, {"--record-bytes", "17"},
         {"--record-bytes", "516"}, {"--record-bytes", "16,,64"}, {"--record-bytes", "16,"},
         {"--record-bytes", ""}, {"--record-bytes", "16,20,24,28,32,36,40,44,48,52,56,60,64,68,72,76,80"},
-        {"--key-bits", "48"}, {"--key-bits", "32,64,32"}, {"--key-bits", "96"}, {"--runs", "0"},
+        {"--key-bits", "48"}, {"--key-bits", "32,64,32"}, {"--key-bits", "96,96"}, {"--key-bits", "128"},
+        {"--key-bits", "32,64,96,32"}, {"--runs", "0"},
         {"--runs", "1001"}, {"--bogus", "1"}, {"--count"}, {"--count=abc"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
@@ -100,5 +126,6 @@ int main(int argc, char **argv)
     SCT_RUN(test_subcommand_help);
     SCT_RUN(test_grid_bad_options);
     SCT_RUN(test_records_bad_options);
+    SCT_RUN(test_join_particles_bad_options);
     return sct_end();
 }
