@@ -292,6 +292,7 @@ static int run_peers(bench_context *ctx, run_state *s, bench_row *row)
     scene.times = s->times;
     scene.frames = row->frames;
     scene.warmup = row->warmup;
+    scene.cpu_threads = s->o->threads;
     scene.our_hits = s->hits;
     int rc = 0;
     for (unsigned i = 0; i < ctx->peer_count; ++i) {

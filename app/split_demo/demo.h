@@ -55,6 +55,13 @@ int demo_require_device(const char *what);
  * Returns 0, or -1 (nothing printed) when s is not such a number. */
 int demo_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
+/* One option of a subcommand's command line: argv[*a] as "--name", "--name=value" or "--name value"
+ * (then *a moves past the value) for a name of names[0 .. count-1], each of which takes a value.
+ * Returns the name's index with *value set, or -1 after printing "who: unknown option 'X'; valid: ..."
+ * or "who: --name needs a value" (the caller prints its usage and exits 2). */
+int demo_option(const char *who, int argc, char **argv, int *a, const char *const *names, int count,
+                const char **value);
+
 /* The median of v[0 .. n-1] (sorts v); 0 for n == 0. */
 float demo_median(float *v, int n);
 

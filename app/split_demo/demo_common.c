@@ -78,3 +78,29 @@ int demo_time(const char *what, demo_work_fn fn, void *ctx, cudaStream_t s, int 
     free(ms);
     return rc;
 }
+
+int demo_option(const char *who, int argc, char **argv, int *a, const char *const *names, int count,
+                const char **value)
+{
+    const char *arg = argv[*a];
+    *value = NULL;
+    for (int k = 0; k < count; ++k) {
+        const size_t len = strlen(names[k]);
+        if (strncmp(arg, names[k], len) != 0 || (arg[len] != 0 && arg[len] != '=')) continue;
+        if (arg[len] == '=') {
+            *value = arg + len + 1;
+            return k;
+        }
+        if (*a + 1 >= argc) {
+            fprintf(stderr, "%s: %s needs a value\n", who, names[k]);
+            return -1;
+        }
+        *a += 1;
+        *value = argv[*a];
+        return k;
+    }
+    fprintf(stderr, "%s: unknown option '%s'; valid:", who, arg);
+    for (int k = 0; k < count; ++k) fprintf(stderr, " %s,", names[k]);
+    fprintf(stderr, " --help\n");
+    return -1;
+}

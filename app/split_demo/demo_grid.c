@@ -86,28 +86,12 @@ static int parse_grid_options(int argc, char **argv, grid_opts *o)
             continue;
         }
         static const char *const names[] = {"--n", "--grid", "--radius", "--runs"};
-        int which = -1;
         const char *value = NULL;
-        for (int k = 0; k < 4; ++k) {
-            const size_t len = strlen(names[k]);
-            if (strncmp(arg, names[k], len) == 0 && (arg[len] == 0 || arg[len] == '=')) {
-                which = k;
-                value = arg[len] == '=' ? arg + len + 1 : NULL;
-            }
-        }
+        const int count = (int)(sizeof names / sizeof names[0]);
+        const int which = demo_option("split-demo " W, argc, argv, &a, names, count, &value);
         if (which < 0) {
-            fprintf(stderr, "split-demo " W ": unknown option '%s'; valid: --n, --grid, --radius, --runs, --help\n",
-                    arg);
             grid_usage(stderr);
             return 2;
-        }
-        if (!value) {
-            if (a + 1 >= argc) {
-                fprintf(stderr, "split-demo " W ": %s needs a value\n", names[which]);
-                grid_usage(stderr);
-                return 2;
-            }
-            value = argv[++a];
         }
         uint64_t v = 0;
         switch (which) {
@@ -131,26 +115,6 @@ static int parse_grid_options(int argc, char **argv, grid_opts *o)
             break;
         }
     }
-    return 0;
-}
-
-/* The grid size and radius from the options: G from n (no finer than the radius allows) unless
- * given; the radius 0.75 of a cell unless given, and then within 0.999 of a cell. 0 or 2 (printed). */
-static int resolve_grid(const grid_opts *o, const char *who, uint32_t *g, float *r)
-{
-    uint32_t cells = o->g;
-    if (cells == 0) {
-        cells = g3_auto_grid(o->n);
-        while (o->r > 0 && cells > 1 && !g3_radius_ok((float)o->r, cells)) --cells;
-    }
-    const float radius = o->r > 0 ? (float)o->r : (float)(0.75 / cells);
-    if (!g3_radius_ok(radius, cells)) {
-        fprintf(stderr, "split-demo %s: --radius %.9g is more than 0.999 of the cell side 1/%u; at most %.9g with "
-                        "--grid %u (or a smaller --grid)\n", who, o->r, cells, g3_max_radius(cells), cells);
-        return 2;
-    }
-    *g = cells;
-    *r = radius;
     return 0;
 }
 
@@ -182,25 +146,6 @@ static void free_state(grid_state *st)
 {
     g3_grid_destroy(&st->grid);
     cudaFree(st->points), cudaFree(st->sorted), cudaFree(st->count), cudaFree(st->id_sum), cudaFree(st->total);
-}
-
-/* Device memory for n points on g^3 cells against the free memory (256 MiB kept free). 0 or 1. */
-static int check_memory(size_t n, uint32_t g)
-{
-    size_t grid_bytes = 0, free_bytes = 0, total_bytes = 0;
-    if (g3_grid_device_bytes(n, g, &grid_bytes)) {
-        fprintf(stderr, "split-demo " W ": the size of a grid of %zu points overflows\n", n);
-        return 1;
-    }
-    const size_t need = grid_bytes + n * (2 * sizeof(g3_point) + 4 + 8) + ((size_t)256 << 20);
-    DEMO_CUDA(W, cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (need > free_bytes) {
-        fprintf(stderr, "split-demo " W ": %zu points on %u^3 cells need about %.2f GiB of GPU memory (with 256 MiB "
-                        "headroom); %.2f GiB free: use a smaller N or --grid\n",
-                n, g, need / 1073741824.0, free_bytes / 1073741824.0);
-        return 1;
-    }
-    return 0;
 }
 
 /* Host copies of the result. */
@@ -288,11 +233,13 @@ int demo_grid(int argc, char **argv)
     if (parsed) return parsed;
     uint32_t g = 0;
     float r = 0;
-    if (resolve_grid(&o, W, &g, &r)) return 2;
+    if (g3_resolve_grid(o.n, o.g, o.r, "split-demo " W, &g, &r)) return 2;
     const int no_device = demo_require_device(W);
     if (no_device) return no_device;
     const size_t n = (size_t)o.n;
-    if (check_memory(n, g)) return 1;
+    /* the points in input and cell order, a count and an id sum each (n <= 2^26: no overflow) */
+    if (g3_check_device_memory("split-demo " W, "points", n, g, n * (2 * sizeof(g3_point) + 4 + 8), "N or --grid"))
+        return 1;
 
     grid_state st;
     memset(&st, 0, sizeof st);

@@ -52,9 +52,12 @@
  * the renderer's own stage times and counts for the same frame.
  *
  * Usage: split-demo grid-levels [MODEL] [options] (--help). Exit 0 verified, 1 a check or a call
- * failed, 2 bad usage, 77 no CUDA device (1 when SLABCAST_REQUIRE_GPU=1). */
-#include <cub/device/device_scan.cuh>
-
+ * failed, 2 bad usage, 77 no CUDA device (1 when SLABCAST_REQUIRE_GPU=1).
+ *
+ * Files: this one holds the model, the camera, the renderer's frame, the checks and the run; the
+ * options are grid_levels_options.c, the pictures (host code) grid_levels_pictures.c, the demo's grid
+ * build on the device (kernels and their launches) grid_levels_build.cuh, included here only, and the
+ * plain-C side shared with the CPU test grid_levels_host.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -64,204 +67,16 @@
 #include <sys/stat.h>
 
 #include "demo.h"
-#include "demo_png.h"
 #include "grid_levels_host.h"
+#include "grid_levels_options.h"
+#include "grid_levels_pictures.h"
 #include "sc_mesh.h"
 #include "slabcast.h"
 #include "split.h"
 
 #define W "grid-levels" /* the subcommand, in messages */
 
-enum {
-    PANEL_W = 440,      /* the legend panel right of a picture */
-    MIN_CANVAS_H = 400, /* a picture's canvas is at least this tall (room for the colour bar) */
-    HIST_H = 260,       /* the histogram strip below level2-slabs.png */
-    TEXT_SCALE = 2,     /* pixels per font unit */
-    MAX_SIDE = 16384    /* --size: each side at most */
-};
-static const size_t HEADROOM = (size_t)256 << 20; /* GPU memory left free beside the demo's buffers */
-
-/* ---- options -------------------------------------------------------------------------------- */
-
-typedef struct gl_opts {
-    const char *model;       /* NULL: the built-in mesh */
-    uint32_t width, height, tile, slabs;
-    float time;
-    int has_camera;
-    float camera[7];         /* eye x, y, z, target x, y, z, vertical field of view in degrees */
-    const char *out_dir;
-    int runs;
-} gl_opts;
-
-static void grid_levels_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: split-demo grid-levels [MODEL] [--size WxH] [--tile N] [--slabs S] [--time T]\n"
-            "                              [--camera ex,ey,ez,tx,ty,tz,fov] [--out DIR] [--runs R]\n"
-            "  one frame of MODEL rendered by slabcast (CUDA), then its grid built by the demo's kernels\n"
-            "  two ways (ours: multisplit by tile + segmented split by slab; the thesis's: split by tile\n"
-            "  column, segmented split by row, segmented split by slab), both checked cell by cell against\n"
-            "  a CPU reference; a PNG per level and a table of counts and times per level\n"
-            "  MODEL             an OBJ, PLY or STL file (.xz allowed); default: the built-in mesh\n"
-            "  --size WxH        target size, each side 1 .. %d (default 1024x1024)\n"
-            "  --tile N          tile edge in pixels, 1 .. %d (default 8); at most %d tiles across and up\n"
-            "  --slabs S         depth slabs, 1 .. %d (default 16)\n"
-            "  --time T          deformer time in seconds (default 1: the full twist of 1 radian per\n"
-            "                    bounding radius about y, 0.25 Hz)\n"
-            "  --camera ex,ey,ez,tx,ty,tz,fov  eye, target and vertical field of view in degrees (0 .. 180);\n"
-            "                    default: the model's bounding sphere framed from a fixed direction\n"
-            "  --out DIR         folder for the PNGs (default grid-levels; created)\n"
-            "  --runs R          timed runs, 1 .. 1000 (default 5): medians after 1 warm-up\n",
-            MAX_SIDE, SC_MAX_TILE_SIZE, SPLIT_MAX_BUCKETS, SC_MAX_SLABS);
-}
-
-static int bad_option(const char *option, const char *value, const char *valid)
-{
-    fprintf(stderr, "split-demo " W ": %s: '%s' is not valid; valid: %s\n", option, value, valid);
-    grid_levels_usage(stderr);
-    return 2;
-}
-
-/* A whole finite float. Returns 0, or -1. */
-static int parse_float(const char *s, float *out)
-{
-    if (!s || !*s) return -1;
-    char *end = NULL;
-    errno = 0;
-    const double v = strtod(s, &end);
-    if (*end != '\0' || errno != 0 || !isfinite(v) || fabs(v) > 3.0e38) return -1;
-    *out = (float)v;
-    return 0;
-}
-
-/* "WxH" with each side in 1 .. MAX_SIDE. */
-static int parse_size(const char *s, uint32_t *w, uint32_t *h)
-{
-    const char *x = strchr(s, 'x');
-    char a[32];
-    if (!x || (size_t)(x - s) >= sizeof a) return -1;
-    memcpy(a, s, (size_t)(x - s));
-    a[x - s] = '\0';
-    uint64_t vw = 0, vh = 0;
-    if (demo_parse_u64(a, 1, MAX_SIDE, &vw) != 0 || demo_parse_u64(x + 1, 1, MAX_SIDE, &vh) != 0) return -1;
-    *w = (uint32_t)vw, *h = (uint32_t)vh;
-    return 0;
-}
-
-/* Seven comma-separated floats; the last (the field of view) in (0, 180). */
-static int parse_camera(const char *s, float out[7])
-{
-    char tok[64];
-    const char *p = s;
-    for (int i = 0; i < 7; ++i) {
-        const char *comma = strchr(p, ',');
-        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || len >= sizeof tok || (i < 6 && !comma) || (i == 6 && comma)) return -1;
-        memcpy(tok, p, len);
-        tok[len] = '\0';
-        if (parse_float(tok, &out[i]) != 0) return -1;
-        p = comma ? comma + 1 : p + len;
-    }
-    return out[6] > 0 && out[6] < 180 ? 0 : -1;
-}
-
-/* 0 parsed, 1 --help printed (exit 0), 2 bad usage (printed). */
-static int parse_grid_levels_options(int argc, char **argv, gl_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->width = o->height = 1024, o->tile = 8, o->slabs = 16, o->time = 1.0f, o->out_dir = "grid-levels", o->runs = 5;
-    static const char *const names[] = {"--size", "--tile", "--slabs", "--time", "--camera", "--out", "--runs"};
-    enum { NUM_NAMES = sizeof names / sizeof names[0] };
-    for (int a = 1; a < argc; ++a) {
-        const char *arg = argv[a];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            grid_levels_usage(stdout);
-            return 1;
-        }
-        if (arg[0] != '-' || arg[1] == '\0') { /* the model ("-" alone is a file name too) */
-            if (o->model) {
-                fprintf(stderr, "split-demo " W ": a second model '%s' (the first: '%s'); give one\n", arg, o->model);
-                grid_levels_usage(stderr);
-                return 2;
-            }
-            o->model = arg;
-            continue;
-        }
-        int which = -1;
-        const char *value = NULL;
-        for (int k = 0; k < NUM_NAMES; ++k) {
-            const size_t len = strlen(names[k]);
-            if (strncmp(arg, names[k], len) == 0 && (arg[len] == 0 || arg[len] == '=')) {
-                which = k;
-                value = arg[len] == '=' ? arg + len + 1 : NULL;
-            }
-        }
-        if (which < 0) {
-            fprintf(stderr, "split-demo " W ": unknown option '%s'; valid: --size, --tile, --slabs, --time, --camera, "
-                            "--out, --runs, --help\n", arg);
-            grid_levels_usage(stderr);
-            return 2;
-        }
-        if (!value) {
-            if (a + 1 >= argc) {
-                fprintf(stderr, "split-demo " W ": %s needs a value\n", names[which]);
-                grid_levels_usage(stderr);
-                return 2;
-            }
-            value = argv[++a];
-        }
-        uint64_t v = 0;
-        switch (which) {
-        case 0:
-            if (parse_size(value, &o->width, &o->height) != 0)
-                return bad_option(names[which], value, "WxH, each side a whole number 1 .. 16384 (e.g. 1024x1024)");
-            break;
-        case 1:
-            if (demo_parse_u64(value, 1, SC_MAX_TILE_SIZE, &v) != 0) return bad_option(names[which], value, "1 .. 32");
-            o->tile = (uint32_t)v;
-            break;
-        case 2:
-            if (demo_parse_u64(value, 1, SC_MAX_SLABS, &v) != 0) return bad_option(names[which], value, "1 .. 1024");
-            o->slabs = (uint32_t)v;
-            break;
-        case 3:
-            if (parse_float(value, &o->time) != 0) return bad_option(names[which], value, "a finite number of seconds");
-            break;
-        case 4:
-            if (parse_camera(value, o->camera) != 0)
-                return bad_option(names[which], value,
-                                  "seven comma-separated finite numbers ex,ey,ez,tx,ty,tz,fov with fov in (0, 180) "
-                                  "degrees");
-            o->has_camera = 1;
-            break;
-        case 5:
-            if (!*value) return bad_option(names[which], value, "a folder name");
-            o->out_dir = value;
-            break;
-        default:
-            if (demo_parse_u64(value, 1, 1000, &v) != 0) return bad_option(names[which], value, "1 .. 1000");
-            o->runs = (int)v;
-            break;
-        }
-    }
-    gl_grid g;
-    if (gl_grid_make(o->width, o->height, o->tile, o->slabs, &g) != 0) {
-        const uint32_t tx = (o->width + o->tile - 1) / o->tile, ty = (o->height + o->tile - 1) / o->tile;
-        uint32_t buckets = 1;
-        while (buckets < o->slabs) buckets *= 2;
-        if (tx > SPLIT_MAX_BUCKETS || ty > SPLIT_MAX_BUCKETS)
-            fprintf(stderr, "split-demo " W ": --size %ux%u with --tile %u gives %u x %u tiles; each must be at most %d "
-                            "(the thesis's first level splits by tile column, the second by row)\n",
-                    o->width, o->height, o->tile, tx, ty, SPLIT_MAX_BUCKETS);
-        else
-            fprintf(stderr, "split-demo " W ": --size %ux%u, --tile %u, --slabs %u: %u tiles x %u slab buckets are 2^32 "
-                            "cells or more; lower --slabs or raise --tile\n",
-                    o->width, o->height, o->tile, o->slabs, tx * ty, buckets);
-        grid_levels_usage(stderr);
-        return 2;
-    }
-    return 0;
-}
+#include "grid_levels_build.cuh" /* the demo's grid build on the device (uses W) */
 
 /* ---- the model, the camera, the renderer ---------------------------------------------------- */
 
@@ -377,182 +192,8 @@ static int render_shaded(sc_renderer *r, const gl_opts *o, void *d_rgba, uint8_t
 
 /* ---- pictures ------------------------------------------------------------------------------- */
 
-static const uint8_t BACKGROUND[4] = {24, 26, 32, 255};
-static const uint8_t INK[4] = {230, 230, 230, 255};
-
-static int write_picture(const gl_opts *o, const char *name, const demo_image *img)
-{
-    char path[4096];
-    const int len = snprintf(path, sizeof path, "%s/%s", o->out_dir, name);
-    if (len < 0 || (size_t)len >= sizeof path) {
-        fprintf(stderr, "split-demo " W ": --out '%s': the path of %s is too long\n", o->out_dir, name);
-        return 1;
-    }
-    if (demo_png_write(path, img) != 0) {
-        fprintf(stderr, "split-demo " W ": writing %s failed (%s)\n", path, errno ? strerror(errno) : "stb_image_write");
-        return 1;
-    }
-    printf("split-demo " W ": wrote %s (%ux%u)\n", path, img->width, img->height);
-    return 0;
-}
-
-/* A canvas for a w x h picture with the legend panel on its right and `below` pixels under it. */
-static int picture_canvas(demo_image *img, uint32_t w, uint32_t h, uint32_t below)
-{
-    const uint32_t ch = (h > (uint32_t)MIN_CANVAS_H ? h : (uint32_t)MIN_CANVAS_H) + below;
-    if (demo_image_alloc(img, w + PANEL_W, ch, BACKGROUND) != 0) {
-        fprintf(stderr, "split-demo " W ": host allocation for a %ux%u picture failed\n", w + PANEL_W, ch);
-        return 1;
-    }
-    return 0;
-}
-
-/* Colour bar labels: 0, then 1, 4, 16, ... below vmax, then vmax (log scale) or 0, 1/4, ... 1 of vmax
- * (linear). Writes up to 12 labels; returns their count. */
-static int bar_labels(double vmax, int log_scale, float *places, char (*texts)[24], const char **ptrs)
-{
-    int n = 0;
-    if (log_scale) {
-        for (double v = 0; v < vmax && n < 10; v = v == 0 ? 1 : v * 4) {
-            const float p = gl_log_place(v, vmax);
-            if (v > 0 && p > 0.85f) break; /* too close to the top label */
-            places[n] = p;
-            snprintf(texts[n], 24, "%.0f", v);
-            ++n;
-        }
-        places[n] = 1.0f;
-        snprintf(texts[n], 24, "%.0f", vmax);
-        ++n;
-    } else {
-        for (int i = 0; i <= 4; ++i, ++n) {
-            places[n] = (float)i / 4;
-            snprintf(texts[n], 24, "%.4g", vmax * i / 4);
-        }
-    }
-    for (int i = 0; i < n; ++i) ptrs[i] = texts[i];
-    return n;
-}
-
-static void heat_colour_fn(float t, void *ctx, uint8_t rgba[4])
-{
-    (void)ctx;
-    gl_heat_colour(t, rgba);
-    rgba[3] = 255;
-}
-
-/* The legend panel right of a w-pixel picture whose canvas part starts at y0: a colour bar, its
- * labels, a title in two lines. */
-static void draw_legend(demo_image *img, uint32_t w, int64_t y0, demo_colour_fn fn, void *ctx, double vmax,
-                        int log_scale, const char *title1, const char *title2)
-{
-    float places[12];
-    char texts[12][24];
-    const char *ptrs[12];
-    demo_colour_bar bar;
-    memset(&bar, 0, sizeof bar);
-    bar.x = w + 30, bar.y = y0 + 30, bar.w = 36, bar.h = 300;
-    bar.colour = fn, bar.ctx = ctx;
-    bar.num_labels = bar_labels(vmax, log_scale, places, texts, ptrs);
-    bar.label_places = places, bar.labels = ptrs;
-    bar.text_scale = TEXT_SCALE;
-    demo_draw_colour_bar(img, &bar);
-    /* the titles above the bar, at half size when they would not fit in the panel */
-    const char *titles[2] = {title2, title1};
-    for (int i = 0; i < 2; ++i) {
-        const int scale = demo_text_width(titles[i], TEXT_SCALE) <= PANEL_W - 40 ? TEXT_SCALE : 1;
-        demo_draw_text(img, bar.x, bar.y + bar.h + (12 + 12 * i) * TEXT_SCALE, scale, titles[i], INK);
-    }
-}
-
-/* level1-tiles.png: references per tile, log scale. */
-static int picture_tiles(const gl_opts *o, const gl_grid *g, const uint32_t *tile_refs, uint32_t max_per_tile)
-{
-    demo_image img;
-    if (picture_canvas(&img, g->width, g->height, 0)) return 1;
-    for (uint32_t y = 0; y < g->height; ++y)
-        for (uint32_t x = 0; x < g->width; ++x) {
-            uint8_t *p = img.rgba + ((size_t)y * img.width + x) * 4;
-            gl_heat_colour(gl_log_place(tile_refs[(y / g->tile) * g->tiles_x + x / g->tile], max_per_tile), p);
-            p[3] = 255;
-        }
-    draw_legend(&img, g->width, 0, heat_colour_fn, NULL, max_per_tile, 1, "level 1: the tile multisplit",
-                "references per tile");
-    const int rc = write_picture(o, "level1-tiles.png", &img);
-    demo_image_free(&img);
-    return rc;
-}
-
-/* level2-slabs.png: non-empty slabs per tile (0 .. S, linear), and under it the frame's references
- * per slab as a bar chart, nearest slab on the left. */
-static int picture_slabs(const gl_opts *o, const gl_grid *g, const uint32_t *tile_slabs, const uint64_t *slab_refs)
-{
-    demo_image img;
-    if (picture_canvas(&img, g->width, g->height, HIST_H)) return 1;
-    for (uint32_t y = 0; y < g->height; ++y)
-        for (uint32_t x = 0; x < g->width; ++x) {
-            uint8_t *p = img.rgba + ((size_t)(y + HIST_H) * img.width + x) * 4;
-            gl_heat_colour((float)tile_slabs[(y / g->tile) * g->tiles_x + x / g->tile] / (float)g->slabs, p);
-            p[3] = 255;
-        }
-    draw_legend(&img, g->width, HIST_H, heat_colour_fn, NULL, g->slabs, 0, "level 2: the slab segmented split",
-                "non-empty slabs per tile");
-    uint64_t most = 1;
-    for (uint32_t s = 0; s < g->slabs; ++s) most = slab_refs[s] > most ? slab_refs[s] : most;
-    const int64_t chart_w = (int64_t)img.width - 60, chart_h = HIST_H - 90, x0 = 30, y0 = 40;
-    static const uint8_t bar_colour[4] = {240, 150, 40, 255};
-    for (uint32_t s = 0; s < g->slabs; ++s) {
-        const int64_t bx0 = x0 + chart_w * s / g->slabs, bx1 = x0 + chart_w * (s + 1) / g->slabs;
-        const int64_t bh = (int64_t)((double)chart_h * (double)slab_refs[s] / (double)most);
-        demo_fill_rect(&img, bx0, y0, bx1 > bx0 + 1 ? bx1 - 1 : bx1, y0 + bh, bar_colour);
-    }
-    demo_fill_rect(&img, x0, y0 - 2, x0 + chart_w, y0, INK);
-    char line[160];
-    snprintf(line, sizeof line, "references per slab (%u slabs; tallest %llu)", g->slabs,
-             (unsigned long long)most);
-    demo_draw_text(&img, x0, y0 + chart_h + 36, TEXT_SCALE, line, INK);
-    demo_draw_text(&img, x0, y0 - 8, TEXT_SCALE, "near", INK);
-    demo_draw_text(&img, x0 + chart_w - demo_text_width("far", TEXT_SCALE), y0 - 8, TEXT_SCALE, "far", INK);
-    const int rc = write_picture(o, "level2-slabs.png", &img);
-    demo_image_free(&img);
-    return rc;
-}
-
-/* The renderer's colour of a place t on its log scale 0 .. max. */
-typedef struct legend_ctx {
-    sc_renderer *r;
-    float max;
-} legend_ctx;
-
-static void renderer_colour_fn(float t, void *vctx, uint8_t rgba[4])
-{
-    const legend_ctx *c = (const legend_ctx *)vctx;
-    const float v = exp2f(t * log2f(1.0f + c->max)) - 1.0f;
-    if (sc_renderer_view_color(c->r, v, rgba) != SC_OK) rgba[0] = rgba[1] = rgba[2] = 0;
-    rgba[3] = 255;
-}
-
-/* tests-*.png: the renderer's image with its legend (read while the view mode is in force). */
-static int picture_tests(const gl_opts *o, sc_renderer *r, const uint8_t *rgba, const char *name, const char *title)
-{
-    sc_view_legend legend;
-    DEMO_SPLIT(W, sc_renderer_get_view_legend(r, &legend));
-    demo_image img;
-    if (picture_canvas(&img, o->width, o->height, 0)) return 1;
-    demo_blit(&img, 0, 0, rgba, o->width, o->height);
-    legend_ctx ctx = {r, legend.max_value};
-    draw_legend(&img, o->width, 0, renderer_colour_fn, &ctx, legend.max_value, legend.log_scale, title,
-                legend.quantity);
-    const int rc = write_picture(o, name, &img);
-    demo_image_free(&img);
-    return rc;
-}
-
-static int picture_frame(const gl_opts *o, const uint8_t *rgba)
-{
-    demo_image img;
-    img.rgba = (uint8_t *)rgba, img.width = o->width, img.height = o->height;
-    return write_picture(o, "frame.png", &img);
-}
+/* (The pictures themselves are grid_levels_pictures.c; this part reads the renderer's images back
+ * from the device.) */
 
 /* The two tests pictures: TESTS_HEAT with S slabs, then with 1 slab, at the same heat maximum. */
 static int render_tests(sc_renderer *r, const gl_opts *o, void *d_rgba, uint8_t *host_rgba, renderer_frame *out)
@@ -577,219 +218,14 @@ static int render_tests(sc_renderer *r, const gl_opts *o, void *d_rgba, uint8_t 
     DEMO_CUDA(W, cudaMemcpy(host_rgba, d_rgba, bytes, cudaMemcpyDeviceToHost));
     char title[64];
     snprintf(title, sizeof title, "ray cast with %u slabs", o->slabs);
-    if (picture_tests(o, r, host_rgba, "tests-slabs.png", title)) return 1;
+    if (gl_picture_tests(o, r, host_rgba, "tests-slabs.png", title)) return 1;
     DEMO_SPLIT(W, sc_renderer_set_grid(r, o->tile, 1));
     DEMO_SPLIT(W, sc_renderer_render(r, &f));
     DEMO_SPLIT(W, sc_renderer_stats(r, &st));
     out->tests_noslabs = st.ray_triangle_tests;
     DEMO_CUDA(W, cudaMemcpy(host_rgba, d_rgba, bytes, cudaMemcpyDeviceToHost));
-    if (picture_tests(o, r, host_rgba, "tests-noslabs.png", "ray cast with 1 slab")) return 1;
+    if (gl_picture_tests(o, r, host_rgba, "tests-noslabs.png", "ray cast with 1 slab")) return 1;
     DEMO_SPLIT(W, sc_renderer_set_grid(r, o->tile, o->slabs));
-    return 0;
-}
-
-/* ---- the demo's grid build on the device ---------------------------------------------------- */
-
-static unsigned grid_for(uint64_t items)
-{
-    const uint64_t blocks = (items + 255) / 256;
-    return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
-}
-
-/* bin: one thread per triangle. gl_bin_triangle (grid_levels_host.h) projects its vertices with the
- * demo's camera and gives its tile range and depth key; counts[t] is its reference count. The frame's
- * depth range: keys are positive (>= the near plane), so their bits order as the floats do: each warp
- * reduces its threads' least and greatest key bits, and one lane per warp takes atomicMin / atomicMax
- * on depth_bits[0] / depth_bits[1] (set to ~0 and 0 before). */
-__global__ void bin_triangles(const float *__restrict__ pos, const uint32_t *__restrict__ idx, uint32_t n_tri,
-                              gl_camera cam, gl_grid g, gl_bin *__restrict__ bins,
-                              unsigned long long *__restrict__ counts, unsigned *__restrict__ depth_bits)
-{
-    unsigned lo = 0xFFFFFFFFu, hi = 0;
-    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n_tri; t += (uint64_t)gridDim.x * blockDim.x) {
-        const uint32_t *v = idx + t * 3;
-        const gl_bin b = gl_bin_triangle(&cam, &g, pos + (size_t)v[0] * 3, pos + (size_t)v[1] * 3, pos + (size_t)v[2] * 3);
-        bins[t] = b;
-        counts[t] = gl_bin_refs(&b);
-        if (b.visible) lo = min(lo, __float_as_uint(b.key)), hi = max(hi, __float_as_uint(b.key));
-    }
-    lo = __reduce_min_sync(0xFFFFFFFFu, lo); /* every lane reaches here: the loop has no early exit */
-    hi = __reduce_max_sync(0xFFFFFFFFu, hi);
-    if ((threadIdx.x & 31) == 0 && hi != 0) {
-        atomicMin(&depth_bits[0], lo);
-        atomicMax(&depth_bits[1], hi);
-    }
-}
-
-/* emit: one thread per triangle writes its references from offsets[t] on: for each tile of its range,
- * rows bottom to top, tiles left to right: the tile id, the column, the key (row and slab) and the
- * triangle id. (A thread per triangle is the plain way; a huge triangle makes one thread write
- * thousands of references, which the renderer's own emit spreads over threads.) */
-__global__ void emit_references(const gl_bin *__restrict__ bins, const unsigned long long *__restrict__ offsets,
-                                uint32_t n_tri, gl_grid g, const unsigned *__restrict__ depth_bits,
-                                uint32_t *__restrict__ ref_tile, uint32_t *__restrict__ ref_col,
-                                uint32_t *__restrict__ ref_key, uint32_t *__restrict__ ref_tri)
-{
-    const float dmin = __uint_as_float(depth_bits[0]), dmax = __uint_as_float(depth_bits[1]);
-    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n_tri; t += (uint64_t)gridDim.x * blockDim.x) {
-        const gl_bin b = bins[t];
-        if (!b.visible) continue;
-        const uint32_t slab = gl_slab_of(b.key, dmin, dmax, g.slabs);
-        uint64_t r = offsets[t];
-        for (uint32_t ty = b.ty0; ty <= b.ty1; ++ty)
-            for (uint32_t tx = b.tx0; tx <= b.tx1; ++tx, ++r) {
-                ref_tile[r] = ty * g.tiles_x + tx;
-                ref_col[r] = tx;
-                ref_key[r] = gl_ref_key(ty, slab, g.slab_bits);
-                ref_tri[r] = (uint32_t)t;
-            }
-    }
-}
-
-/* Device buffers of the build. */
-typedef struct dev_state {
-    gl_grid g;
-    gl_camera cam;
-    uint32_t n_tri;
-    float *pos;
-    uint32_t *idx;
-    gl_bin *bins;
-    unsigned long long *counts, *offsets; /* n_tri + 1 each; counts[n_tri] = 0, offsets[n_tri] = total */
-    unsigned *depth_bits;                 /* least and greatest key bits */
-    void *scan_temp;
-    size_t scan_bytes;
-    uint32_t *ref_arrays;                 /* every per-reference array, one allocation */
-    uint32_t *offset_arrays;              /* every offset table, one allocation */
-    gl_build_bufs b;
-    void *temp;                           /* the split calls' temporary storage (the largest need) */
-    size_t temp_bytes;
-} dev_state;
-
-static void free_dev(dev_state *d)
-{
-    cudaFree(d->pos), cudaFree(d->idx), cudaFree(d->bins), cudaFree(d->counts), cudaFree(d->offsets);
-    cudaFree(d->depth_bits), cudaFree(d->scan_temp), cudaFree(d->ref_arrays), cudaFree(d->offset_arrays);
-    cudaFree(d->temp);
-    memset(d, 0, sizeof *d);
-}
-
-static int work_bin(void *vd, cudaStream_t s)
-{
-    dev_state *d = (dev_state *)vd;
-    DEMO_CUDA(W, cudaMemsetAsync(d->depth_bits, 0xFF, sizeof(unsigned), s));
-    DEMO_CUDA(W, cudaMemsetAsync(d->depth_bits + 1, 0, sizeof(unsigned), s));
-    bin_triangles<<<grid_for(d->n_tri), 256, 0, s>>>(d->pos, d->idx, d->n_tri, d->cam, d->g, d->bins, d->counts,
-                                                     d->depth_bits);
-    DEMO_CUDA(W, cudaGetLastError());
-    return 0;
-}
-
-static int work_scan(void *vd, cudaStream_t s)
-{
-    dev_state *d = (dev_state *)vd;
-    size_t bytes = d->scan_bytes;
-    DEMO_CUDA(W, cub::DeviceScan::ExclusiveSum(d->scan_temp, bytes, d->counts, d->offsets, (int64_t)d->n_tri + 1, s));
-    return 0;
-}
-
-static int work_emit(void *vd, cudaStream_t s)
-{
-    dev_state *d = (dev_state *)vd;
-    emit_references<<<grid_for(d->n_tri), 256, 0, s>>>(d->bins, d->offsets, d->n_tri, d->g, d->depth_bits,
-                                                       (uint32_t *)d->b.ref_tile, (uint32_t *)d->b.ref_col,
-                                                       (uint32_t *)d->b.ref_key, (uint32_t *)d->b.ref_tri);
-    DEMO_CUDA(W, cudaGetLastError());
-    return 0;
-}
-
-/* One level of a build: level 1 a multisplit, the others segmented splits. */
-static int run_level(dev_state *d, int thesis, int level, cudaStream_t s)
-{
-    const split_desc desc = thesis ? gl_desc_thesis(&d->g, &d->b, level) : gl_desc_ours(&d->g, &d->b, level);
-    size_t bytes = d->temp_bytes;
-    if (level == 1)
-        DEMO_SPLIT(W, split_multisplit(d->temp, &bytes, &desc, s));
-    else
-        DEMO_SPLIT(W, split_segmented(d->temp, &bytes, &desc, s));
-    return 0;
-}
-
-static int work_ours_1(void *vd, cudaStream_t s) { return run_level((dev_state *)vd, 0, 1, s); }
-static int work_ours_2(void *vd, cudaStream_t s) { return run_level((dev_state *)vd, 0, 2, s); }
-static int work_thesis_1(void *vd, cudaStream_t s) { return run_level((dev_state *)vd, 1, 1, s); }
-static int work_thesis_2(void *vd, cudaStream_t s) { return run_level((dev_state *)vd, 1, 2, s); }
-static int work_thesis_3(void *vd, cudaStream_t s) { return run_level((dev_state *)vd, 1, 3, s); }
-static int work_ours_all(void *vd, cudaStream_t s) { return work_ours_1(vd, s) || work_ours_2(vd, s); }
-static int work_thesis_all(void *vd, cudaStream_t s)
-{
-    return work_thesis_1(vd, s) || work_thesis_2(vd, s) || work_thesis_3(vd, s);
-}
-
-/* Free GPU memory minus the headroom, or 0 after printing why it could not be read. */
-static int fits(const char *what, size_t need)
-{
-    size_t free_bytes = 0, total_bytes = 0;
-    DEMO_CUDA(W, cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (need > SIZE_MAX - HEADROOM || need + HEADROOM > free_bytes) {
-        fprintf(stderr, "split-demo " W ": %s need %.2f GiB of GPU memory and 256 MiB of headroom; %.2f GiB are free: "
-                        "lower --size or use a smaller model\n", what, need / 1073741824.0, free_bytes / 1073741824.0);
-        return 1;
-    }
-    return 0;
-}
-
-/* Per-triangle buffers; the positions are this frame's (copied on the device from the renderer). */
-static int alloc_triangles(dev_state *d, const sc_mesh *m)
-{
-    const size_t t = m->triangle_count, v = m->vertex_count;
-    const size_t need = v * 12 + t * 12 + t * sizeof(gl_bin) + 2 * (t + 1) * 8 + 256;
-    if (fits("the triangles' buffers", need)) return 1;
-    DEMO_CUDA(W, cudaMalloc((void **)&d->pos, v * 12 + 4));
-    DEMO_CUDA(W, cudaMalloc((void **)&d->idx, t * 12 + 4));
-    DEMO_CUDA(W, cudaMalloc((void **)&d->bins, t * sizeof(gl_bin) + 4));
-    DEMO_CUDA(W, cudaMalloc((void **)&d->counts, (t + 1) * 8));
-    DEMO_CUDA(W, cudaMalloc((void **)&d->offsets, (t + 1) * 8));
-    DEMO_CUDA(W, cudaMalloc((void **)&d->depth_bits, 2 * sizeof(unsigned)));
-    DEMO_CUDA(W, cudaMemset(d->counts, 0, (t + 1) * 8)); /* counts[t]: the scan's last entry, always 0 */
-    DEMO_CUDA(W, cudaMemcpy(d->idx, m->indices, t * 12, cudaMemcpyHostToDevice));
-    d->n_tri = m->triangle_count;
-    DEMO_CUDA(W, cub::DeviceScan::ExclusiveSum(NULL, d->scan_bytes, d->counts, d->offsets, (int64_t)t + 1));
-    DEMO_CUDA(W, cudaMalloc(&d->scan_temp, d->scan_bytes ? d->scan_bytes : 1));
-    return 0;
-}
-
-/* Per-reference buffers (14 arrays of n), the offset tables, and the largest temporary storage. */
-static int alloc_references(dev_state *d, size_t n)
-{
-    const gl_grid *g = &d->g;
-    const size_t cells = (size_t)g->tiles * g->slab_buckets, nn = n ? n : 1;
-    const size_t offsets = (g->tiles + 1) + 2 * (cells + 1) + (g->tiles_x + 1) + ((size_t)g->tiles + 1);
-    if (fits("the references' buffers", (14 * nn + offsets) * 4)) return 1;
-    DEMO_CUDA(W, cudaMalloc((void **)&d->ref_arrays, 14 * nn * 4));
-    DEMO_CUDA(W, cudaMalloc((void **)&d->offset_arrays, offsets * 4));
-    uint32_t *p = d->ref_arrays, *q = d->offset_arrays;
-    gl_build_bufs *b = &d->b;
-    b->n = n;
-    b->ref_tile = p, p += nn, b->ref_col = p, p += nn, b->ref_key = p, p += nn, b->ref_tri = p, p += nn;
-    b->o_key1 = p, p += nn, b->o_tri1 = p, p += nn, b->o_key2 = p, p += nn, b->o_tri2 = p, p += nn;
-    b->t_key1 = p, p += nn, b->t_tri1 = p, p += nn, b->t_key2 = p, p += nn, b->t_tri2 = p, p += nn;
-    b->t_key3 = p, p += nn, b->t_tri3 = p;
-    b->o_tile_off = q, q += g->tiles + 1, b->o_cell_off = q, q += cells + 1, b->t_cell_off = q, q += cells + 1;
-    b->t_col_off = q, q += g->tiles_x + 1, b->t_colrow_off = q;
-    size_t need = 0;
-    for (int thesis = 0; thesis < 2; ++thesis)
-        for (int level = 1; level <= 2 + thesis; ++level) {
-            const split_desc desc = thesis ? gl_desc_thesis(g, b, level) : gl_desc_ours(g, b, level);
-            size_t bytes = 0;
-            if (level == 1)
-                DEMO_SPLIT(W, split_multisplit(NULL, &bytes, &desc, 0));
-            else
-                DEMO_SPLIT(W, split_segmented(NULL, &bytes, &desc, 0));
-            need = bytes > need ? bytes : need;
-        }
-    if (fits("the split calls' temporary storage", need)) return 1;
-    DEMO_CUDA(W, cudaMalloc(&d->temp, need ? need : 1));
-    d->temp_bytes = need;
     return 0;
 }
 
@@ -1021,7 +457,7 @@ static int run(const gl_opts *o, const sc_mesh *m, sc_renderer *r, dev_state *d,
     renderer_frame rf;
     memset(&rf, 0, sizeof rf);
     if (render_shaded(r, o, d_rgba, host_rgba, &rf)) return 1;
-    if (make_out_dir(o->out_dir) || picture_frame(o, host_rgba)) return 1;
+    if (make_out_dir(o->out_dir) || gl_picture_frame(o, host_rgba)) return 1;
     if (alloc_triangles(d, m)) return 1;
     DEMO_SPLIT(W, sc_renderer_copy_positions(r, d->pos));
     DEMO_CUDA(W, cudaDeviceSynchronize());
@@ -1062,7 +498,7 @@ static int run(const gl_opts *o, const sc_mesh *m, sc_renderer *r, dev_state *d,
         rc = host_alloc_failed("the grid's statistics");
     if (rc == 0) {
         gl_grid_stats(&d->g, h->cell_off_ref, &st, tile_refs, tile_slabs, slab_refs);
-        rc = picture_tiles(o, &d->g, tile_refs, st.max_per_tile) || picture_slabs(o, &d->g, tile_slabs, slab_refs);
+        rc = gl_picture_tiles(o, &d->g, tile_refs, st.max_per_tile) || gl_picture_slabs(o, &d->g, tile_slabs, slab_refs);
     }
     free(tile_refs), free(tile_slabs), free(slab_refs);
     if (rc) return rc;
@@ -1076,7 +512,7 @@ extern "C" int demo_grid_levels(int argc, char **argv);
 int demo_grid_levels(int argc, char **argv)
 {
     gl_opts o;
-    const int parsed = parse_grid_levels_options(argc, argv, &o);
+    const int parsed = gl_parse_options(argc, argv, &o);
     if (parsed == 1) return 0;
     if (parsed) return parsed;
     const int no_device = demo_require_device(W);

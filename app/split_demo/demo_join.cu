@@ -54,11 +54,13 @@
  * Timing: per method one warm-up then the median of --runs runs (CUDA events around the whole method:
  * partitioning or sorting of both relations, count, scan, write); tuples/s is (|R| + |S|) / time.
  * Memory: the device buffers (inputs, partitioned copies, offsets, counts, the output, temporary
- * storage) are checked against cudaMemGetInfo before they are allocated, with a clear message. */
+ * storage) are checked against cudaMemGetInfo before they are allocated, with a clear message.
+ *
+ * The kernels are in join_kernels.cuh, the options and their parser in join_options.c; this file
+ * holds the methods, the host side of the run, the device buffers, the checks and the run. */
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,221 +69,18 @@
 
 #include "demo.h"
 #include "join_host.h"
+#include "join_kernels.cuh"
+#include "join_options.h"
 #include "split.h"
 
 #define W "join" /* the subcommand, in messages */
 
-enum {
-    THREADS = 256,
-    BNLJ_MAX_R = 1 << 15,   /* the block nested-loop join's limit on |R| */
-    BNLJ_PER_THREAD = 4,    /* S tuples each thread compares */
-    BNLJ_TILE = 2048,       /* R keys staged in shared memory at a time */
-    MAX_ROWS = 1000000,
-    MAX_PART_BITS = 20      /* --part-bits */
-};
 static const size_t SLACK_BYTES = (size_t)256 << 20; /* GPU memory left free */
-
-typedef enum method_id { M_SPLIT, M_CUB, M_MERGE, M_INLJ, M_BNLJ, M_CPU, NUM_METHODS } method_id;
-static const char *const method_names[NUM_METHODS] = {"hash/split", "hash/cub", "sort-merge", "inlj", "bnlj", "cpu"};
 
 static unsigned grid_for(uint64_t items)
 {
     const uint64_t blocks = (items + THREADS - 1) / THREADS;
     return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
-}
-
-/* ---- generation and the checksum on the device ------------------------------------------------- */
-
-__global__ void gen_r(join_gen g, uint32_t *key, uint32_t *payload)
-{
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < g.nr; i += (uint64_t)gridDim.x * blockDim.x) {
-        key[i] = join_r_key(&g, i);
-        payload[i] = join_r_payload(i);
-    }
-}
-
-__global__ void gen_s(join_gen g, const uint32_t *cdf, uint32_t *key, uint32_t *payload)
-{
-    for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < g.ns; j += (uint64_t)gridDim.x * blockDim.x) {
-        key[j] = join_s_key(&g, cdf, j);
-        payload[j] = join_s_payload(j);
-    }
-}
-
-__global__ void checksum_pairs(const uint32_t *__restrict__ key, const uint32_t *__restrict__ rp,
-                               const uint32_t *__restrict__ sp, uint64_t n, unsigned long long *sum)
-{
-    unsigned long long local = 0;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        local += join_pair_hash(key[i], rp[i], sp[i]);
-    for (int d = 16; d > 0; d /= 2) local += __shfl_down_sync(0xFFFFFFFFu, local, d);
-    if ((threadIdx.x & 31) == 0 && local) atomicAdd(sum, local);
-}
-
-/* ---- the hash join of partitioned R and S ------------------------------------------------------ */
-
-/* One block per partition p: R's tuples [r_off[p], r_off[p+1]) in chunks of JOIN_GPU_CHUNK, each a
- * chained table in shared memory (heads by join_slot), probed by S's tuples [s_off[p], s_off[p+1]).
- * Count pass (WRITE false): part_count[p] = the partition's pairs. Write pass: the pairs from
- * part_out[p] on, each warp reserving its pairs with one atomic on the block's cursor. */
-template <bool WRITE>
-__global__ void __launch_bounds__(THREADS)
-    hash_join_partitions(const uint32_t *__restrict__ rk, const uint32_t *__restrict__ rp,
-                         const uint32_t *__restrict__ r_off, const uint32_t *__restrict__ sk,
-                         const uint32_t *__restrict__ sp, const uint32_t *__restrict__ s_off,
-                         uint32_t *__restrict__ part_count, const uint32_t *__restrict__ part_out,
-                         uint32_t *__restrict__ out_k, uint32_t *__restrict__ out_r, uint32_t *__restrict__ out_s,
-                         uint32_t cap)
-{
-    enum { SLOTS = 1 << JOIN_GPU_SLOT_BITS };
-    __shared__ uint32_t head[SLOTS];
-    __shared__ uint32_t tkey[JOIN_GPU_CHUNK], tpay[WRITE ? JOIN_GPU_CHUNK : 1], tnext[JOIN_GPU_CHUNK];
-    __shared__ uint32_t cursor;
-    const uint32_t p = blockIdx.x, tid = threadIdx.x, lane = tid & 31;
-    const uint32_t r0 = r_off[p], r1 = r_off[p + 1], s0 = s_off[p], s1 = s_off[p + 1];
-    const uint32_t out0 = WRITE ? part_out[p] : 0;
-    if (tid == 0) cursor = 0;
-    __syncthreads();
-    uint32_t mine = 0; /* count pass: this thread's pairs */
-    for (uint32_t c0 = r0; c0 < r1 && s0 < s1; c0 += JOIN_GPU_CHUNK) {
-        const uint32_t c1 = r1 - c0 < JOIN_GPU_CHUNK ? r1 : c0 + JOIN_GPU_CHUNK;
-        for (uint32_t i = tid; i < SLOTS; i += THREADS) head[i] = JOIN_NONE;
-        __syncthreads();
-        for (uint32_t t = c0 + tid; t < c1; t += THREADS) {
-            const uint32_t k = rk[t], e = t - c0;
-            tkey[e] = k;
-            if (WRITE) tpay[e] = rp[t];
-            tnext[e] = atomicExch(&head[join_slot(k, JOIN_GPU_SLOT_BITS)], e);
-        }
-        __syncthreads();
-        for (uint32_t jb = s0; jb < s1; jb += THREADS) { /* the same trip count for every thread */
-            const uint32_t j = jb + tid;
-            const bool valid = j < s1;
-            const uint32_t k = valid ? sk[j] : 0;
-            const uint32_t first = valid ? head[join_slot(k, JOIN_GPU_SLOT_BITS)] : JOIN_NONE;
-            uint32_t m = 0;
-            for (uint32_t e = first; e != JOIN_NONE; e = tnext[e]) m += tkey[e] == k;
-            if (!WRITE) {
-                mine += m;
-                continue;
-            }
-            uint32_t incl = m; /* inclusive warp scan of the matches */
-            for (uint32_t d = 1; d < 32; d *= 2) {
-                const uint32_t v = __shfl_up_sync(0xFFFFFFFFu, incl, d);
-                if (lane >= d) incl += v;
-            }
-            uint32_t base = 0;
-            if (lane == 31 && incl) base = atomicAdd(&cursor, incl);
-            base = __shfl_sync(0xFFFFFFFFu, base, 31);
-            if (m == 0) continue;
-            uint32_t pos = out0 + base + incl - m;
-            const uint32_t spay = sp[j];
-            for (uint32_t e = first; e != JOIN_NONE; e = tnext[e])
-                if (tkey[e] == k) {
-                    if (pos < cap) out_k[pos] = k, out_r[pos] = tpay[e], out_s[pos] = spay;
-                    ++pos;
-                }
-        }
-        __syncthreads(); /* the chunk's probes are done before the next chunk's build */
-    }
-    if (!WRITE) {
-        for (int d = 16; d > 0; d /= 2) mine += __shfl_down_sync(0xFFFFFFFFu, mine, d);
-        if (lane == 0 && mine) atomicAdd(&cursor, mine);
-        __syncthreads();
-        if (tid == 0) part_count[p] = cursor;
-    }
-}
-
-/* Partition offsets of keys sorted by their low bits: off[b] = the first position whose low bits
- * are >= b, for b in 0 .. parts (off[parts] = n). */
-__global__ void partition_offsets(const uint32_t *__restrict__ sorted, uint32_t n, uint32_t mask, uint32_t parts,
-                                  uint32_t *__restrict__ off)
-{
-    for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b <= parts; b += gridDim.x * blockDim.x)
-        off[b] = join_partition_start(sorted, n, mask, b);
-}
-
-/* ---- probes of sorted R by binary search (sort-merge, inlj) ------------------------------------ */
-
-__global__ void probe_count(const uint32_t *__restrict__ rk_sorted, uint32_t nr, const uint32_t *__restrict__ sk,
-                            uint32_t ns, uint32_t *__restrict__ count, uint32_t *__restrict__ first)
-{
-    for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < ns; j += gridDim.x * blockDim.x) {
-        const uint32_t k = sk[j];
-        const uint32_t lo = join_lower_bound(rk_sorted, nr, k);
-        const uint32_t hi = lo < nr && rk_sorted[lo] == k ? lo + join_upper_bound(rk_sorted + lo, nr - lo, k) : lo;
-        count[j] = hi - lo;
-        first[j] = lo;
-    }
-}
-
-__global__ void probe_write(const uint32_t *__restrict__ rp_sorted, const uint32_t *__restrict__ sk,
-                            const uint32_t *__restrict__ sp, uint32_t ns, const uint32_t *__restrict__ count,
-                            const uint32_t *__restrict__ first, const uint32_t *__restrict__ out_off,
-                            uint32_t *__restrict__ out_k, uint32_t *__restrict__ out_r, uint32_t *__restrict__ out_s,
-                            uint32_t cap)
-{
-    for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < ns; j += gridDim.x * blockDim.x) {
-        const uint32_t c = count[j];
-        if (c == 0) continue;
-        const uint32_t k = sk[j], spay = sp[j], lo = first[j], pos = out_off[j];
-        for (uint32_t t = 0; t < c && pos + t < cap; ++t) {
-            out_k[pos + t] = k;
-            out_r[pos + t] = rp_sorted[lo + t];
-            out_s[pos + t] = spay;
-        }
-    }
-}
-
-/* ---- block nested loops ----------------------------------------------------------------------- */
-
-/* Block b compares S tuples [b * 1024, b * 1024 + 1024) (4 per thread) with all of R, staged in
- * tiles of BNLJ_TILE. Count pass: count[j]. Write pass: S tuple j's pairs from out_off[j] on. */
-template <bool WRITE>
-__global__ void __launch_bounds__(THREADS)
-    bnlj(const uint32_t *__restrict__ rk, const uint32_t *__restrict__ rp, uint32_t nr, const uint32_t *__restrict__ sk,
-         const uint32_t *__restrict__ sp, uint32_t ns, uint32_t *__restrict__ count, const uint32_t *__restrict__ out_off,
-         uint32_t *__restrict__ out_k, uint32_t *__restrict__ out_r, uint32_t *__restrict__ out_s, uint32_t cap)
-{
-    __shared__ uint32_t tk[BNLJ_TILE], tp[WRITE ? BNLJ_TILE : 1];
-    const uint32_t j0 = blockIdx.x * (THREADS * BNLJ_PER_THREAD) + threadIdx.x;
-    uint32_t key[BNLJ_PER_THREAD], cnt[BNLJ_PER_THREAD], pos[BNLJ_PER_THREAD], spay[BNLJ_PER_THREAD];
-    bool valid[BNLJ_PER_THREAD];
-#pragma unroll
-    for (int q = 0; q < BNLJ_PER_THREAD; ++q) {
-        const uint32_t j = j0 + q * THREADS;
-        valid[q] = j < ns;
-        key[q] = valid[q] ? sk[j] : 0;
-        cnt[q] = 0;
-        pos[q] = WRITE && valid[q] ? out_off[j] : 0;
-        spay[q] = WRITE && valid[q] ? sp[j] : 0;
-    }
-    for (uint32_t t0 = 0; t0 < nr; t0 += BNLJ_TILE) {
-        const uint32_t n = nr - t0 < BNLJ_TILE ? nr - t0 : BNLJ_TILE;
-        __syncthreads(); /* the previous tile is done */
-        for (uint32_t e = threadIdx.x; e < n; e += THREADS) {
-            tk[e] = rk[t0 + e];
-            if (WRITE) tp[e] = rp[t0 + e];
-        }
-        __syncthreads();
-        for (uint32_t e = 0; e < n; ++e) {
-            const uint32_t k = tk[e];
-#pragma unroll
-            for (int q = 0; q < BNLJ_PER_THREAD; ++q) {
-                if (!WRITE) {
-                    cnt[q] += k == key[q];
-                } else if (k == key[q] && valid[q]) {
-                    if (pos[q] < cap) out_k[pos[q]] = k, out_r[pos[q]] = tp[e], out_s[pos[q]] = spay[q];
-                    ++pos[q];
-                }
-            }
-        }
-    }
-    if (!WRITE) {
-#pragma unroll
-        for (int q = 0; q < BNLJ_PER_THREAD; ++q)
-            if (valid[q]) count[j0 + q * THREADS] = cnt[q];
-    }
 }
 
 /* ---- the methods ------------------------------------------------------------------------------- */
@@ -464,177 +263,6 @@ static int method_bnlj(void *vc, cudaStream_t s)
     bnlj<true><<<blocks, THREADS, 0, s>>>(c->r_key, c->r_pay, c->nr, c->s_key, c->s_pay, c->ns, NULL, c->out_off,
                                           c->out_k, c->out_r, c->out_s, c->cap);
     DEMO_CUDA(W, cudaGetLastError());
-    return 0;
-}
-
-/* ---- options ----------------------------------------------------------------------------------- */
-
-typedef struct join_opts {
-    uint64_t nr, ns, seed, rows;
-    uint32_t dup, part_bits, part_levels; /* 0: join_partition_bits / join_partition_levels choose */
-    double match, theta;
-    int zipf, runs;
-    int want[NUM_METHODS]; /* methods asked for */
-} join_opts;
-
-static void join_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: split-demo join [--r N] [--s N] [--dist uniform|zipf] [--zipf-theta T] [--match F] [--r-dup K]\n"
-            "                       [--runs R] [--seed X] [--methods LIST] [--rows K] [--part-bits B] [--part-levels L]\n"
-            "  joins R and S on 32-bit keys (32-bit payloads) with several GPU methods and the CPU, checks each\n"
-            "  method's output pairs (count and checksum) against the CPU hash join, then prints a table\n"
-            "  --r N            tuples of R, 1 .. 67108864 (default 16777216)\n"
-            "  --s N            tuples of S, 1 .. 67108864 (default 16777216)\n"
-            "  --dist D         S's matching keys: uniform over R's keys, or zipf (rank 0 the hottest key)\n"
-            "                   (default uniform)\n"
-            "  --zipf-theta T   the Zipf exponent, 0 .. 5 (default 1.0)\n"
-            "  --match F        the fraction of S tuples whose key is in R, 0 .. 1 (default 1.0)\n"
-            "  --r-dup K        copies of each R key, 1 .. 1024 (default 1): R has ceil(N / K) distinct keys\n"
-            "  --runs R         timed runs per method, 1 .. 1000 (default 5): the median after 1 warm-up\n"
-            "  --seed X         the generator's seed, a whole number (default 1)\n"
-            "  --methods LIST   comma-separated, of hash/split, hash/cub, sort-merge, inlj, bnlj, cpu\n"
-            "                   (default all that apply; bnlj only for |R| <= 32768; cpu always runs as\n"
-            "                   the reference, and is timed when listed)\n"
-            "  --rows K         print the first K output pairs (sorted on the host), 0 .. 1000000 (default 0)\n"
-            "  --part-bits B    partition bits of hash/split and hash/cub, 1 .. 20 (default: the fewest giving\n"
-            "                   <= 1024 R and <= 4096 S tuples per partition on average); any value is correct\n"
-            "  --part-levels L  hash/split's partitioning: 1 = one split_multisplit of 2^B buckets (the wide path\n"
-            "                   above 2048), 2 = split_multisplit by the low B/2 bits, then a stable one by the\n"
-            "                   high B - B/2 bits (default: 1 up to 8 bits, else 2)\n");
-}
-
-static int bad_option(const char *option, const char *value, const char *valid)
-{
-    fprintf(stderr, "split-demo " W ": %s: '%s' is not valid; valid: %s\n", option, value, valid);
-    join_usage(stderr);
-    return 2;
-}
-
-/* A whole string as a finite double in [lo, hi]: 0, or -1. */
-static int parse_double(const char *s, double lo, double hi, double *out)
-{
-    if (!s || !*s) return -1;
-    char *end = NULL;
-    const double v = strtod(s, &end);
-    if (*end != 0 || !isfinite(v) || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_methods(const char *s, int *want)
-{
-    for (int m = 0; m < NUM_METHODS; ++m) want[m] = 0;
-    for (const char *p = s;;) {
-        const char *comma = strchr(p, ',');
-        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        int found = -1;
-        for (int m = 0; m < NUM_METHODS; ++m)
-            if (strlen(method_names[m]) == len && strncmp(p, method_names[m], len) == 0) found = m;
-        if (found < 0) return -1;
-        want[found] = 1;
-        if (!comma) return 0;
-        p = comma + 1;
-    }
-}
-
-/* 0 parsed, 1 --help printed (exit 0), 2 bad usage (printed). */
-static int parse_join_options(int argc, char **argv, join_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->nr = o->ns = (uint64_t)1 << 24;
-    o->seed = 1;
-    o->dup = 1;
-    o->match = 1.0;
-    o->theta = 1.0;
-    o->runs = 5;
-    for (int m = 0; m < NUM_METHODS; ++m) o->want[m] = 1;
-    static const char *const names[] = {"--r",    "--s",    "--dist", "--zipf-theta", "--match", "--r-dup",
-                                        "--runs", "--seed", "--methods", "--rows", "--part-bits", "--part-levels"};
-    enum { NUM_NAMES = sizeof names / sizeof names[0] };
-    for (int a = 1; a < argc; ++a) {
-        const char *arg = argv[a];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            join_usage(stdout);
-            return 1;
-        }
-        int which = -1;
-        const char *value = NULL;
-        for (int k = 0; k < NUM_NAMES; ++k) {
-            const size_t len = strlen(names[k]);
-            if (strncmp(arg, names[k], len) == 0 && (arg[len] == 0 || arg[len] == '=')) {
-                which = k;
-                value = arg[len] == '=' ? arg + len + 1 : NULL;
-            }
-        }
-        if (which < 0) {
-            fprintf(stderr, "split-demo " W ": unknown option '%s'; valid: --r, --s, --dist, --zipf-theta, --match, "
-                            "--r-dup, --runs, --seed, --methods, --rows, --part-bits, --part-levels, --help\n", arg);
-            join_usage(stderr);
-            return 2;
-        }
-        if (!value) {
-            if (a + 1 >= argc) {
-                fprintf(stderr, "split-demo " W ": %s needs a value\n", names[which]);
-                join_usage(stderr);
-                return 2;
-            }
-            value = argv[++a];
-        }
-        uint64_t v = 0;
-        const uint64_t max_tuples = (uint64_t)1 << JOIN_MAX_LOG2_TUPLES;
-        switch (which) {
-        case 0:
-        case 1:
-            if (demo_parse_u64(value, 1, max_tuples, &v) != 0)
-                return bad_option(names[which], value, "a whole number of tuples, 1 .. 67108864");
-            *(which == 0 ? &o->nr : &o->ns) = v;
-            break;
-        case 2:
-            if (strcmp(value, "uniform") != 0 && strcmp(value, "zipf") != 0)
-                return bad_option(names[which], value, "uniform or zipf");
-            o->zipf = strcmp(value, "zipf") == 0;
-            break;
-        case 3:
-            if (parse_double(value, 0.0, 5.0, &o->theta) != 0)
-                return bad_option(names[which], value, "a number in 0 .. 5");
-            break;
-        case 4:
-            if (parse_double(value, 0.0, 1.0, &o->match) != 0)
-                return bad_option(names[which], value, "a number in 0 .. 1");
-            break;
-        case 5:
-            if (demo_parse_u64(value, 1, JOIN_MAX_DUP, &v) != 0) return bad_option(names[which], value, "1 .. 1024");
-            o->dup = (uint32_t)v;
-            break;
-        case 6:
-            if (demo_parse_u64(value, 1, 1000, &v) != 0) return bad_option(names[which], value, "1 .. 1000");
-            o->runs = (int)v;
-            break;
-        case 7:
-            if (demo_parse_u64(value, 0, UINT64_MAX, &v) != 0)
-                return bad_option(names[which], value, "a whole number, 0 .. 18446744073709551615");
-            o->seed = v;
-            break;
-        case 8:
-            if (parse_methods(value, o->want) != 0)
-                return bad_option(names[which], value,
-                                  "a comma-separated list of hash/split, hash/cub, sort-merge, inlj, bnlj, cpu");
-            break;
-        case 9:
-            if (demo_parse_u64(value, 0, MAX_ROWS, &v) != 0) return bad_option(names[which], value, "0 .. 1000000");
-            o->rows = v;
-            break;
-        case 10:
-            if (demo_parse_u64(value, 1, MAX_PART_BITS, &v) != 0) return bad_option(names[which], value, "1 .. 20");
-            o->part_bits = (uint32_t)v;
-            break;
-        default:
-            if (demo_parse_u64(value, 1, 2, &v) != 0) return bad_option(names[which], value, "1 or 2");
-            o->part_levels = (uint32_t)v;
-            break;
-        }
-    }
     return 0;
 }
 
@@ -926,7 +554,7 @@ static int run_method(const join_opts *o, host_data *h, join_ctx *c, method_id m
 {
     static const demo_work_fn fns[NUM_METHODS] = {method_hash_split, method_hash_cub, method_sort_merge, method_inlj,
                                                   method_bnlj, NULL};
-    c->method = method_names[m];
+    c->method = join_method_names[m];
     DEMO_CUDA(W, cudaMemset(c->out_k, 0xFF, (size_t)(c->cap ? c->cap : 1) * 4));
     DEMO_CUDA(W, cudaMemset(c->out_r, 0xFF, (size_t)(c->cap ? c->cap : 1) * 4));
     DEMO_CUDA(W, cudaMemset(c->out_s, 0xFF, (size_t)(c->cap ? c->cap : 1) * 4));
@@ -976,10 +604,10 @@ static int run_method(const join_opts *o, host_data *h, join_ctx *c, method_id m
         add_row(rows, num_rows, "inlj (probe)", ms, (long long)h->ref.count);
     } else {
         if ((rc = demo_time(W, fns[m], c, 0, o->runs, &ms)) != 0) return rc;
-        add_row(rows, num_rows, method_names[m], ms, (long long)h->ref.count);
+        add_row(rows, num_rows, join_method_names[m], ms, (long long)h->ref.count);
     }
     if (check_output(c, h, items, "after the timed runs")) return 1;
-    printf("split-demo " W ": %s equals the CPU hash join (%llu pairs, checksum 0x%016llx)\n", method_names[m],
+    printf("split-demo " W ": %s equals the CPU hash join (%llu pairs, checksum 0x%016llx)\n", join_method_names[m],
            (unsigned long long)h->ref.count, (unsigned long long)h->ref.sum);
     fflush(stdout);
     return 0;
@@ -1012,7 +640,7 @@ extern "C" int demo_join(int argc, char **argv); /* demo.h declares it too, with
 int demo_join(int argc, char **argv)
 {
     join_opts o;
-    const int parsed = parse_join_options(argc, argv, &o);
+    const int parsed = join_parse_options(argc, argv, &o);
     if (parsed == 1) return 0;
     if (parsed) return parsed;
     const int no_device = demo_require_device(W);

@@ -186,28 +186,11 @@ static int parse_part_options(int argc, char **argv, part_opts *o)
             part_usage(stdout);
             return 1;
         }
-        int which = -1;
         const char *value = NULL;
-        for (int k = 0; k < NAMES; ++k) {
-            const size_t len = strlen(names[k]);
-            if (strncmp(arg, names[k], len) == 0 && (arg[len] == 0 || arg[len] == '=')) {
-                which = k;
-                value = arg[len] == '=' ? arg + len + 1 : NULL;
-            }
-        }
+        const int which = demo_option("split-demo " W, argc, argv, &a, names, NAMES, &value);
         if (which < 0) {
-            fprintf(stderr, "split-demo " W ": unknown option '%s'; valid: --n, --steps, --grid, --radius, --dt, "
-                            "--help\n", arg);
             part_usage(stderr);
             return 2;
-        }
-        if (!value) {
-            if (a + 1 >= argc) {
-                fprintf(stderr, "split-demo " W ": %s needs a value\n", names[which]);
-                part_usage(stderr);
-                return 2;
-            }
-            value = argv[++a];
         }
         uint64_t v = 0;
         switch (which) {
@@ -236,46 +219,7 @@ static int parse_part_options(int argc, char **argv, part_opts *o)
     return 0;
 }
 
-/* G and the radius from the options (as `split-demo grid` resolves them). 0 or 2 (printed). */
-static int resolve_grid(const part_opts *o, uint32_t *g, float *r)
-{
-    uint32_t cells = o->g;
-    if (cells == 0) {
-        cells = g3_auto_grid(o->n);
-        while (o->r > 0 && cells > 1 && !g3_radius_ok((float)o->r, cells)) --cells;
-    }
-    const float radius = o->r > 0 ? (float)o->r : (float)(0.75 / cells);
-    if (!g3_radius_ok(radius, cells)) {
-        fprintf(stderr, "split-demo " W ": --radius %.9g is more than 0.999 of the cell side 1/%u; at most %.9g with "
-                        "--grid %u (or a smaller --grid)\n", o->r, cells, g3_max_radius(cells), cells);
-        return 2;
-    }
-    *g = cells;
-    *r = radius;
-    return 0;
-}
-
 /* ---- the run ---- */
-
-/* Device memory for n particles, g^3 cells and `steps` totals against the free memory. 0 or 1. */
-static int check_memory(size_t n, uint32_t g, uint32_t steps)
-{
-    size_t grid_bytes = 0, free_bytes = 0, total_bytes = 0;
-    if (g3_grid_device_bytes(n, g, &grid_bytes)) {
-        fprintf(stderr, "split-demo " W ": the size of a grid of %zu particles overflows\n", n);
-        return 1;
-    }
-    /* n <= 2^24, steps <= 10^4: no overflow below */
-    const size_t need = grid_bytes + n * (4 * sizeof(g3_point) + 4 + 8) + (size_t)steps * 8 + ((size_t)256 << 20);
-    DEMO_CUDA(W, cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (need > free_bytes) {
-        fprintf(stderr, "split-demo " W ": %zu particles on %u^3 cells need about %.2f GiB of GPU memory (with 256 "
-                        "MiB headroom); %.2f GiB free: use a smaller --n or --grid\n",
-                n, g, need / 1073741824.0, free_bytes / 1073741824.0);
-        return 1;
-    }
-    return 0;
-}
 
 static int alloc_state(part_state *st, size_t n, uint32_t g, uint32_t steps)
 {
@@ -404,10 +348,13 @@ extern "C" int demo_particles(int argc, char **argv) /* declared in demo.h */
     if (parsed) return parsed;
     uint32_t g = 0;
     float r = 0;
-    if (resolve_grid(&o, &g, &r)) return 2;
+    if (g3_resolve_grid(o.n, o.g, o.r, "split-demo " W, &g, &r)) return 2;
     const int no_device = demo_require_device(W);
     if (no_device) return no_device;
-    if (check_memory((size_t)o.n, g, o.steps)) return 1;
+    /* positions and velocities in both orders, a count and an id sum each, a total per step (n <= 2^24,
+     * steps <= 10^4: no overflow) */
+    const size_t n = (size_t)o.n, own = n * (4 * sizeof(g3_point) + 4 + 8) + (size_t)o.steps * 8;
+    if (g3_check_device_memory("split-demo " W, "particles", n, g, own, "--n or --grid")) return 1;
 
     part_state st;
     part_host h;

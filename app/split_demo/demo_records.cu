@@ -374,7 +374,7 @@ static void records_usage(FILE *f)
             "  --count N         records, 1 .. 4294967295 (default 16777216; reduced, with a note, for a\n"
             "                    record size whose buffers do not fit in the GPU's free memory)\n"
             "  --record-bytes B  record sizes in bytes, comma-separated, each a multiple of 4 in 16 .. 512\n"
-            "                    (default 16,64,128,512); a record's first 4 or 8 bytes are its key\n"
+            "                    (default 16,64,128,512); a record's first 4, 8 or 12 bytes are its key\n"
             "  --key-bits K      key widths, comma-separated, each 32, 64 or 96 (default 32,64,96)\n"
             "  --runs R          timed runs per method, 1 .. 1000 (default 5): the median after 1 warm-up\n");
 }
@@ -422,28 +422,12 @@ static int parse_records_options(int argc, char **argv, records_opts *o)
             return 1;
         }
         static const char *const names[] = {"--count", "--record-bytes", "--key-bits", "--runs"};
-        int which = -1;
         const char *value = NULL;
-        for (int k = 0; k < 4; ++k) {
-            const size_t len = strlen(names[k]);
-            if (strncmp(arg, names[k], len) == 0 && (arg[len] == 0 || arg[len] == '=')) {
-                which = k;
-                value = arg[len] == '=' ? arg + len + 1 : NULL;
-            }
-        }
+        const int count = (int)(sizeof names / sizeof names[0]);
+        const int which = demo_option("split-demo " W, argc, argv, &a, names, count, &value);
         if (which < 0) {
-            fprintf(stderr, "split-demo " W ": unknown option '%s'; valid: --count, --record-bytes, --key-bits, "
-                            "--runs, --help\n", arg);
             records_usage(stderr);
             return 2;
-        }
-        if (!value) {
-            if (a + 1 >= argc) {
-                fprintf(stderr, "split-demo " W ": %s needs a value\n", names[which]);
-                records_usage(stderr);
-                return 2;
-            }
-            value = argv[++a];
         }
         uint64_t v = 0;
         switch (which) {

@@ -3,6 +3,7 @@
  * split_multisplit on the cell ids, split_gather of the records). The arithmetic the host
  * repeats (generation, cells, the neighbour test) is grid3d_host.h's, so the CPU checks in
  * grid3d_host.c see the same bits. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -164,5 +165,29 @@ int g3_grid_count(const g3_gpu_grid *grid, const g3_point *sorted, float r2, uin
     g3_count_kernel<<<(unsigned)blocks, G3_THREADS, 0, s>>>(sorted, grid->offsets, grid->g, r2, grid->n, count_by_id,
                                                             (unsigned long long *)id_sum_by_id, count_total);
     DEMO_CUDA(grid->who, cudaGetLastError());
+    return 0;
+}
+
+int g3_check_device_memory(const char *who, const char *things, size_t n, uint32_t g, size_t extra_bytes,
+                           const char *hint)
+{
+    const size_t headroom = (size_t)256 << 20;
+    size_t grid_bytes = 0, free_bytes = 0, total_bytes = 0;
+    if (g3_grid_device_bytes(n, g, &grid_bytes) || grid_bytes > SIZE_MAX - headroom - extra_bytes) {
+        fprintf(stderr, "%s: the size of a grid of %zu %s overflows\n", who, n, things);
+        return 1;
+    }
+    const size_t need = grid_bytes + extra_bytes + headroom;
+    const cudaError_t e = cudaMemGetInfo(&free_bytes, &total_bytes);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "%s: cudaMemGetInfo failed: %s\n", who, cudaGetErrorString(e));
+        return 1;
+    }
+    if (need > free_bytes) {
+        fprintf(stderr, "%s: %zu %s on %u^3 cells need about %.2f GiB of GPU memory (with 256 MiB headroom); %.2f GiB "
+                        "free: use a smaller %s\n",
+                who, n, things, g, need / 1073741824.0, free_bytes / 1073741824.0, hint);
+        return 1;
+    }
     return 0;
 }

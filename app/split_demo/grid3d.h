@@ -49,6 +49,12 @@ typedef struct g3_gpu_grid {
  * counters per cell and 1 MiB). Returns 0, or 1 when it overflows size_t. */
 int g3_grid_device_bytes(size_t n, uint32_t g, size_t *bytes);
 
+/* Checks that a grid of n points on g^3 cells plus extra_bytes of the caller's own fit the GPU's free
+ * memory with 256 MiB to spare. 0, or 1 after printing (who, what the n things are, hint: what to lower)
+ * how much is needed and free. */
+int g3_check_device_memory(const char *who, const char *things, size_t n, uint32_t g, size_t extra_bytes,
+                           const char *hint);
+
 /* Allocates the grid's arrays and temporary storage for n points (1 <= n < 2^32) on g^3 cells. */
 int g3_grid_create(g3_gpu_grid *grid, const char *who, size_t n, uint32_t g);
 void g3_grid_destroy(g3_gpu_grid *grid);

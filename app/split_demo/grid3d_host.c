@@ -340,3 +340,21 @@ int g3_parse_positive(const char *s, double *out)
     *out = v;
     return 0;
 }
+
+int g3_resolve_grid(uint64_t n, uint32_t g_opt, double r_opt, const char *who, uint32_t *g, float *r)
+{
+    uint32_t cells = g_opt;
+    if (cells == 0) {
+        cells = g3_auto_grid(n);
+        while (r_opt > 0 && cells > 1 && !g3_radius_ok((float)r_opt, cells)) --cells;
+    }
+    const float radius = r_opt > 0 ? (float)r_opt : (float)(0.75 / cells);
+    if (!g3_radius_ok(radius, cells)) {
+        fprintf(stderr, "%s: --radius %.9g is more than 0.999 of the cell side 1/%u; at most %.9g with --grid %u (or "
+                        "a smaller --grid)\n", who, r_opt, cells, g3_max_radius(cells), cells);
+        return 2;
+    }
+    *g = cells;
+    *r = radius;
+    return 0;
+}

@@ -190,6 +190,11 @@ int g3_radius_ok(double r, uint32_t g);
 /* The largest float radius g3_radius_ok takes on g cells per side. */
 float g3_max_radius(uint32_t g);
 
+/* The grid size and radius of `split-demo grid` and `particles` from their options (g_opt 0: from
+ * n, no finer than r_opt allows; r_opt 0: 0.75 of a cell): 0, or 2 after printing (prefixed by who)
+ * that the radius is more than 0.999 of a cell. */
+int g3_resolve_grid(uint64_t n, uint32_t g_opt, double r_opt, const char *who, uint32_t *g, float *r);
+
 /* r^2 as both sides test it (one float multiply). */
 float g3_radius2(float r);
 

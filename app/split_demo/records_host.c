@@ -69,8 +69,9 @@ void records_describe_bad(FILE *f, const char *who, const char *method, const ui
     const uint64_t want_key = in && want_j < n ? records_key_of(in + want_j * wpr, kw)
                               : kw == 1       ? (uint32_t)record_key(want_j)
                                               : record_key(want_j);
-    const uint32_t want_hi = kw == 3 ? (in && want_j < n ? records_key_hi_of(in + want_j * wpr, kw) : record_key_hi(want_j))
-                                     : 0u;
+    const uint32_t want_hi = kw != 3                ? 0u
+                             : in && want_j < n     ? records_key_hi_of(in + want_j * wpr, kw)
+                                                    : record_key_hi(want_j);
     fprintf(f,
             "%s: method %s, %zu-byte records, %u-bit keys, %zu records: WRONG at record %zu: it holds key "
             "0x%x:%016llx and original index %u; the CPU sort puts there original record %llu (key 0x%x:%016llx)\n",

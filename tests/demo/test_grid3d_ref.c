@@ -356,6 +356,14 @@ static void test_sizes_and_limits(void)
     SCT_CHECK(g3_radius_ok(g3_max_radius(64), 64));
     SCT_CHECK(!g3_radius_ok(nextafterf(g3_max_radius(64), 1.0f), 64));
     SCT_CHECK(!g3_radius_ok(-0.001, 1));
+    /* the subcommands' grid and radius: defaults, a radius that lowers G, a radius too big for G */
+    uint32_t g = 0;
+    float r = 0;
+    SCT_CHECK(g3_resolve_grid(1u << 20, 0, 0, "test", &g, &r) == 0 && g == 64 && r == (float)(0.75 / 64));
+    SCT_CHECK(g3_resolve_grid(1u << 20, 0, 0.1, "test", &g, &r) == 0 && g == 9 && r == 0.1f);
+    SCT_CHECK(g3_resolve_grid(1u << 20, 8, 0, "test", &g, &r) == 0 && g == 8 && r == (float)(0.75 / 8));
+    g = 77;
+    SCT_CHECK(g3_resolve_grid(1u << 20, 8, 0.2, "test", &g, &r) == 2 && g == 77);
     /* cell ids: corners of the box and the clamp of 1.0 into the last cell */
     const g3_point lo = {0, 0, 0, 0}, hi = {1, 1, 1, 0};
     SCT_CHECK_EQ_U64(g3_cell_of(lo, 256), 0);
