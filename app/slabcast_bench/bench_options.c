@@ -7,13 +7,13 @@
  * adds to the first. */
 #include "bench_options.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_peer.h"
+#include "bench_plot.h"
 #include "camera.h"
 #include "option_values.h"
 #include "options.h"
@@ -40,7 +40,7 @@ static const struct bench_opt { const char *name; const char *arg; opt_id id; } 
     {"--camera", "E,T,FOV", OPT_CAMERA},    {"--frames", "N", OPT_FRAMES},
     {"--warmup", "N", OPT_WARMUP},          {"--backend", "B", OPT_BACKEND},
     {"--json", "FILE", OPT_JSON},           {"--csv", "FILE", OPT_CSV},
-    {"--plot", "FILE.svg", OPT_PLOT},       {"--peers", "LIST", OPT_PEERS},
+    {"--plot", "FILE.svg|png", OPT_PLOT},   {"--peers", "LIST", OPT_PEERS},
     {"--time", "T", OPT_TIME},              {"--dt", "T", OPT_DT},
     {"--resolution", "N", OPT_RESOLUTION},  {"--threads", "N", OPT_THREADS},
 };
@@ -54,7 +54,7 @@ void bench_print_usage(FILE *f)
             "(their cartesian product, at most %u configurations). Per configuration: median, p95 and\n"
             "max time per stage and per frame (each frame waited for), frames per second back to back,\n"
             "triangles, visible triangles, references, ray-triangle tests, early-exit tiles, device\n"
-            "memory used. A table on stdout; JSON, CSV and an SVG plot on request.\n"
+            "memory used. A table on stdout; JSON, CSV and an SVG or PNG plot on request.\n"
             "Lists are comma-separated (at most %u values each); giving an option twice adds to it.\n"
             "Options take their value as the next argument or after '=' (--size=640x480).\n\n"
             "  MODEL               OBJ, PLY or STL file, optionally .xz-compressed, or 'builtin' (the\n"
@@ -80,8 +80,8 @@ void bench_print_usage(FILE *f)
             "  --threads N         cpu backend worker threads, 1 .. %u (default: one per core)\n"
             "  --json FILE         every number of every configuration as JSON (docs/BENCH.md)\n"
             "  --csv FILE          the same as CSV: one row per configuration and per peer\n"
-            "  --plot FILE.svg     an SVG: frame time per stage (stacked bars), frame time against\n"
-            "                      triangles and against pixels (log-log)\n"
+            "  --plot FILE.svg|png a plot, SVG or PNG by the name's extension: frame time per stage\n"
+            "                      (stacked bars), frame time against triangles and against pixels (log-log)\n"
             "  --peers LIST        other renderers timed on the same frames: cpu (this renderer's cpu\n"
             "                      backend), cub-grid, gl-raster (when built); none (default). Each peer\n"
             "                      renders every frame of every configuration itself: --peers cpu at large\n"
@@ -317,16 +317,6 @@ static int apply_file_name(const char *opt, const char *v, const char **out, FIL
     return 0;
 }
 
-/* Lowercase comparison of the end of s with suffix. */
-static int ends_with_nocase(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m) return 0;
-    for (size_t i = 0; i < m; ++i)
-        if (tolower((unsigned char)s[n - m + i]) != suffix[i]) return 0;
-    return 1;
-}
-
 /* The list options: a given one replaces its default the first time, adds to it after. */
 typedef struct list_state {
     int given[OPT_COUNT];
@@ -404,7 +394,8 @@ static int apply_value(bench_options *o, list_state *st, opt_id id, const char *
     case OPT_JSON: return apply_file_name(opt, v, &o->json_path, err);
     case OPT_CSV: return apply_file_name(opt, v, &o->csv_path, err);
     case OPT_PLOT:
-        if (!ends_with_nocase(v, ".svg")) return bad_value(err, opt, v, "not an .svg file name", "a file name ending in .svg");
+        if (bench_plot_format_of(v) == BENCH_PLOT_UNKNOWN)
+            return bad_value(err, opt, v, "not an .svg or .png file name", "a file name ending in .svg or .png");
         return apply_file_name(opt, v, &o->plot_path, err);
     case OPT_TIME: return parse_time_opt(opt, v, -APP_MAX_TIME, APP_MAX_TIME, &o->start_time, err);
     case OPT_DT: return parse_time_opt(opt, v, APP_MIN_DT, APP_MAX_DT, &o->time_step, err);

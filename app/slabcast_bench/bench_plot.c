@@ -1,10 +1,11 @@
-/* bench_plot.c - axes, plot data and the SVG of a sweep. */
+/* bench_plot.c - axes and data of a sweep's plot, and its drawing through a plot canvas (SVG or PNG). */
 #include "bench_plot.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "frame_stats.h"
 
@@ -143,170 +144,187 @@ void bench_plot_data_free(bench_plot_data *d)
     memset(d, 0, sizeof *d);
 }
 
-/* ---- SVG --------------------------------------------------------------------------------------- */
+/* ---- drawing ----------------------------------------------------------------------------------- */
 
-/* The drawing's size and the panels' plot areas (pixels of the SVG's user space). */
-enum { SVG_W = 1000, SVG_H = 900 };
-
-typedef struct svg_area {
-    double x0, y0, x1, y1;             /* left, top, right, bottom */
-} svg_area;
-
-static const svg_area k_bars_area = {80, 90, 970, 390};
-static const svg_area k_tri_area = {80, 520, 470, 840};
-static const svg_area k_pix_area = {580, 520, 970, 840};
+const bench_plot_area bench_plot_bars_area = {80, 90, 970, 390};
+const bench_plot_area bench_plot_tri_area = {80, 520, 470, 840};
+const bench_plot_area bench_plot_pix_area = {580, 520, 970, 840};
 
 /* One colour per stage, in sc_stage order. */
 static const char *const k_stage_colors[SC_STAGE_COUNT] = {
     "#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d", "#59a14f", "#8cd17d", "#b6992d", "#f1ce63", "#e15759", "#79706e",
 };
 
-static void svg_text_escaped(FILE *f, const char *s)
+static const char *const k_point_color = "#e15759";
+
+static double area_x(const bench_plot_area *r, const bench_axis *a, double v)
 {
-    for (; s && *s; ++s) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&apos;", f); break;
-        default:
-            /* Control characters are not allowed in XML 1.0, and a byte past ASCII may not be valid
-             * UTF-8 (a file name's): both shown as '?'. */
-            fputc((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x80 ? '?' : *s, f);
-        }
-    }
+    return r->x0 + bench_axis_fraction(a, v) * (r->x1 - r->x0);
 }
 
-static double area_x(const svg_area *r, const bench_axis *a, double v) { return r->x0 + bench_axis_fraction(a, v) * (r->x1 - r->x0); }
-static double area_y(const svg_area *r, const bench_axis *a, double v) { return r->y1 - bench_axis_fraction(a, v) * (r->y1 - r->y0); }
+static double area_y(const bench_plot_area *r, const bench_axis *a, double v)
+{
+    return r->y1 - bench_axis_fraction(a, v) * (r->y1 - r->y0);
+}
+
+static plot_text_style text_style(plot_anchor anchor, int size) { return (plot_text_style){anchor, size, 0, 0}; }
+
+/* A straight line of width 1 with its ends at one decimal. */
+static void thin_line(plot_canvas *c, double x1, double y1, double x2, double y2, const char *color)
+{
+    c->line(c, plot_d1(x1), plot_d1(y1), plot_d1(x2), plot_d1(y2), color, 1.0);
+}
 
 /* The y axis: line, ticks with labels and grid lines, and its name turned upright. */
-static void svg_y_axis(FILE *f, const svg_area *r, const bench_axis *a, const char *name)
+static void draw_y_axis(plot_canvas *c, const bench_plot_area *r, const bench_axis *a, const char *name)
 {
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", r->x0, r->y0, r->x0, r->y1);
+    thin_line(c, r->x0, r->y0, r->x0, r->y1, "#333");
     for (int i = 0; i < a->tick_count; ++i) {
         double y = area_y(r, a, a->ticks[i]);
         char label[32];
         bench_axis_label(a->ticks[i], label, sizeof label);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", r->x0, y, r->x1, y);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%s</text>\n", r->x0 - 5, y + 4, label);
+        thin_line(c, r->x0, y, r->x1, y, "#ddd");
+        c->text(c, plot_d1(r->x0 - 5), plot_d1(y + 4), text_style(PLOT_ANCHOR_END, 11), label);
     }
-    double cy = 0.5 * (r->y0 + r->y1);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 %.1f %.1f)\">%s</text>\n",
-            r->x0 - 52, cy, r->x0 - 52, cy, name);
+    c->text(c, plot_d1(r->x0 - 52), plot_d1(0.5 * (r->y0 + r->y1)), (plot_text_style){PLOT_ANCHOR_MIDDLE, 12, 0, 1},
+            name);
 }
 
 /* The x axis of a log panel: line, ticks with labels, its name. */
-static void svg_x_axis(FILE *f, const svg_area *r, const bench_axis *a, const char *name)
+static void draw_x_axis(plot_canvas *c, const bench_plot_area *r, const bench_axis *a, const char *name)
 {
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", r->x0, r->y1, r->x1, r->y1);
+    thin_line(c, r->x0, r->y1, r->x1, r->y1, "#333");
     for (int i = 0; i < a->tick_count; ++i) {
         double x = area_x(r, a, a->ticks[i]);
         char label[32];
         bench_axis_label(a->ticks[i], label, sizeof label);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x, r->y0, x, r->y1);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", x, r->y1 + 16, label);
+        thin_line(c, x, r->y0, x, r->y1, "#ddd");
+        c->text(c, plot_d1(x), plot_d1(r->y1 + 16), text_style(PLOT_ANCHOR_MIDDLE, 11), label);
     }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">%s</text>\n", 0.5 * (r->x0 + r->x1),
-            r->y1 + 36, name);
+    c->text(c, plot_d1(0.5 * (r->x0 + r->x1)), plot_d1(r->y1 + 36), text_style(PLOT_ANCHOR_MIDDLE, 12), name);
 }
 
-static void svg_legend(FILE *f)
+static void draw_legend(plot_canvas *c)
 {
+    const double x0 = bench_plot_bars_area.x0;
     for (int s = 0; s < SC_STAGE_COUNT; ++s) {
-        double x = k_bars_area.x0 + s * 89.0;
-        fprintf(f, "<rect x=\"%.1f\" y=\"58\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", x, k_stage_colors[s]);
-        fprintf(f, "<text x=\"%.1f\" y=\"67\" font-size=\"11\">%s</text>\n", x + 14, app_stage_name(s));
+        double x = x0 + s * 89.0;
+        c->rect(c, plot_d1(x), plot_whole(58), plot_whole(10), plot_whole(10), k_stage_colors[s]);
+        c->text(c, plot_d1(x + 14), plot_whole(67), text_style(PLOT_ANCHOR_START, 11), app_stage_name(s));
     }
-    fprintf(f, "<line x1=\"%.1f\" y1=\"78\" x2=\"%.1f\" y2=\"78\" stroke=\"#000\" stroke-width=\"2\"/>\n",
-            k_bars_area.x0, k_bars_area.x0 + 14);
-    fprintf(f, "<text x=\"%.1f\" y=\"82\" font-size=\"11\">median frame (the stages' medians are stacked)</text>\n",
-            k_bars_area.x0 + 18);
+    c->line(c, plot_d1(x0), plot_whole(78), plot_d1(x0 + 14), plot_whole(78), "#000", 2.0);
+    c->text(c, plot_d1(x0 + 18), plot_whole(82), text_style(PLOT_ANCHOR_START, 11),
+            "median frame (the stages' medians are stacked)");
 }
 
 /* One configuration's bar: a segment per stage, the frame median as a black mark. */
-static void svg_bar(FILE *f, const bench_plot_data *d, size_t i, double x, double w)
+static void draw_bar(plot_canvas *c, const bench_plot_data *d, size_t i, double x, double w)
 {
     const bench_plot_bar *b = &d->bars[i];
-    const svg_area *r = &k_bars_area;
+    const bench_plot_area *r = &bench_plot_bars_area;
+    char tooltip[256];
+    snprintf(tooltip, sizeof tooltip, "#%u %s: frame %.4f ms (median)", b->config + 1, b->label, b->frame_ms);
+    c->group_begin(c, tooltip);
     double base = 0.0;
-    fprintf(f, "<g><title>#%u ", b->config + 1);
-    svg_text_escaped(f, b->label);
-    fprintf(f, ": frame %.4f ms (median)</title>\n", b->frame_ms);
     for (int s = 0; s < SC_STAGE_COUNT; ++s) {
         if (!(b->stage_ms[s] > 0.0)) continue;
         double y_top = area_y(r, &d->bar_y, base + b->stage_ms[s]), y_bottom = area_y(r, &d->bar_y, base);
-        fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n", x, y_top, w,
-                y_bottom - y_top, k_stage_colors[s]);
+        c->rect(c, plot_d2(x), plot_d2(y_top), plot_d2(w), plot_d2(y_bottom - y_top), k_stage_colors[s]);
         base += b->stage_ms[s];
     }
     if (isfinite(b->frame_ms)) {
         double y = area_y(r, &d->bar_y, b->frame_ms);
-        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#000\" stroke-width=\"2\"/>\n", x,
-                y, x + w, y);
+        c->line(c, plot_d2(x), plot_d2(y), plot_d2(x + w), plot_d2(y), "#000", 2.0);
     }
-    fputs("</g>\n", f);
+    c->group_end(c);
 }
 
-static void svg_bars_panel(FILE *f, const bench_plot_data *d)
+static void draw_bars_panel(plot_canvas *c, const bench_plot_data *d)
 {
-    const svg_area *r = &k_bars_area;
-    fputs("<text x=\"80\" y=\"44\" font-size=\"14\" font-weight=\"bold\">Frame time per stage (median ms) per "
-          "configuration</text>\n", f);
-    svg_legend(f);
-    svg_y_axis(f, r, &d->bar_y, "frame time (ms)");
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n", r->x0, r->y1, r->x1, r->y1);
+    const bench_plot_area *r = &bench_plot_bars_area;
+    c->text(c, plot_whole(80), plot_whole(44), (plot_text_style){PLOT_ANCHOR_START, 14, 1, 0},
+            "Frame time per stage (median ms) per configuration");
+    draw_legend(c);
+    draw_y_axis(c, r, &d->bar_y, "frame time (ms)");
+    thin_line(c, r->x0, r->y1, r->x1, r->y1, "#333");
     size_t n = d->bar_count ? d->bar_count : 1;
     double slot = (r->x1 - r->x0) / (double)n;
     size_t label_every = n > 40 ? (n + 39) / 40 : 1;
     for (size_t i = 0; i < d->bar_count; ++i) {
         double x = r->x0 + slot * (double)i;
-        svg_bar(f, d, i, x + 0.15 * slot, 0.7 * slot);
-        if (i % label_every == 0)
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%u</text>\n", x + 0.5 * slot,
-                    r->y1 + 14, d->bars[i].config + 1);
+        draw_bar(c, d, i, x + 0.15 * slot, 0.7 * slot);
+        if (i % label_every == 0) {
+            char label[16];
+            snprintf(label, sizeof label, "%u", d->bars[i].config + 1);
+            c->text(c, plot_d1(x + 0.5 * slot), plot_d1(r->y1 + 14), text_style(PLOT_ANCHOR_MIDDLE, 10), label);
+        }
     }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">configuration (# of the table)</text>\n",
-            0.5 * (r->x0 + r->x1), r->y1 + 34);
+    c->text(c, plot_d1(0.5 * (r->x0 + r->x1)), plot_d1(r->y1 + 34), text_style(PLOT_ANCHOR_MIDDLE, 12),
+            "configuration (# of the table)");
 }
 
 /* A log-log panel: median frame time against triangles (which 0) or pixels (which 1). */
-static void svg_points_panel(FILE *f, const bench_plot_data *d, int which)
+static void draw_points_panel(plot_canvas *c, const bench_plot_data *d, int which)
 {
-    const svg_area *r = which ? &k_pix_area : &k_tri_area;
+    const bench_plot_area *r = which ? &bench_plot_pix_area : &bench_plot_tri_area;
     const bench_axis *x_axis = which ? &d->pix_x : &d->tri_x;
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">Frame time against %s (log-log)</text>\n",
-            r->x0, r->y0 - 20, which ? "pixels" : "triangles");
-    svg_y_axis(f, r, &d->time_y, "median frame time (ms)");
-    svg_x_axis(f, r, x_axis, which ? "pixels (width x height)" : "triangles");
+    char title[64];
+    snprintf(title, sizeof title, "Frame time against %s (log-log)", which ? "pixels" : "triangles");
+    c->text(c, plot_d1(r->x0), plot_d1(r->y0 - 20), (plot_text_style){PLOT_ANCHOR_START, 14, 1, 0}, title);
+    draw_y_axis(c, r, &d->time_y, "median frame time (ms)");
+    draw_x_axis(c, r, x_axis, which ? "pixels (width x height)" : "triangles");
     for (size_t i = 0; i < d->bar_count; ++i) {
         const bench_plot_bar *b = &d->bars[i];
         if (!point_ok(b)) continue;
         double x = area_x(r, x_axis, which ? b->pixels : b->triangles), y = area_y(r, &d->time_y, b->frame_ms);
-        fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"#e15759\" fill-opacity=\"0.75\"><title>#%u ", x, y,
-                b->config + 1);
-        svg_text_escaped(f, b->label);
-        fprintf(f, ": %.4f ms</title></circle>\n", b->frame_ms);
+        char tooltip[256];
+        snprintf(tooltip, sizeof tooltip, "#%u %s: %.4f ms", b->config + 1, b->label, b->frame_ms);
+        c->circle(c, plot_d2(x), plot_d2(y), plot_whole(4), k_point_color, 0.75, tooltip);
     }
     if (!d->has_points)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">no configuration ran</text>\n",
-                0.5 * (r->x0 + r->x1), 0.5 * (r->y0 + r->y1));
+        c->text(c, plot_d1(0.5 * (r->x0 + r->x1)), plot_d1(0.5 * (r->y0 + r->y1)), text_style(PLOT_ANCHOR_MIDDLE, 12),
+                "no configuration ran");
+}
+
+void bench_plot_draw(const bench_plot_data *d, const char *title, plot_canvas *c)
+{
+    c->text(c, plot_whole(80), plot_whole(20), text_style(PLOT_ANCHOR_START, 13), title ? title : "");
+    draw_bars_panel(c, d);
+    draw_points_panel(c, d, 0);
+    draw_points_panel(c, d, 1);
 }
 
 void bench_plot_svg(const bench_plot_data *d, const char *title, FILE *f)
 {
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-               "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-            SVG_W, SVG_H, SVG_W, SVG_H);
-    fputs("<text x=\"80\" y=\"20\" font-size=\"13\">", f);
-    svg_text_escaped(f, title);
-    fputs("</text>\n", f);
-    svg_bars_panel(f, d);
-    svg_points_panel(f, d, 0);
-    svg_points_panel(f, d, 1);
-    fputs("</svg>\n", f);
+    plot_svg svg;
+    plot_svg_begin(&svg, f, BENCH_PLOT_WIDTH, BENCH_PLOT_HEIGHT);
+    bench_plot_draw(d, title, &svg.canvas);
+    plot_svg_end(&svg);
+}
+
+int bench_plot_png(const bench_plot_data *d, const char *title, const char *path)
+{
+    plot_raster raster;
+    if (plot_raster_init(&raster, BENCH_PLOT_WIDTH, BENCH_PLOT_HEIGHT) != 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    bench_plot_draw(d, title, &raster.canvas);
+    int rc = raster.failed ? (errno = ENOMEM, -1) : plot_raster_write_png(&raster, path);
+    plot_raster_free(&raster);
+    return rc;
+}
+
+bench_plot_format bench_plot_format_of(const char *path)
+{
+    static const struct { const char *ext; bench_plot_format format; } k_exts[] = {
+        {".svg", BENCH_PLOT_SVG}, {".png", BENCH_PLOT_PNG}};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof k_exts / sizeof k_exts[0]; ++i) {
+        size_t m = strlen(k_exts[i].ext);
+        if (n >= m && strcasecmp(path + n - m, k_exts[i].ext) == 0) return k_exts[i].format;
+    }
+    return BENCH_PLOT_UNKNOWN;
 }
 
 int bench_plot_write(const bench_row *rows, size_t count, const char *title, const char *path, FILE *err)
@@ -315,6 +333,15 @@ int bench_plot_write(const bench_row *rows, size_t count, const char *title, con
     if (bench_plot_data_build(rows, count, &d) != 0) {
         fprintf(err, "slabcast-bench: %s: out of memory for the plot's data\n", path);
         return -1;
+    }
+    if (bench_plot_format_of(path) == BENCH_PLOT_PNG) {
+        errno = 0;
+        int rc = bench_plot_png(&d, title, path);
+        bench_plot_data_free(&d);
+        if (rc != 0)
+            fprintf(err, "slabcast-bench: %s: writing the plot failed: %s\n", path,
+                    errno ? strerror(errno) : "the PNG encoder failed");
+        return rc;
     }
     FILE *f = fopen(path, "wb");
     if (!f) {

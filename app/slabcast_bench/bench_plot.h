@@ -1,7 +1,8 @@
-/* bench_plot.h - the SVG of a sweep, written directly: (1) frame time per stage as stacked bars, one
- * bar per configuration, the median frame time marked on each; (2) median frame time against the
- * mesh's triangles and (3) against the image's pixels, on log-log axes. Axes carry their values.
- * The data and the axes are computed apart from the drawing, so tests check them as numbers. */
+/* bench_plot.h - the plot of a sweep, drawn directly as SVG or PNG: (1) frame time per stage as
+ * stacked bars, one bar per configuration, the median frame time marked on each; (2) median frame
+ * time against the mesh's triangles and (3) against the image's pixels, on log-log axes. Axes carry
+ * their values. The data and the axes are computed apart from the drawing, so tests check them as
+ * numbers; the drawing goes through a plot canvas (plot_canvas.h), once for either format. */
 #ifndef SLABCAST_BENCH_PLOT_H
 #define SLABCAST_BENCH_PLOT_H
 
@@ -9,9 +10,27 @@
 #include <stdio.h>
 
 #include "bench_run.h"
+#include "plot_canvas.h"
 #include "slabcast.h"
 
 #define BENCH_AXIS_MAX_TICKS 40
+
+/* The drawing's size in pixels. */
+enum { BENCH_PLOT_WIDTH = 1000, BENCH_PLOT_HEIGHT = 900 };
+
+/* A panel's plot area in the drawing's pixels (y down); the axes span it. */
+typedef struct bench_plot_area {
+    double x0, y0, x1, y1;             /* left, top, right, bottom */
+} bench_plot_area;
+
+/* The stacked bars; frame time against triangles; against pixels. */
+extern const bench_plot_area bench_plot_bars_area, bench_plot_tri_area, bench_plot_pix_area;
+
+/* The file formats of the plot, told by the file name's extension. */
+typedef enum bench_plot_format { BENCH_PLOT_UNKNOWN, BENCH_PLOT_SVG, BENCH_PLOT_PNG } bench_plot_format;
+
+/* .svg or .png at the end of path, in any case; anything else is BENCH_PLOT_UNKNOWN. */
+bench_plot_format bench_plot_format_of(const char *path);
 
 typedef struct bench_axis {
     int log;                           /* 1: log10 scale */
@@ -55,9 +74,15 @@ typedef struct bench_plot_data {
 int bench_plot_data_build(const bench_row *rows, size_t count, bench_plot_data *out);
 void bench_plot_data_free(bench_plot_data *d);
 
-/* The SVG document; title (device, commit) is escaped. */
+/* The title line (device, commit) and the three panels, drawn on c. */
+void bench_plot_draw(const bench_plot_data *d, const char *title, plot_canvas *c);
+/* The SVG document; title is escaped. */
 void bench_plot_svg(const bench_plot_data *d, const char *title, FILE *f);
-/* Builds the data and writes the SVG to path: 0, or -1 after a "slabcast-bench: PATH: reason" line on err. */
+/* The drawing as a BENCH_PLOT_WIDTH x BENCH_PLOT_HEIGHT RGBA PNG at path: 0, or -1 (errno says why
+ * when it can). */
+int bench_plot_png(const bench_plot_data *d, const char *title, const char *path);
+/* Builds the data and writes the plot to path, as PNG when its name ends in .png, SVG otherwise: 0, or
+ * -1 after a "slabcast-bench: PATH: reason" line on err. */
 int bench_plot_write(const bench_row *rows, size_t count, const char *title, const char *path, FILE *err);
 
 #endif

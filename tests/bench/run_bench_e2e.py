@@ -7,8 +7,9 @@ A small built-in mesh at two sizes and two slab counts with --json, --csv, --plo
 exit status 0, every row of the JSON and the CSV filled (every stage's median / p95 / max, the frame
 rate, the counters; device memory null on the CPU backend), the counters consistent with the
 configuration (triangles of the mesh, tiles of the grid), the peer's agreement 1, the SVG well formed
-with its three panels and a point per configuration on each log-log panel, and the table on stdout.
-Then the failures: bad usage exits 2 naming the option; a model that cannot be read exits 1 naming
+with its three panels and a point per configuration on each log-log panel, and the table on stdout;
+a one-configuration run with --plot F.PNG writes a 1000x900 RGBA PNG. Then the failures: bad usage
+(--plot with another extension too) exits 2 naming the option; a model that cannot be read exits 1 naming
 the configuration, its row marked failed in the JSON. Exit 0 on success, 1 on a failure.
 """
 import csv
@@ -137,9 +138,27 @@ def check_svg(path):
     check(any(t == "1k" for t in texts), "SVG: log axis labels")
 
 
+def check_png(binary, work):
+    png = os.path.join(work, "bench.PNG")
+    if os.path.exists(png):
+        os.remove(png)
+    r = run(binary, ["--backend", "cpu", "--resolution", "8", "--size", "32x24", "--frames", "1", "--warmup", "0",
+                     "--plot", png])
+    if not check(r.returncode == 0, "PNG run: exit %d: %s" % (r.returncode, r.stderr)):
+        return
+    with open(png, "rb") as f:
+        head = f.read(26)
+    check(head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", "PNG signature and header")
+    check(int.from_bytes(head[16:20], "big") == 1000 and int.from_bytes(head[20:24], "big") == 900,
+          "PNG of 1000x900")
+    check(head[24] == 8 and head[25] == 6, "PNG: 8-bit RGBA")
+
+
 def check_failures(binary, work):
     r = run(binary, ["--slabs", "0"])
     check(r.returncode == 2 and "--slabs '0'" in r.stderr and "1 .. 1024" in r.stderr, "bad usage: %s" % r.stderr)
+    r = run(binary, ["--plot", os.path.join(work, "bench.pdf")])
+    check(r.returncode == 2 and "--plot" in r.stderr and ".svg or .png" in r.stderr, "--plot .pdf: %s" % r.stderr)
     r = run(binary, ["--peers", "nosuch"])
     check(r.returncode == 2 and "unknown peer" in r.stderr and "cpu" in r.stderr, "unknown peer: %s" % r.stderr)
     missing = os.path.join(work, "missing.obj")
@@ -180,6 +199,7 @@ def main():
     rows = check_json(js)
     check_csv(cs, rows)
     check_svg(svg)
+    check_png(binary, work)
     check_failures(binary, work)
     print("run_bench_e2e: %d failure(s)" % len(failures))
     return 1 if failures else 0

@@ -110,6 +110,10 @@ static void test_scalars(void)
     SCT_CHECK(strcmp(o.peers[0], "cpu") == 0);
     SCT_CHECK_EQ_U64(o.resolution, 12);
     SCT_CHECK_EQ_U64(o.threads, 3);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--plot", "x.png", NULL) == 0);
+    SCT_CHECK(strcmp(o.plot_path, "x.png") == 0);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--plot=X.SVG", NULL) == 0);
+    SCT_CHECK(strcmp(o.plot_path, "X.SVG") == 0);
     SCT_REQUIRE(parse(&o, msg, sizeof msg, "--camera", "0,0,5,0,0,0,45", NULL) == 0);
     SCT_CHECK(o.has_camera && o.camera[2] == 5.0f && o.camera[6] == 45.0f);
     SCT_REQUIRE(parse(&o, msg, sizeof msg, "--peers", "cpu", "--peers", "none", NULL) == 0);
@@ -141,7 +145,8 @@ static void test_errors(void)
         {"--frames", "0", "--frames", "1 .. 100000"},
         {"--warmup", "-1", "not a number", "0 .. 10000"},
         {"--backend", "vulkan", "unknown backend", "auto, cuda (or gpu), cpu"},
-        {"--plot", "x.png", "not an .svg file name", ".svg"},
+        {"--plot", "x.pdf", "--plot 'x.pdf'", "not an .svg or .png file name"},
+        {"--plot", "x.svg.pdf", "--plot", "a file name ending in .svg or .png"},
         {"--json", "", "empty file name", "--json"},
         {"--time", "nan", "--time", "seconds"},
         {"--dt", "0", "--dt", "seconds"},

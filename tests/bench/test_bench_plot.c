@@ -1,11 +1,26 @@
 /* test_bench_plot.c - slabcast-bench's plot as numbers: the axes (round linear ends and steps, log
  * axes in whole decades holding every point strictly inside, a single point mid-axis), the tick
- * labels, the bars' segments and heights from the rows, and the SVG built from them (well formed,
- * one circle per point per panel, text escaped). */
+ * labels, the bars' segments and heights from the rows, the SVG built from them (well formed,
+ * one circle per point per panel, text escaped), and the PNG read back: its size, background, the
+ * bars' segments and marks, the points and the title where the axes put them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#endif
+#include <stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 #include "bench_plot.h"
 #include "sctest.h"
@@ -210,6 +225,137 @@ static void test_svg_empty(void)
     bench_plot_data_free(&d);
 }
 
+/* The stages' colours as the SVG writes them. */
+static const unsigned k_stage_rgb[SC_STAGE_COUNT] = {
+    0x4e79a7, 0xa0cbe8, 0xf28e2b, 0xffbe7d, 0x59a14f, 0x8cd17d, 0xb6992d, 0xf1ce63, 0xe15759, 0x79706e,
+};
+
+typedef struct png_image {
+    unsigned char *rgba;
+    int width, height;
+} png_image;
+
+static const unsigned char *pixel_at(const png_image *im, double x, double y)
+{
+    int px = (int)floor(x), py = (int)floor(y);
+    if (px < 0) px = 0;
+    if (py < 0) py = 0;
+    if (px >= im->width) px = im->width - 1;
+    if (py >= im->height) py = im->height - 1;
+    return im->rgba + ((size_t)py * (size_t)im->width + (size_t)px) * 4;
+}
+
+/* Every channel within tol of (r, g, b), and opaque. */
+static int pixel_is(const unsigned char *p, double r, double g, double b, double tol)
+{
+    return fabs(p[0] - r) <= tol && fabs(p[1] - g) <= tol && fabs(p[2] - b) <= tol && p[3] == 255;
+}
+
+static int pixel_is_rgb(const unsigned char *p, unsigned rgb)
+{
+    return pixel_is(p, (rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff, 0.0);
+}
+
+/* Where the axes put v in the panel. */
+static double plot_x(const bench_plot_area *r, const bench_axis *a, double v)
+{
+    return r->x0 + bench_axis_fraction(a, v) * (r->x1 - r->x0);
+}
+
+static double plot_y(const bench_plot_area *r, const bench_axis *a, double v)
+{
+    return r->y1 - bench_axis_fraction(a, v) * (r->y1 - r->y0);
+}
+
+/* Two configurations with segments several pixels tall (one stage of the second empty), points off
+ * the grid lines. */
+static void make_png_rows(bench_row rows[2])
+{
+    memset(rows, 0, 2 * sizeof *rows);
+    for (int i = 0; i < 2; ++i) {
+        rows[i].config = (bench_config){(unsigned)i, 0, NULL, 0, 5, 64u << i, 48u << i, 8, 16, 0, 1};
+        for (int s = 0; s < SC_STAGE_COUNT; ++s) rows[i].stage[s].median = (1.0 + 0.1 * s) * (i + 1);
+        rows[i].stage[SC_STAGE_COUNT].median = 16.0 * (i + 1) + 5.0; /* 21, 37: between ticks */
+        rows[i].triangles = 3000u * (i * 9 + 1);
+    }
+    rows[1].stage[3].median = 0.0;
+}
+
+static void test_png(void)
+{
+    bench_row rows[2];
+    make_png_rows(rows);
+    bench_plot_data d;
+    SCT_REQUIRE(bench_plot_data_build(rows, 2, &d) == 0);
+    char dir[] = "/tmp/test_bench_plot_XXXXXX";
+    SCT_REQUIRE(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/plot.PNG", dir);
+    SCT_REQUIRE(bench_plot_write(rows, 2, "gpu 0 commit abc", path, stderr) == 0);
+    png_image im;
+    int channels = 0;
+    im.rgba = stbi_load(path, &im.width, &im.height, &channels, 4);
+    unlink(path);
+    rmdir(dir);
+    SCT_REQUIRE(im.rgba);
+    SCT_CHECK(im.width == BENCH_PLOT_WIDTH && im.height == BENCH_PLOT_HEIGHT && channels == 4);
+    SCT_CHECK(im.width == 1000 && im.height == 900);
+    SCT_CHECK(pixel_is_rgb(pixel_at(&im, 1, 1), 0xffffff) && pixel_is_rgb(pixel_at(&im, 998, 898), 0xffffff));
+
+    /* Each bar: the middle of each non-zero segment in its stage's colour, the frame median black. */
+    const bench_plot_area *r = &bench_plot_bars_area;
+    double slot = (r->x1 - r->x0) / 2.0;
+    for (size_t i = 0; i < d.bar_count; ++i) {
+        double x_mid = r->x0 + slot * (double)i + 0.5 * slot, base = 0.0;
+        for (int s = 0; s < SC_STAGE_COUNT; ++s) {
+            double ms = d.bars[i].stage_ms[s];
+            if (!(ms > 0.0)) continue;
+            double y_mid = 0.5 * (plot_y(r, &d.bar_y, base) + plot_y(r, &d.bar_y, base + ms));
+            const unsigned char *p = pixel_at(&im, x_mid, y_mid);
+            SCT_CHECK_MSG(pixel_is_rgb(p, k_stage_rgb[s]), "bar %zu stage %d: %02x%02x%02x, not %06x", i, s, p[0], p[1],
+                          p[2], k_stage_rgb[s]);
+            base += ms;
+        }
+        const unsigned char *mark = pixel_at(&im, x_mid, plot_y(r, &d.bar_y, d.bars[i].frame_ms));
+        SCT_CHECK_MSG(pixel_is_rgb(mark, 0x000000), "bar %zu mark: %02x%02x%02x", i, mark[0], mark[1], mark[2]);
+    }
+
+    /* Each point on both log panels: the point colour at 0.75 over white. */
+    for (int which = 0; which < 2; ++which) {
+        const bench_plot_area *pr = which ? &bench_plot_pix_area : &bench_plot_tri_area;
+        const bench_axis *xa = which ? &d.pix_x : &d.tri_x;
+        for (size_t i = 0; i < d.bar_count; ++i) {
+            double x = plot_x(pr, xa, which ? d.bars[i].pixels : d.bars[i].triangles);
+            double y = plot_y(pr, &d.time_y, d.bars[i].frame_ms);
+            const unsigned char *p = pixel_at(&im, x, y);
+            SCT_CHECK_MSG(pixel_is(p, 0.75 * 0xe1 + 0.25 * 255, 0.75 * 0x57 + 0.25 * 255, 0.75 * 0x59 + 0.25 * 255, 2.0),
+                          "panel %d point %zu at (%.1f, %.1f): %02x%02x%02x", which, i, x, y, p[0], p[1], p[2]);
+        }
+    }
+
+    /* The title (baseline y = 20, from x = 80) puts dark pixels in its row; above it is blank. */
+    int dark = 0, above = 0;
+    for (int y = 10; y < 20; ++y)
+        for (int x = 80; x < 300; ++x) dark += pixel_at(&im, x, y)[0] < 100;
+    for (int y = 0; y < 5; ++y)
+        for (int x = 0; x < im.width; ++x) above += pixel_at(&im, x, y)[0] < 250;
+    SCT_CHECK_MSG(dark > 40, "%d dark pixels in the title's row", dark);
+    SCT_CHECK_EQ_U64(above, 0);
+    stbi_image_free(im.rgba);
+    bench_plot_data_free(&d);
+}
+
+/* The format goes by the extension, in any case. */
+static void test_format(void)
+{
+    SCT_CHECK(bench_plot_format_of("a.svg") == BENCH_PLOT_SVG);
+    SCT_CHECK(bench_plot_format_of("dir.png/A.SVG") == BENCH_PLOT_SVG);
+    SCT_CHECK(bench_plot_format_of("x.Png") == BENCH_PLOT_PNG);
+    SCT_CHECK(bench_plot_format_of("x.pdf") == BENCH_PLOT_UNKNOWN);
+    SCT_CHECK(bench_plot_format_of("png") == BENCH_PLOT_UNKNOWN);
+    SCT_CHECK(bench_plot_format_of("") == BENCH_PLOT_UNKNOWN);
+}
+
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "bench_plot");
@@ -220,5 +366,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_single_point);
     SCT_RUN(test_svg);
     SCT_RUN(test_svg_empty);
+    SCT_RUN(test_png);
+    SCT_RUN(test_format);
     return sct_end();
 }
