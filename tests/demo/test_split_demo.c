@@ -2,6 +2,8 @@
  *   test_split_demo                the command line: --help lists every subcommand, a missing or
  *                                  unknown subcommand and bad options exit 2, --help of each
  *                                  subcommand exits 0 (none of it needs a GPU)
+ *   test_split_demo sanitize_mid   small runs of every subcommand (scripts/gpu-test.sh --sanitize runs
+ *                                  this under compute-sanitizer); skipped without a CUDA device
  *   test_split_demo ARGS...        runs `split-demo ARGS...` (the ctest entries test_split_grid_demo
  *                                  and test_split_demo_records), exit status as the program's
  * Linked with app/split_demo/split_demo.c built with SPLIT_DEMO_NO_MAIN, and the subcommands. */
@@ -117,10 +119,35 @@ static void test_records_bad_options(void)
     }
 }
 
+/* Small runs of every subcommand, each checking itself against its CPU reference: the case
+ * scripts/gpu-test.sh --sanitize runs under compute-sanitizer memcheck and racecheck. Skipped without
+ * a CUDA device (the demos exit 77). */
+static void test_sanitize_mid(void)
+{
+    char **runs[] = {
+        DEMO("join", "--r", "20011", "--s", "30011", "--dist", "zipf", "--r-dup", "3", "--match", "0.5", "--runs", "1"),
+        DEMO("join", "--r", "20011", "--s", "30011", "--r-dup", "3", "--runs", "1", "--methods", "hash/split,bnlj"),
+        DEMO("particles", "--n", "20011", "--steps", "3"),
+        DEMO("grid", "30011", "--runs", "1"),
+        DEMO("grid-levels", "--size", "200x150", "--slabs", "5", "--runs", "1", "--out", "grid-levels-sanitize"),
+        DEMO("records", "--count", "20011", "--record-bytes", "16,132", "--key-bits", "32,96", "--runs", "1"),
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; ++i) {
+        const int rc = run_demo(runs[i], out, sizeof out);
+        if (rc == 77) {
+            sct_skip("no CUDA device");
+            return;
+        }
+        SCT_CHECK_MSG(rc == 0, "split-demo %s ...: exit %d", runs[i][1], rc);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 1) return split_demo_main(argc, argv); /* split-demo ARGS... */
+    const int sanitize = argc == 2 && strcmp(argv[1], "sanitize_mid") == 0;
+    if (argc > 1 && !sanitize) return split_demo_main(argc, argv); /* split-demo ARGS... */
     sct_begin(argc, argv, "split_demo");
+    SCT_RUN(test_sanitize_mid);
     SCT_RUN(test_help_lists_subcommands);
     SCT_RUN(test_bad_subcommand);
     SCT_RUN(test_subcommand_help);
