@@ -11,16 +11,7 @@
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#endif
-#include <stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include <stb_image_write.h> /* a SYSTEM include path (slabcast_stb): no warnings from stb */
 
 #define TEXT_BYTES_PER_CHAR 1024       /* stb_easy_font's quads per character stay well below this */
 #define TEXT_QUAD_BYTES 64             /* a quad: 4 vertices of x, y, z floats and RGBA8 */

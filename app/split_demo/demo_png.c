@@ -8,20 +8,8 @@
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wmissing-braces"
-#endif
-#include <stb_easy_font.h>
+#include <stb_easy_font.h> /* the include path is a SYSTEM one (slabcast_stb): no warnings from stb */
 #include <stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 enum { TEXT_MAX = 255, QUAD_BYTES = 64 }; /* a quad: 4 vertices of x, y, z floats and 4 colour bytes */
 
