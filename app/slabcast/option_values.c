@@ -163,3 +163,14 @@ int app_parse_camera_value(FILE *err, const char *program, const char *opt, cons
         return app_bad_value(err, program, opt, v, "eye equals target or fov out of range", valid);
     return 0;
 }
+
+int app_check_frame_times(FILE *err, const char *program, int frames, float start, float step, double limit)
+{
+    const double last = (double)start + (double)(frames - 1) * (double)step;
+    if (fabs(last) <= limit) return 0;
+    fprintf(err,
+            "%s: the last of %d frames would be at t = %.6g s (--time %.9g + %d x --dt %.9g), outside -%g .. %g s; "
+            "lower --time, --dt or --frames\n",
+            program, frames, last, (double)start, frames - 1, (double)step, limit, limit);
+    return -1;
+}

@@ -41,4 +41,8 @@ int app_parse_seconds_value(FILE *err, const char *program, const char *opt, con
  * camera's range (camera.h). */
 int app_parse_camera_value(FILE *err, const char *program, const char *opt, const char *v, float camera[7]);
 
+/* The last of `frames` frames at start + (frames - 1) step seconds must lie within +-limit: 0, or -1
+ * after a line on err naming --time, --dt and --frames. */
+int app_check_frame_times(FILE *err, const char *program, int frames, float start, float step, double limit);
+
 #endif

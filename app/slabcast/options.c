@@ -427,15 +427,7 @@ static int check_combinations(const app_options *o, int saw_window, int saw_head
         return -1;
     }
     int frames = o->frames ? o->frames : APP_HEADLESS_FRAMES_CUDA;
-    double last = (double)o->start_time + (double)(frames - 1) * (double)o->time_step;
-    if (fabs(last) > APP_MAX_TIME) {
-        fprintf(err,
-                "slabcast: the last of %d frames would be at t = %.6g s (--time %.9g + %d x --dt %.9g), outside "
-                "-%g .. %g s; lower --time, --dt or --frames\n",
-                frames, last, (double)o->start_time, frames - 1, (double)o->time_step, APP_MAX_TIME, APP_MAX_TIME);
-        return -1;
-    }
-    return 0;
+    return app_check_frame_times(err, "slabcast", frames, o->start_time, o->time_step, APP_MAX_TIME);
 }
 
 int app_parse_options(int argc, char **argv, app_options *o, FILE *err)

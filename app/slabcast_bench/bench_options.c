@@ -415,15 +415,7 @@ static int check_combinations(const bench_options *o, int saw_views, FILE *err)
         return -1;
     }
     int frames = o->frames ? o->frames : BENCH_DEFAULT_FRAMES_CUDA;
-    double last = (double)o->start_time + (double)(frames - 1) * (double)o->time_step;
-    if (fabs(last) > APP_MAX_TIME) {
-        fprintf(err,
-                "slabcast-bench: the last of %d frames would be at t = %.6g s (--time %.9g + %d x --dt %.9g), outside "
-                "-%g .. %g s; lower --time, --dt or --frames\n",
-                frames, last, (double)o->start_time, frames - 1, (double)o->time_step, APP_MAX_TIME, APP_MAX_TIME);
-        return -1;
-    }
-    return 0;
+    return app_check_frame_times(err, "slabcast-bench", frames, o->start_time, o->time_step, APP_MAX_TIME);
 }
 
 static void set_defaults(bench_options *o)
