@@ -24,9 +24,9 @@
  *              significant first: split_multisplit by bits [0, b/2) (unstable), then a stable
  *              split_multisplit by bits [b/2, b), leaving each relation sorted by its low b bits,
  *              and the partition offsets by a binary search per partition (--part-levels 1 forces
- *              one pass, the wide path above 2048 partitions); then one thread block per partition: its R partition in chunks of
- *              2048 tuples, each chunk a chained hash table in shared memory (2048 heads) probed by
- *              the whole S partition.
+ *              one pass, the wide path above 2048 partitions); then one thread block per partition:
+ *              its R partition in chunks of 2048 tuples, each chunk a chained hash table in shared
+ *              memory (2048 heads) probed by the whole S partition.
  *              An R partition larger than a chunk (skew, duplicates) takes several chunks; a large S
  *              partition just takes longer. The count pass and the write pass run the same kernel;
  *              the write pass reserves each warp's pairs with one shared-memory atomic.
