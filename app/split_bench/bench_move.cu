@@ -62,7 +62,8 @@ static double time_move(const bench_env *env, move_ctx *c, uint64_t seed, uint32
     return row.ms;
 }
 
-static void move_size(const bench_env *env, size_t n, void *src, void *dst, uint32_t *index)
+/* Every record size of the first `sizes` at n records. */
+static void move_size(const bench_env *env, size_t n, int sizes, void *src, void *dst, uint32_t *index)
 {
     const uint64_t seed = 77;
     printf("\n== gather / scatter, n = %zu records, random permutation: ms per pass count; model = num_passes 0 ==\n",
@@ -70,7 +71,7 @@ static void move_size(const bench_env *env, size_t n, void *src, void *dst, uint
     printf("%-7s %-7s |", "record", "move");
     for (int p = 0; p < NUM_PASS_COUNTS; ++p) printf(" %6u pass%s", pass_counts[p], pass_counts[p] > 1 ? "es" : "  ");
     printf(" | model: passes     ms  / best | GB/s (1 pass)\n");
-    for (int si = 0; si < NUM_RECORD_SIZES; ++si) {
+    for (int si = 0; si < sizes; ++si) {
         const size_t rb = record_sizes[si];
         bench_fill_records((uint32_t *)src, n, (uint32_t)(rb / 4), seed, env->stream);
         for (int g = 1; g >= 0; --g) {
@@ -108,17 +109,39 @@ static void move_size(const bench_env *env, size_t n, void *src, void *dst, uint
     }
 }
 
+/* The record sizes whose source and destination (two buffers of n records) and index fit in the free
+ * device memory with 1 GiB to spare: how many of record_sizes, the rest skipped with a note. */
+static int sizes_that_fit(const bench_env *env, size_t n)
+{
+    const size_t spare = (size_t)1 << 30;
+    int count = 0;
+    while (count < NUM_RECORD_SIZES && env->free_bytes > spare &&
+           2 * n * record_sizes[count] + 4 * n <= env->free_bytes - spare)
+        ++count;
+    if (count < NUM_RECORD_SIZES)
+        printf("note: %zu-byte records and larger skipped at n = %zu: their buffers (%.1f GiB) do not fit in %.1f GiB "
+               "of free device memory\n",
+               record_sizes[count], n, (2.0 * (double)n * (double)record_sizes[count]) / 1073741824.0,
+               (double)env->free_bytes / 1073741824.0);
+    return count;
+}
+
 void bench_section_move(const bench_env *env)
 {
     const size_t big = (size_t)1 << 24, small = (size_t)1 << 20;
-    const size_t largest = record_sizes[NUM_RECORD_SIZES - 1];
-    uint32_t *index = (uint32_t *)bench_alloc(big * 4);
-    void *src = bench_alloc(big * largest), *dst = bench_alloc(big * largest);
+    const size_t n_max = env->quick ? small : big;
+    const int fit_small = sizes_that_fit(env, small), fit_big = env->quick ? 0 : sizes_that_fit(env, big);
+    if (fit_small == 0) return;
+    const size_t small_bytes = small * record_sizes[fit_small - 1];
+    const size_t big_bytes = fit_big ? big * record_sizes[fit_big - 1] : 0;
+    const size_t bytes = small_bytes > big_bytes ? small_bytes : big_bytes;
+    uint32_t *index = (uint32_t *)bench_alloc(n_max * 4);
+    void *src = bench_alloc(bytes), *dst = bench_alloc(bytes);
     bench_gen_permutation(index, small, 0x9e7ull, env->stream);
-    move_size(env, small, src, dst, index);
-    if (!env->quick) {
+    move_size(env, small, fit_small, src, dst, index);
+    if (fit_big) {
         bench_gen_permutation(index, big, 0x9e7ull, env->stream);
-        move_size(env, big, src, dst, index);
+        move_size(env, big, fit_big, src, dst, index);
     }
     bench_free(src);
     bench_free(dst);

@@ -62,6 +62,10 @@ int demo_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 int demo_option(const char *who, int argc, char **argv, int *a, const char *const *names, int count,
                 const char **value);
 
+/* A bad option value: prints "who: OPTION: 'VALUE' is not valid; valid: VALID", then the subcommand's
+ * usage (to stderr); returns 2, the bad-usage exit status. */
+int demo_bad_value(const char *who, const char *option, const char *value, const char *valid, void (*usage)(FILE *));
+
 /* The median of v[0 .. n-1] (sorts v); 0 for n == 0. */
 float demo_median(float *v, int n);
 

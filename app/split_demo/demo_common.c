@@ -104,3 +104,10 @@ int demo_option(const char *who, int argc, char **argv, int *a, const char *cons
     fprintf(stderr, " --help\n");
     return -1;
 }
+
+int demo_bad_value(const char *who, const char *option, const char *value, const char *valid, void (*usage)(FILE *))
+{
+    fprintf(stderr, "%s: %s: '%s' is not valid; valid: %s\n", who, option, value, valid);
+    usage(stderr);
+    return 2;
+}

@@ -169,9 +169,7 @@ static void part_usage(FILE *f)
 
 static int bad_usage(const char *what, const char *value, const char *valid)
 {
-    fprintf(stderr, "split-demo " W ": %s: '%s' is not valid; valid: %s\n", what, value, valid);
-    part_usage(stderr);
-    return 2;
+    return demo_bad_value("split-demo " W, what, value, valid, part_usage);
 }
 
 /* 0 parsed, 1 --help printed (exit 0), 2 bad usage (printed). */

@@ -381,9 +381,7 @@ static void records_usage(FILE *f)
 
 static int bad_option(const char *option, const char *value, const char *valid)
 {
-    fprintf(stderr, "split-demo " W ": %s: '%s' is not valid; valid: %s\n", option, value, valid);
-    records_usage(stderr);
-    return 2;
+    return demo_bad_value("split-demo " W, option, value, valid, records_usage);
 }
 
 /* A comma-separated list of numbers, each in [lo, hi] and a multiple of mult, at most max entries.

@@ -47,9 +47,7 @@ static void grid_levels_usage(FILE *f)
 
 static int bad_option(const char *option, const char *value, const char *valid)
 {
-    fprintf(stderr, "split-demo " W ": %s: '%s' is not valid; valid: %s\n", option, value, valid);
-    grid_levels_usage(stderr);
-    return 2;
+    return demo_bad_value("split-demo " W, option, value, valid, grid_levels_usage);
 }
 
 /* A whole finite float. Returns 0, or -1. */

@@ -51,9 +51,7 @@ static void join_usage(FILE *f)
 
 static int bad_option(const char *option, const char *value, const char *valid)
 {
-    fprintf(stderr, "split-demo " W ": %s: '%s' is not valid; valid: %s\n", option, value, valid);
-    join_usage(stderr);
-    return 2;
+    return demo_bad_value("split-demo " W, option, value, valid, join_usage);
 }
 
 /* A whole string as a finite double in [lo, hi]: 0, or -1. */

@@ -4,7 +4,9 @@ protocol, as an X client of its own: XdndEnter, XdndPosition, XdndDrop, then the
 selection), and checks through the viewer's --state-log that each dropped file joined the model list
 and is shown, and that a dropped file that cannot load leaves the model shown.
 usage: run_viewer_drop.py SLABCAST_BINARY WORK_DIR. Exit 77 (skipped) without Xvfb or python3-xlib."""
-import json, os, shutil, subprocess, sys, time
+import os, shutil, sys, time
+
+from viewer_harness import Viewer, finish, start_xvfb
 
 BIN, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 try:
@@ -18,42 +20,15 @@ if not shutil.which("Xvfb"):
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 
-r, w = os.pipe()
-xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-                        pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(w)
-num = os.fdopen(r).readline().strip()
-env = dict(os.environ, DISPLAY=":" + num)
-env.pop("WAYLAND_DISPLAY", None)
-log = os.path.join(WORK, "state.jsonl")
+xvfb, env = start_xvfb()
 tetra = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
 files = {n: os.path.join(WORK, n) for n in ("a b.obj", "c.obj", "broken.obj")}
 open(files["a b.obj"], "w").write(tetra)  # a space: the URI escapes it
 open(files["c.obj"], "w").write(tetra + "v 2 2 2\nf 2 3 5\n")
 open(files["broken.obj"], "w").write("v 0 0 0\nf 1 2 x\n")
-viewer = subprocess.Popen([BIN, "--window", "--backend", "cpu", "--resolution", "16", "--size", "200x150",
-                           "--state-log", log], cwd=WORK, env=env,
-                          stdout=open(os.path.join(WORK, "viewer.out"), "w"), stderr=subprocess.STDOUT)
+viewer = Viewer(BIN, ["--window", "--backend", "cpu", "--resolution", "16", "--size", "200x150"], WORK, env)
+wait_states = viewer.wait_count
 failures = []
-
-
-def states():
-    try:
-        return [json.loads(l) for l in open(log) if l.strip()]
-    except FileNotFoundError:
-        return []
-
-
-def wait_states(n, timeout=20.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        s = states()
-        if len(s) >= n:
-            return s
-        if viewer.poll() is not None:
-            raise RuntimeError(f"the viewer exited {viewer.returncode}: " + open(os.path.join(WORK, "viewer.out")).read())
-        time.sleep(0.05)
-    raise RuntimeError(f"no state line {n}: the drop did not reach the viewer")
 
 
 d = xdisplay.Display(env["DISPLAY"])
@@ -127,15 +102,10 @@ try:
     s = wait_states(3)[-1]
     if not (s["event"] == "drop" and s["model_count"] == 4 and s["model"] == files["a b.obj"]):
         failures.append(f"a file that cannot load: state {s}")
-    elif "broken.obj:2" not in open(os.path.join(WORK, "viewer.out")).read():
+    elif "broken.obj:2" not in viewer.output():
         failures.append("a file that cannot load: no message naming broken.obj:2")
     else:
         print("ok a dropped file that cannot load: the model shown stays, the message names the file and line")
 except Exception as e:  # noqa: BLE001
     failures.append(str(e))
-finally:
-    viewer.kill()
-    xvfb.kill()
-for f in failures:
-    print("FAIL:", f)
-sys.exit(1 if failures else 0)
+finish(failures, viewer.proc, xvfb)

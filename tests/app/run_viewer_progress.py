@@ -8,7 +8,9 @@ track in the middle (no fill: a pipe's size is unknown) and the load's text besi
 the model arrives, the load ends and the model is shown (--state-log).
 usage: run_viewer_progress.py SLABCAST_BINARY WORK_DIR. Exit 77 (skipped) without Xvfb, xdotool or
 python3-xlib."""
-import json, os, shutil, subprocess, sys, time
+import os, shutil, subprocess, sys, time
+
+from viewer_harness import Viewer, finish, start_xvfb
 
 BIN, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 try:
@@ -24,42 +26,18 @@ shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 
 W, H = 400, 300
-r, w = os.pipe()
-xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-                        pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(w)
-num = os.fdopen(r).readline().strip()
-env = dict(os.environ, DISPLAY=":" + num)
-env.pop("WAYLAND_DISPLAY", None)
-log, out = os.path.join(WORK, "state.jsonl"), os.path.join(WORK, "viewer.out")
+xvfb, env = start_xvfb()
 first, slow = os.path.join(WORK, "first.obj"), os.path.join(WORK, "slow.obj")
 open(first, "w").write("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
 os.mkfifo(slow)
-viewer = subprocess.Popen([BIN, "--window", "--backend", "cpu", first, slow, "--size", f"{W}x{H}",
-                           "--state-log", log], cwd=WORK, env=env, stdout=open(out, "w"), stderr=subprocess.STDOUT)
+viewer = Viewer(BIN, ["--window", "--backend", "cpu", first, slow, "--size", f"{W}x{H}"], WORK, env)
 failures = []
 
 # The colours draw_progress (app/slabcast/viewer_glfw.c) clears with, as 8-bit values.
 BACKGROUND, FRAME, TRACK = (20, 20, 26), (153, 153, 166), (38, 38, 46)
 
 
-def states():
-    try:
-        return [json.loads(l) for l in open(log) if l.strip()]
-    except FileNotFoundError:
-        return []
-
-
-def wait_for(pred, what, timeout=20.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        for s in states():
-            if pred(s):
-                return s
-        if viewer.poll() is not None:
-            raise RuntimeError(f"the viewer exited ({viewer.returncode}): {open(out).read()}")
-        time.sleep(0.05)
-    raise RuntimeError(f"no state line with {what} after {timeout} s")
+wait_for = viewer.wait_for
 
 
 def xdo(*args):
@@ -142,9 +120,4 @@ try:
         print("ok the load ended and the piped model is shown")
 except Exception as e:  # noqa: BLE001
     failures.append(str(e))
-finally:
-    viewer.kill()
-    xvfb.kill()
-for f in failures:
-    print("FAIL:", f)
-sys.exit(1 if failures else 0)
+finish(failures, viewer.proc, xvfb)
