@@ -2,8 +2,8 @@
  *
  * Parts: bench_timer.cu (event timing, median, input-set rotation), bench_inputs.cu (seeded device
  * inputs), bench_cub.cu (CUB baselines and a plain gather), bench_verify.cu (device checks of every
- * result), bench_report.c (rows, JSON), and one file per section (bench_split.cu, bench_segmented.cu,
- * bench_move.cu, bench_sort.cu) driven by split_bench.cu. */
+ * result), bench_report.c (rows, JSON), bench_commit.c (the commit built from), and one file per
+ * section (bench_split.cu, bench_segmented.cu, bench_move.cu, bench_sort.cu) driven by split_bench.cu. */
 #ifndef SPLIT_BENCH_H
 #define SPLIT_BENCH_H
 
@@ -168,6 +168,10 @@ uint64_t bench_check_split(const uint32_t *keys_in, const uint32_t *keys_out, co
  * bench_fill_records(seed). */
 uint64_t bench_check_move(const uint32_t *dst, const uint32_t *index, size_t n, uint32_t wpr, uint64_t seed,
                           int gather, cudaStream_t s);
+
+/* ---- the commit built from (bench_commit.c: `git describe --always --dirty` at build time, "unknown"
+ * outside a checkout) ---- */
+const char *bench_commit(void);
 
 /* ---- report (bench_report.c) ---- */
 typedef struct bench_row {

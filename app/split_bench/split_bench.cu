@@ -21,10 +21,6 @@
 
 #include "bench.h"
 
-#ifndef SPLIT_BENCH_GIT_COMMIT
-#define SPLIT_BENCH_GIT_COMMIT "unknown"
-#endif
-
 void bench_section_split(const bench_env *env, int n_log2);
 void bench_section_rules(const bench_env *env, int n_log2);
 void bench_section_wide(const bench_env *env);
@@ -210,7 +206,7 @@ int main(int argc, char **argv)
     BENCH_CUDA(cudaMemGetInfo(&env.free_bytes, &total));
     BENCH_CUDA(cudaStreamCreateWithFlags(&env.stream, cudaStreamNonBlocking));
     const char *commit = getenv("SPLIT_BENCH_GIT_COMMIT");
-    if (!commit || !commit[0]) commit = SPLIT_BENCH_GIT_COMMIT;
+    if (!commit || !commit[0]) commit = bench_commit();
 
     env.copy_gbs = bench_copy_gbs(&env, (size_t)1 << 30);
     printf("split_bench: %s, %d SMs, %zu MB L2, %.1f GB; driver %d, runtime %d; commit %s; options \"%s\"\n",
