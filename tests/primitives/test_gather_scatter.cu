@@ -2,11 +2,13 @@
  * on seeded random permutations: record sizes 4 .. 512 bytes, 1, 2 and 7 passes, 16/8/4-byte word
  * paths (offset pointers), each case direct and from a captured CUDA graph; bad arguments (odd
  * record sizes, misaligned src / dst, NULL src / dst / index with n > 0, src == dst, n >= 2^32, a
- * NULL descriptor) rejected with every byte of the poisoned destination untouched (gpu). Pass
- * "large" to also run 2^28 records of 4 bytes. */
+ * NULL descriptor) rejected with every byte of the poisoned destination untouched (gpu); num_passes = 0
+ * (the library's model picks the count): the same result, and split_move_passes reports the count the
+ * model gives for the device's L2 (move_model.h). Pass "large" to also run 2^28 records of 4 bytes. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "move_model.h"
 #include "sc_report.h"
 #include "split.h"
 #include "sctest.h"
@@ -137,11 +139,42 @@ static void test_2p24(void)
         }
 }
 
+/* num_passes = 0 at sizes where the model picks one pass and where, with a cache of tens of MB, it
+ * picks several (2^24 records of 4 and 8 bytes: the indexed side a few times the L2): the moved
+ * records must equal the reference's, and split_move_passes must report the model's count for this
+ * device's L2 size. */
+static void test_model_pass_count(void)
+{
+    int dev = 0, l2 = 0;
+    SCT_CUDA(cudaGetDevice(&dev));
+    SCT_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    static const struct { size_t n, rb; } cases[] = {
+        {0, 4}, {1, 12}, {1000007, 4}, {1000007, 20}, {1000007, 128}, {(size_t)1 << 24, 4}, {(size_t)1 << 24, 8},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+        for (int g = 0; g < 2; ++g) {
+            const size_t n = cases[c].n, rb = cases[c].rb;
+            /* split_move_passes reads only the descriptor: addresses apart, never dereferenced */
+            split_move_desc d = {(const void *)((uintptr_t)1 << 40), (void *)((uintptr_t)2 << 40), rb,
+                                 (const uint32_t *)((uintptr_t)3 << 40), n, 0};
+            uint32_t passes = 0;
+            SCT_CHECK_OK(split_move_passes(&d, !g, &passes));
+            const uint32_t want = n ? split_move_model_passes(n, rb, (uint64_t)l2, !g) : 1u;
+            SCT_CHECK_MSG(passes == want, "%s n=%zu record=%zu: split_move_passes says %u passes, the model %u",
+                          g ? "gather" : "scatter", n, rb, passes, want);
+            if (n >= ((size_t)1 << 24))
+                printf("      %s 2^24 x %zu B: the model picks %u pass%s (L2 %d MB)\n", g ? "gather" : "scatter", rb,
+                       passes, passes == 1 ? "" : "es", l2 >> 20);
+            run_case(n, rb, 0, g, 0, NULL);
+        }
+}
+
 static void test_sanitize_mid(void)
 {
     static const size_t rbs[] = {4, 12, 16, 64, 512};
     for (int k = 0; k < 5; ++k)
         for (int g = 0; g < 2; ++g) run_case(20011, rbs[k], k % 2 ? 7 : 1, g, k == 2 ? 1 : 0, NULL);
+    for (int g = 0; g < 2; ++g) run_case(20011, 8, 0, g, 0, NULL);
 }
 
 static void quiet(sc_log_level level, const char *message, void *user) { (void)level, (void)message, (void)user; }
@@ -240,6 +273,7 @@ static void test_large_2p28(void)
 {
     run_case((size_t)1 << 28, 4, 1, 1, 0, NULL);
     run_case((size_t)1 << 28, 4, 2, 0, 0, NULL);
+    run_case((size_t)1 << 28, 4, 0, 0, 0, NULL);
 }
 
 int main(int argc, char **argv)
@@ -254,6 +288,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_word_widths);
     SCT_RUN(test_million_records);
     SCT_RUN(test_2p24);
+    SCT_RUN(test_model_pass_count);
     if (large) SCT_RUN(test_large_2p28);
     return sct_end();
 }
