@@ -1,36 +1,15 @@
 /* test_bench_options.c - slabcast-bench's command line: lists (defaults replaced, repeated options
  * added), every value's range, and one-line messages that name the option, the item and what is
  * valid. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_options.h"
 #include "bench_peer.h"
+#include "bench_test_options.h"
 #include "options.h"
 #include "sctest.h"
-
-/* Parses the arguments after the program name, a NULL-terminated list; the message written, if any,
- * goes to msg. */
-static int parse(bench_options *o, char *msg, size_t msg_size, ...)
-{
-    char *argv[40];
-    argv[0] = "slabcast-bench";
-    int argc = 0;
-    va_list ap;
-    va_start(ap, msg_size);
-    for (char *a; argc < 38 && (a = va_arg(ap, char *)) != NULL;) argv[++argc] = a;
-    va_end(ap);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *err = open_memstream(&text, &len);
-    int rc = bench_parse_options(argc + 1, argv, o, err);
-    fclose(err);
-    snprintf(msg, msg_size, "%s", text ? text : "");
-    free(text);
-    return rc;
-}
 
 /* The message is one line, starts with the program's name and holds every one of the words. */
 static void check_message(const char *msg, const char *w1, const char *w2)

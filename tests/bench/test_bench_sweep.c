@@ -1,36 +1,15 @@
 /* test_bench_sweep.c - the configurations of a sweep: their count (the product of the lists) and
  * the factors named, their order (the model slowest, the view fastest, so a model is read once),
  * the refusal past BENCH_MAX_CONFIGS, and the names and labels the progress line and table show. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_options.h"
 #include "bench_sweep.h"
+#include "bench_test_options.h"
 #include "options.h"
 #include "sctest.h"
-
-/* Parses the arguments after the program name, a NULL-terminated list; a message, if any, goes to
- * msg. */
-static int parse(bench_options *o, char *msg, size_t msg_size, ...)
-{
-    char *argv[40];
-    argv[0] = "slabcast-bench";
-    int argc = 0;
-    va_list ap;
-    va_start(ap, msg_size);
-    for (char *a; argc < 38 && (a = va_arg(ap, char *)) != NULL;) argv[++argc] = a;
-    va_end(ap);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *err = open_memstream(&text, &len);
-    int rc = bench_parse_options(argc + 1, argv, o, err);
-    fclose(err);
-    snprintf(msg, msg_size, "%s", text ? text : "");
-    free(text);
-    return rc;
-}
 
 /* ---- the sweep --------------------------------------------------------------------------------- */
 
