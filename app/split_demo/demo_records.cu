@@ -37,7 +37,8 @@
  * listed count (the target: within 10 %).
  *
  * The record layout, its host generation, the CPU reference and the host check live in
- * records_host.c (plain C, tested without a GPU by tests/demo/test_records_ref.c).
+ * records_host.c (plain C, tested without a GPU by tests/demo/test_records_ref.c), the kernels in
+ * records_kernels.cuh, the options and their parser in records_options.c.
  *
  * Checks: the CPU reference is qsort of (key, original index) pairs on the host (ties broken by the
  * index, i.e. a stable sort), giving the expected original index of every output position. The
@@ -71,63 +72,20 @@
 
 #include "demo.h"
 #include "records_host.h"
+#include "records_kernels.cuh"
+#include "records_options.h"
 #include "split.h"
 
 #define W "records" /* the subcommand, in messages */
 
-enum { MAX_SIZES = 16, MAX_KEY_WIDTHS = 3, DIGIT_BITS = 8, SAMPLE = 256, KEY_STRIDE = 12 };
+enum { MAX_SIZES = RECORDS_MAX_SIZES, MAX_KEY_WIDTHS = RECORDS_MAX_KEY_WIDTHS, DIGIT_BITS = 8, SAMPLE = 256,
+       KEY_STRIDE = 12 };
 
-/* ---- the records --------------------------------------------------------------------------- */
-
-/* record_key, record_word: records_host.h (shared with the CPU test). */
-
+/* The launch grid of the grid-stride kernels (256 threads a block). */
 static unsigned grid_for(uint64_t items)
 {
     const uint64_t blocks = (items + 255) / 256;
     return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
-}
-
-__global__ void gen_records(uint32_t *rec, uint64_t words, uint32_t wpr, uint32_t kw)
-{
-    for (uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; g < words; g += (uint64_t)gridDim.x * blockDim.x)
-        rec[g] = record_word(g / wpr, (uint32_t)(g % wpr), kw);
-}
-
-__global__ void extract_keys32(const uint32_t *__restrict__ rec, uint32_t *__restrict__ keys, uint64_t n, uint32_t wpr)
-{
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        keys[i] = rec[i * wpr];
-}
-
-__global__ void extract_keys64(const uint32_t *__restrict__ rec, uint64_t *__restrict__ keys, uint64_t n, uint32_t wpr)
-{
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        keys[i] = (uint64_t)rec[i * wpr] | (uint64_t)rec[i * wpr + 1] << 32;
-}
-
-__global__ void extract_keys96(const uint32_t *__restrict__ rec, uint32_t *__restrict__ keys, uint64_t n, uint32_t wpr)
-{
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        for (int w = 0; w < 3; ++w) keys[i * 3 + w] = rec[i * wpr + w];
-}
-
-/* (b) with 96-bit keys: digit p of every record's key as the records lie now (byte p % 4 of key word
- * p / 4), the bucket id of the pass's split. */
-__global__ void record_digits(const uint32_t *__restrict__ rec, uint32_t *__restrict__ ids, uint64_t n, uint32_t wpr,
-                              uint32_t p)
-{
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        ids[i] = (rec[i * wpr + p / 4] >> (8 * (p % 4))) & 0xFFu;
-}
-
-/* out record i must be input record ref_perm[i], word for word; the lowest bad i goes to *first_bad. */
-__global__ void check_records(const uint32_t *__restrict__ out, const uint32_t *__restrict__ ref_perm, uint64_t words,
-                              uint32_t wpr, uint32_t kw, unsigned long long *first_bad)
-{
-    for (uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; g < words; g += (uint64_t)gridDim.x * blockDim.x) {
-        const uint64_t i = g / wpr;
-        if (out[g] != record_word(ref_perm[i], (uint32_t)(g % wpr), kw)) atomicMin(first_bad, (unsigned long long)i);
-    }
 }
 
 /* ---- the methods --------------------------------------------------------------------------- */
@@ -355,105 +313,6 @@ static int check_output(const rec_ctx *c, const char *method, const uint32_t *re
     return 0;
 }
 
-/* ---- options -------------------------------------------------------------------------------- */
-
-typedef struct records_opts {
-    uint64_t count;
-    int num_sizes, num_key_widths, runs;
-    uint32_t sizes[MAX_SIZES];
-    uint32_t key_bits[MAX_KEY_WIDTHS];
-} records_opts;
-
-static void records_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: split-demo records [--count N] [--record-bytes B,...] [--key-bits K,...] [--runs R]\n"
-            "  sorts N records by key three ways, each checked against a CPU sort, then prints a table:\n"
-            "  (a) split_sort of (key, index) + 1 split_gather, (b) split_multisplit + split_gather of the\n"
-            "  records at every 8-bit radix pass, (c) CUB DeviceRadixSort::SortPairs of (key, index) + 1 gather\n"
-            "  --count N         records, 1 .. 4294967295 (default 16777216; reduced, with a note, for a\n"
-            "                    record size whose buffers do not fit in the GPU's free memory)\n"
-            "  --record-bytes B  record sizes in bytes, comma-separated, each a multiple of 4 in 16 .. 512\n"
-            "                    (default 16,64,128,512); a record's first 4, 8 or 12 bytes are its key\n"
-            "  --key-bits K      key widths, comma-separated, each 32, 64 or 96 (default 32,64,96)\n"
-            "  --runs R          timed runs per method, 1 .. 1000 (default 5): the median after 1 warm-up\n");
-}
-
-static int bad_option(const char *option, const char *value, const char *valid)
-{
-    return demo_bad_value("split-demo " W, option, value, valid, records_usage);
-}
-
-/* A comma-separated list of numbers, each in [lo, hi] and a multiple of mult, at most max entries.
- * Returns the count, or -1. */
-static int parse_list(const char *s, uint64_t lo, uint64_t hi, uint64_t mult, uint32_t *out, int max)
-{
-    char tok[32];
-    int count = 0;
-    for (const char *p = s;;) {
-        const char *comma = strchr(p, ',');
-        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || len >= sizeof tok || count == max) return -1;
-        memcpy(tok, p, len);
-        tok[len] = 0;
-        uint64_t v = 0;
-        if (demo_parse_u64(tok, lo, hi, &v) != 0 || v % mult != 0) return -1;
-        out[count++] = (uint32_t)v;
-        if (!comma) return count;
-        p = comma + 1;
-    }
-}
-
-/* 0 parsed, 1 --help printed (exit 0), 2 bad usage (printed). */
-static int parse_records_options(int argc, char **argv, records_opts *o)
-{
-    o->count = (uint64_t)1 << 24;
-    o->runs = 5;
-    o->num_sizes = 4;
-    o->sizes[0] = 16, o->sizes[1] = 64, o->sizes[2] = 128, o->sizes[3] = 512;
-    o->num_key_widths = 3;
-    o->key_bits[0] = 32, o->key_bits[1] = 64, o->key_bits[2] = 96;
-    for (int a = 1; a < argc; ++a) {
-        const char *arg = argv[a];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            records_usage(stdout);
-            return 1;
-        }
-        static const char *const names[] = {"--count", "--record-bytes", "--key-bits", "--runs"};
-        const char *value = NULL;
-        const int count = (int)(sizeof names / sizeof names[0]);
-        const int which = demo_option("split-demo " W, argc, argv, &a, names, count, &value);
-        if (which < 0) {
-            records_usage(stderr);
-            return 2;
-        }
-        uint64_t v = 0;
-        switch (which) {
-        case 0:
-            if (demo_parse_u64(value, 1, UINT32_MAX, &v) != 0)
-                return bad_option(names[which], value, "a whole number of records, 1 .. 4294967295");
-            o->count = v;
-            break;
-        case 1:
-            if ((o->num_sizes = parse_list(value, 16, 512, 4, o->sizes, MAX_SIZES)) < 0)
-                return bad_option(names[which], value,
-                                  "up to 16 comma-separated sizes, each a multiple of 4 in 16 .. 512 (e.g. 16,64,128,512)");
-            break;
-        case 2:
-            if ((o->num_key_widths = parse_list(value, 32, 96, 32, o->key_bits, MAX_KEY_WIDTHS)) < 0 ||
-                (o->num_key_widths > 1 && o->key_bits[0] == o->key_bits[1]) ||
-                (o->num_key_widths > 2 && (o->key_bits[2] == o->key_bits[0] || o->key_bits[2] == o->key_bits[1])))
-                return bad_option(names[which], value, "32, 64 and 96, each at most once, comma-separated (e.g. 32,64,96)");
-            break;
-        default:
-            if (demo_parse_u64(value, 1, 1000, &v) != 0) return bad_option(names[which], value, "1 .. 1000");
-            o->runs = (int)v;
-            break;
-        }
-    }
-    return 0;
-}
-
 /* ---- the run -------------------------------------------------------------------------------- */
 
 typedef struct row {
@@ -486,12 +345,6 @@ static void free_buffers(buffers *b)
     cudaFree(b->gidx), cudaFree(b->ref), cudaFree(b->keys), cudaFree(b->keys2), cudaFree(b->temp);
     cudaFree(b->first_bad);
     memset(b, 0, sizeof *b);
-}
-
-__global__ void iota_kernel(uint32_t *v, uint64_t n)
-{
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        v[i] = (uint32_t)i;
 }
 
 static int alloc_buffers(buffers *b, size_t n, size_t record_bytes)
@@ -670,7 +523,7 @@ static void print_table(const row *rows, int num_rows)
 int demo_records(int argc, char **argv)
 {
     records_opts o;
-    const int parsed = parse_records_options(argc, argv, &o);
+    const int parsed = records_parse_options(argc, argv, &o);
     if (parsed == 1) return 0;
     if (parsed) return parsed;
     const int no_device = demo_require_device(W);
