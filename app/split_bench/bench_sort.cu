@@ -2,8 +2,8 @@
  * sort: split_sort (SplitSort) of uniformly random 32- and 64-bit keys, key-only and with 32-bit
  * values, beside CUB DeviceRadixSort SortKeys / SortPairs; our output must equal CUB's (both stable;
  * values are indices). records: 2^24 records of 128 bytes sorted by a separate 32-bit key, beside
- * CUB SortPairs(key, index) followed by a plain record gather; outputs compared; the 2008 paper's
- * figure (379 ms on a GTX 280) printed beside it. */
+ * CUB SortPairs(key, index) followed by a plain record gather; outputs compared; Patidar 2009's
+ * figure (379 ms on a GTX 280-class GPU) printed beside it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -226,7 +226,7 @@ void bench_section_records(const bench_env *env)
         ok = bad == 0 ? 1 : -1;
         if (bad) bench_fail("split_sort of 128-byte records: %llu words differ from CUB + gather", (unsigned long long)bad);
     }
-    printf("\n== sorting 2^24 records of 128 bytes by a 32-bit key (the 2008 paper: 379 ms on a GTX 280) ==\n");
+    printf("\n== sorting 2^24 records of 128 bytes by a 32-bit key (Patidar 2009: 379 ms on a GTX 280-class GPU) ==\n");
     bench_row rows[2];
     for (int impl = 0; impl < 2; ++impl) {
         c.cub = impl;
