@@ -28,6 +28,8 @@ typedef struct bench_env {
     int sort_only;            /* --sort-only: only the split_sort section */
     int rules_only;           /* --rules-only: only the multisplit RANGE / BOUNDARIES section */
     int move_only;            /* --move-only: only the gather / scatter section */
+    int num_move_n;           /* --move-n N,...: the move section's record counts (0: 2^20 and 2^24) */
+    size_t move_n[8];
     int num_only;             /* --only rows (0: every row); then only the "split" section runs */
     struct bench_only {
         int kv;               /* 0 keys, 1 pairs */

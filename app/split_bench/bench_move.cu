@@ -1,7 +1,7 @@
 /* bench_move.cu - the "move" section of split_bench: split_gather / split_scatter of n records of
  * 4 .. 512 bytes by a uniformly random permutation, with 1, 2, 4, 8 and 16 passes and with the pass
  * count the library's model picks (num_passes = 0, split_move_passes), at n = 2^20 (the indexed side
- * of small records fits the L2) and n = 2^24. Bandwidth counts n * (2 * record_bytes + 4) bytes (record
+ * of small records fits the L2) and n = 2^24, or at the counts of --move-n. Bandwidth counts n * (2 * record_bytes + 4) bytes (record
  * read, record written, index read) whatever the number of passes. Every result is checked against
  * the records' generating function. Per record size and direction the table shows the model's
  * choice, its time and its time over the best of the listed pass counts (the model's target: within
@@ -128,20 +128,32 @@ static int sizes_that_fit(const bench_env *env, size_t n)
 
 void bench_section_move(const bench_env *env)
 {
-    const size_t big = (size_t)1 << 24, small = (size_t)1 << 20;
-    const size_t n_max = env->quick ? small : big;
-    const int fit_small = sizes_that_fit(env, small), fit_big = env->quick ? 0 : sizes_that_fit(env, big);
-    if (fit_small == 0) return;
-    const size_t small_bytes = small * record_sizes[fit_small - 1];
-    const size_t big_bytes = fit_big ? big * record_sizes[fit_big - 1] : 0;
-    const size_t bytes = small_bytes > big_bytes ? small_bytes : big_bytes;
+    /* the record counts: --move-n's, else 2^20 (the indexed side of small records fits the L2) and
+     * 2^24 (it does not; not with --quick) */
+    size_t counts[8];
+    int num_counts = 0;
+    if (env->num_move_n) {
+        for (int i = 0; i < env->num_move_n; ++i) counts[num_counts++] = env->move_n[i];
+    } else {
+        counts[num_counts++] = (size_t)1 << 20;
+        if (!env->quick) counts[num_counts++] = (size_t)1 << 24;
+    }
+    int fit[8];
+    size_t bytes = 0, n_max = 0;
+    for (int i = 0; i < num_counts; ++i) {
+        fit[i] = sizes_that_fit(env, counts[i]);
+        if (fit[i] == 0) continue;
+        const size_t b = counts[i] * record_sizes[fit[i] - 1];
+        if (b > bytes) bytes = b;
+        if (counts[i] > n_max) n_max = counts[i];
+    }
+    if (bytes == 0) return;
     uint32_t *index = (uint32_t *)bench_alloc(n_max * 4);
     void *src = bench_alloc(bytes), *dst = bench_alloc(bytes);
-    bench_gen_permutation(index, small, 0x9e7ull, env->stream);
-    move_size(env, small, fit_small, src, dst, index);
-    if (fit_big) {
-        bench_gen_permutation(index, big, 0x9e7ull, env->stream);
-        move_size(env, big, fit_big, src, dst, index);
+    for (int i = 0; i < num_counts; ++i) {
+        if (fit[i] == 0) continue;
+        bench_gen_permutation(index, counts[i], 0x9e7ull, env->stream);
+        move_size(env, counts[i], fit[i], src, dst, index);
     }
     bench_free(src);
     bench_free(dst);

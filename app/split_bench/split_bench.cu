@@ -115,10 +115,27 @@ static int parse_only(const char *arg, bench_env *env)
     return -1;
 }
 
+/* --move-n: comma-separated record counts, each 1024 .. 2^30, at most 8. 0 or -1. */
+static int parse_move_n(const char *text, bench_env *env)
+{
+    env->num_move_n = 0;
+    for (const char *p = text;;) {
+        char *end = NULL;
+        if (*p < '0' || *p > '9') return -1;
+        const unsigned long long v = strtoull(p, &end, 10);
+        if (end == p || v < 1024 || v > (1ull << 30) || env->num_move_n == 8) return -1;
+        env->move_n[env->num_move_n++] = (size_t)v;
+        if (*end == 0) return 0;
+        if (*end != ',') return -1;
+        p = end + 1;
+    }
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: split_bench [--quick] [--n-log2 K] [--large] [--wide-only] [--segmented-only]\n"
-               "                   [--rules-only] [--sort-only] [--move-only] [--only PAYLOAD,B,DIST]... [--json PATH]\n"
+               "                   [--rules-only] [--sort-only] [--move-only] [--move-n N,...]\n"
+               "                   [--only PAYLOAD,B,DIST]... [--json PATH]\n"
                "  --quick      2^24 only, fewer repetitions (a smoke run)\n"
                "  --n-log2 K   split and sort sections at 2^K keys only (10 <= K <= 30)\n"
                "  --large      adds 2^28\n"
@@ -128,10 +145,24 @@ static void usage(FILE *f)
                "  --sort-only  only the split_sort section (with --n-log2: at that size)\n"
                "  --move-only  only the gather / scatter section (records of 4 .. 512 bytes at 2^20 and 2^24:\n"
                "               1, 2, 4, 8, 16 passes and the pass-count model's choice)\n"
+               "  --move-n N,...  the gather / scatter section at these record counts instead (up to 8, each\n"
+               "               1024 .. 2^30): e.g. the indexed side at other multiples of the L2\n"
                "  --only PAYLOAD,B,DIST  only this row of the split section (repeatable; PAYLOAD keys or\n"
                "               pairs, B 2, 32, 256 or 2048, DIST uniform, one-bucket, hockey-75%%, binomial,\n"
                "               ascending or descending), e.g. --only keys,256,uniform (few launches: profiling)\n"
                "  --json PATH  JSON report (default split_bench.json)\n");
+}
+
+/* The arguments after the program's name, space-separated, as far as they fit (the report's
+ * "options"). */
+static void join_arguments(int argc, char **argv, char *out, size_t size)
+{
+    out[0] = 0;
+    for (int i = 1; i < argc; ++i)
+        if (strlen(out) + strlen(argv[i]) + 2 < size) {
+            if (out[0]) strcat(out, " ");
+            strcat(out, argv[i]);
+        }
 }
 
 int main(int argc, char **argv)
@@ -139,12 +170,9 @@ int main(int argc, char **argv)
     bench_env env;
     memset(&env, 0, sizeof env);
     env.json_path = "split_bench.json";
-    char options[256] = "";
+    char options[256];
+    join_arguments(argc, argv, options, sizeof options);
     for (int i = 1; i < argc; ++i) {
-        if (strlen(options) + strlen(argv[i]) + 2 < sizeof options) {
-            if (options[0]) strcat(options, " ");
-            strcat(options, argv[i]);
-        }
         if (!strcmp(argv[i], "--quick")) env.quick = 1;
         else if (!strcmp(argv[i], "--large")) env.large = 1;
         else if (!strcmp(argv[i], "--wide-only")) env.wide_only = 1;
@@ -158,25 +186,18 @@ int main(int argc, char **argv)
                 usage(stderr);
                 return 2;
             }
-            if (strlen(options) + strlen(argv[i]) + 2 < sizeof options) {
-                strcat(options, " ");
-                strcat(options, argv[i]);
+        } else if (!strcmp(argv[i], "--move-n") && i + 1 < argc) {
+            if (parse_move_n(argv[++i], &env) != 0) {
+                usage(stderr);
+                return 2;
             }
         } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
             if (parse_only(argv[++i], &env) != 0) {
                 usage(stderr);
                 return 2;
             }
-            if (strlen(options) + strlen(argv[i]) + 2 < sizeof options) {
-                strcat(options, " ");
-                strcat(options, argv[i]);
-            }
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             env.json_path = argv[++i];
-            if (strlen(options) + strlen(argv[i]) + 2 < sizeof options) {
-                strcat(options, " ");
-                strcat(options, argv[i]);
-            }
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;

@@ -46,7 +46,8 @@ double split_move_model_cost(uint64_t n, uint64_t record_bytes, uint64_t l2_byte
     const double cache = (double)l2_bytes * MOVE_MODEL_L2_PERCENT / 100.0;
     const double window = nd * rb / p;
     const double hit = window <= cache ? 1.0 : cache / window;
-    const double miss = scatter ? sector + (MOVE_MODEL_PARTIAL_WRITE_X100 - 100) / 100.0 * partial : sector;
+    const double fetched = sector > MOVE_MODEL_MISS_MIN_BYTES ? sector : (double)MOVE_MODEL_MISS_MIN_BYTES;
+    const double miss = scatter ? fetched + (MOVE_MODEL_PARTIAL_WRITE_X100 - 100) / 100.0 * partial : fetched;
     const double indexed = nd * (hit * rb + (1.0 - hit) * miss);
     const double contiguous = nd * (sector < p * rb ? sector : p * rb);
     const double index = 4.0 * nd * p;

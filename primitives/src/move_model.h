@@ -16,8 +16,11 @@
  *   cache        = the device's L2 times MOVE_MODEL_L2_PERCENT / 100 (what a window may use)
  *   hit(P)       = 1 when n R / P <= cache, else cache / (n R / P): the part of the indexed side's
  *                  touches that find their sector in the cache
- *   miss         = sector(R) for gather (reads); for scatter a write that covers a sector only in
- *                  part costs MOVE_MODEL_PARTIAL_WRITE_X100 / 100 times it (the fill, the write back)
+ *   fetched      = max(sector(R), MOVE_MODEL_MISS_MIN_BYTES): what a miss moves from DRAM (DRAM moves
+ *                  64-byte bursts, so a missed 32-byte sector often brings its neighbour along unused)
+ *   miss         = fetched for gather (reads); for scatter a write that covers a sector only in part
+ *                  costs MOVE_MODEL_PARTIAL_WRITE_X100 / 100 times its share of it more (the fill, the
+ *                  write back): fetched + (X100 / 100 - 1) partial(R)
  *   indexed(P)   = n (hit R + (1 - hit) miss)
  *   contiguous(P)= n min(sector(R), P R)               (dense in one pass, sparse in many)
  *   index(P)     = 4 n P

@@ -209,13 +209,17 @@ enum {
      * the L2 a window may fill (the rest holds the index and the contiguous side's lines in flight);
      * the cost of one more pass (launch, drain) and of each 16-byte word its threads walk past, in
      * bytes of DRAM traffic; the cost of a scattered write to a sector it covers only in part,
-     * relative to a read; the largest pass count considered. Fitted to split_bench --move-only on an
-     * H200 (60 MB L2): records of 4 .. 512 bytes, 2^20 and 2^24 of them, gather and scatter, 1 .. 16
-     * passes; the choice is within 1 % of the best listed count in all 32 cases (docs/PERFORMANCE.md). */
-    MOVE_MODEL_L2_PERCENT = 37,
+     * relative to a read; the least bytes a miss moves; the largest pass count considered. Fitted
+     * to split_bench --move-only on an H200 (60 MB L2) at eight record counts (--move-n 2^20 .. 2^26,
+     * among them 1.2x and 1.5x 2^24, where the indexed side stands to the L2 as at 2^24 on a 50 MB
+     * and a 40 MB L2): records of 4 .. 512 bytes, gather and scatter, 1 .. 16 passes; the choice is
+     * within 6 % of the best listed count in all 128 cases (tests/primitives/move_model_h200.h holds
+     * the measurements, test_move_model checks them; docs/PERFORMANCE.md §3b). */
+    MOVE_MODEL_L2_PERCENT = 50,
     MOVE_MODEL_PASS_BYTES = 4 << 20,
-    MOVE_MODEL_WORD_BYTES_X100 = 200,
+    MOVE_MODEL_WORD_BYTES_X100 = 1000,
     MOVE_MODEL_PARTIAL_WRITE_X100 = 300,
+    MOVE_MODEL_MISS_MIN_BYTES = 48,
     MOVE_MODEL_MAX_PASSES = 64
 };
 
