@@ -1,11 +1,11 @@
 /* bench_move.cu - the "move" section of split_bench: split_gather / split_scatter of n records of
  * 4 .. 512 bytes by a uniformly random permutation, with 1, 2, 4, 8 and 16 passes and with the pass
  * count the library's model picks (num_passes = 0, split_move_passes), at n = 2^20 (the indexed side
- * of small records fits the L2) and n = 2^24, or at the counts of --move-n. Bandwidth counts n * (2 * record_bytes + 4) bytes (record
- * read, record written, index read) whatever the number of passes. Every result is checked against
- * the records' generating function. Per record size and direction the table shows the model's
- * choice, its time and its time over the best of the listed pass counts (the model's target: within
- * 10 %). */
+ * of small records fits the L2) and n = 2^24, or at the counts of --move-n. Bandwidth counts
+ * n * (2 * record_bytes + 4) bytes (record read, record written, index read) whatever the number of
+ * passes. Every result is checked against the records' generating function. Per record size and
+ * direction the table shows the model's choice, its time and its time over the best of the listed pass
+ * counts (the model's target: within 10 %). */
 #include <stdio.h>
 #include <string.h>
 
