@@ -130,14 +130,9 @@ void bench_section_move(const bench_env *env)
 {
     /* the record counts: --move-n's, else 2^20 (the indexed side of small records fits the L2) and
      * 2^24 (it does not; not with --quick) */
-    size_t counts[8];
-    int num_counts = 0;
-    if (env->num_move_n) {
-        for (int i = 0; i < env->num_move_n; ++i) counts[num_counts++] = env->move_n[i];
-    } else {
-        counts[num_counts++] = (size_t)1 << 20;
-        if (!env->quick) counts[num_counts++] = (size_t)1 << 24;
-    }
+    static const size_t default_counts[2] = {(size_t)1 << 20, (size_t)1 << 24};
+    const size_t *counts = env->num_move_n ? env->move_n : default_counts;
+    const int num_counts = env->num_move_n ? env->num_move_n : env->quick ? 1 : 2;
     int fit[8];
     size_t bytes = 0, n_max = 0;
     for (int i = 0; i < num_counts; ++i) {

@@ -47,6 +47,10 @@ int demo_grid_levels(int argc, char **argv); /* demo_grid_levels.cu */
         }                                                                                           \
     } while (0)
 
+/* The blocks of a grid-stride kernel launch of `threads` threads a block over `items` items: one
+ * thread per item, at least 1 block and at most 8192 (the kernels loop over the rest). */
+unsigned demo_blocks_for(uint64_t items, unsigned threads);
+
 /* 0 when a CUDA device is present; otherwise prints why and returns 77, or 1 when
  * SLABCAST_REQUIRE_GPU=1 (as the test framework does: "no device" is then a failure). */
 int demo_require_device(const char *what);

@@ -4,6 +4,12 @@
 
 #include "demo.h"
 
+unsigned demo_blocks_for(uint64_t items, unsigned threads)
+{
+    const uint64_t blocks = (items + threads - 1) / threads;
+    return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
+}
+
 int demo_require_device(const char *what)
 {
     int devices = 0;

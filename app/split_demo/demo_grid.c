@@ -229,15 +229,12 @@ int demo_grid(int argc, char **argv)
     const int parsed = parse_grid_options(argc, argv, &o);
     if (parsed == 1) return 0;
     if (parsed) return parsed;
+    const size_t n = (size_t)o.n;
     uint32_t g = 0;
     float r = 0;
-    if (g3_resolve_grid(o.n, o.g, o.r, "split-demo " W, &g, &r)) return 2;
-    const int no_device = demo_require_device(W);
-    if (no_device) return no_device;
-    const size_t n = (size_t)o.n;
     /* the points in input and cell order, a count and an id sum each (n <= 2^26: no overflow) */
-    if (g3_check_device_memory("split-demo " W, "points", n, g, n * (2 * sizeof(g3_point) + 4 + 8), "N or --grid"))
-        return 1;
+    const int started = g3_demo_start(W, n, o.g, o.r, n * (2 * sizeof(g3_point) + 4 + 8), "points", "N or --grid", &g, &r);
+    if (started) return started;
 
     grid_state st;
     memset(&st, 0, sizeof st);

@@ -77,11 +77,6 @@
 
 static const size_t SLACK_BYTES = (size_t)256 << 20; /* GPU memory left free */
 
-static unsigned grid_for(uint64_t items)
-{
-    const uint64_t blocks = (items + THREADS - 1) / THREADS;
-    return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
-}
 
 /* ---- the methods ------------------------------------------------------------------------------- */
 
@@ -171,7 +166,7 @@ static int partition_split(const join_ctx *c, const join_partition_plan *p, cuda
     if (p->levels == 1) return 0;
     bytes = c->temp_bytes;
     DEMO_SPLIT(W, split_multisplit(c->temp, &bytes, &p->second, s));
-    partition_offsets<<<grid_for((uint64_t)c->parts + 1), THREADS, 0, s>>>(p->keys_out, (uint32_t)p->n, c->parts - 1,
+    partition_offsets<<<demo_blocks_for((uint64_t)c->parts + 1, THREADS), THREADS, 0, s>>>(p->keys_out, (uint32_t)p->n, c->parts - 1,
                                                                            c->parts, p->part_offsets);
     DEMO_CUDA(W, cudaGetLastError());
     return 0;
@@ -199,9 +194,9 @@ static int method_hash_cub(void *vc, cudaStream_t s)
     DEMO_CUDA(W, cub_partition(c, c->temp, &bytes, c->nr, c->r_key, c->r_pay, c->r_key2, c->r_pay2, s));
     bytes = c->temp_bytes;
     DEMO_CUDA(W, cub_partition(c, c->temp, &bytes, c->ns, c->s_key, c->s_pay, c->s_key2, c->s_pay2, s));
-    partition_offsets<<<grid_for((uint64_t)c->parts + 1), THREADS, 0, s>>>(c->r_key2, c->nr, mask, c->parts, c->r_off);
+    partition_offsets<<<demo_blocks_for((uint64_t)c->parts + 1, THREADS), THREADS, 0, s>>>(c->r_key2, c->nr, mask, c->parts, c->r_off);
     DEMO_CUDA(W, cudaGetLastError());
-    partition_offsets<<<grid_for((uint64_t)c->parts + 1), THREADS, 0, s>>>(c->s_key2, c->ns, mask, c->parts, c->s_off);
+    partition_offsets<<<demo_blocks_for((uint64_t)c->parts + 1, THREADS), THREADS, 0, s>>>(c->s_key2, c->ns, mask, c->parts, c->s_off);
     DEMO_CUDA(W, cudaGetLastError());
     return hash_join(c, s);
 }
@@ -217,10 +212,10 @@ static int sort_r(const join_ctx *c, cudaStream_t s)
 /* Probes of sorted R (r_key2, r_pay2) by the S tuples sk/sp: count, scan, write. */
 static int probe_sorted_r(const join_ctx *c, const uint32_t *sk, const uint32_t *sp, cudaStream_t s)
 {
-    probe_count<<<grid_for(c->ns), THREADS, 0, s>>>(c->r_key2, c->nr, sk, c->ns, c->count, c->first);
+    probe_count<<<demo_blocks_for(c->ns, THREADS), THREADS, 0, s>>>(c->r_key2, c->nr, sk, c->ns, c->count, c->first);
     DEMO_CUDA(W, cudaGetLastError());
     if (scan_counts(c, c->ns, s)) return 1;
-    probe_write<<<grid_for(c->ns), THREADS, 0, s>>>(c->r_pay2, sk, sp, c->ns, c->count, c->first, c->out_off, c->out_k,
+    probe_write<<<demo_blocks_for(c->ns, THREADS), THREADS, 0, s>>>(c->r_pay2, sk, sp, c->ns, c->count, c->first, c->out_off, c->out_k,
                                                     c->out_r, c->out_s, c->cap);
     DEMO_CUDA(W, cudaGetLastError());
     return 0;
@@ -410,9 +405,9 @@ static int setup_device(const join_opts *o, host_data *h, join_ctx *c, dev_bufs 
         DEMO_CUDA(W, cudaMalloc((void **)arrays[i], sizes[i] * sizeof(uint32_t)));
     DEMO_CUDA(W, cudaMalloc((void **)&b->sum, sizeof *b->sum));
     DEMO_CUDA(W, cudaMemcpy(b->cdf, h->cdf, cdf_n * 4, cudaMemcpyHostToDevice));
-    gen_r<<<grid_for(nr), THREADS>>>(h->g, b->r_key, b->r_pay);
+    gen_r<<<demo_blocks_for(nr, THREADS), THREADS>>>(h->g, b->r_key, b->r_pay);
     DEMO_CUDA(W, cudaGetLastError());
-    gen_s<<<grid_for(ns), THREADS>>>(h->g, b->cdf, b->s_key, b->s_pay);
+    gen_s<<<demo_blocks_for(ns, THREADS), THREADS>>>(h->g, b->cdf, b->s_key, b->s_pay);
     DEMO_CUDA(W, cudaGetLastError());
     const uint32_t *dev[] = {b->r_key, b->r_pay, b->s_key, b->s_pay}, *host[] = {h->rk, h->rp, h->sk, h->sp};
     const char *const what[] = {"R key", "R payload", "S key", "S payload"};
@@ -519,7 +514,7 @@ static int check_output(const join_ctx *c, const host_data *h, uint32_t items, c
     unsigned long long *dsum = NULL;
     DEMO_CUDA(W, cudaMalloc((void **)&dsum, sizeof *dsum));
     DEMO_CUDA(W, cudaMemset(dsum, 0, sizeof *dsum));
-    checksum_pairs<<<grid_for(n), THREADS>>>(c->out_k, c->out_r, c->out_s, n, dsum);
+    checksum_pairs<<<demo_blocks_for(n, THREADS), THREADS>>>(c->out_k, c->out_r, c->out_s, n, dsum);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaMemcpy(&sum, dsum, sizeof sum, cudaMemcpyDeviceToHost);
     cudaFree(dsum);

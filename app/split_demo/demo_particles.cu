@@ -79,7 +79,7 @@ static int run_step(part_state *st, uint32_t step, cudaEvent_t *ev, cudaStream_t
     const int a = st->cur, b = 1 - st->cur;
     const size_t n = st->grid.n;
     if (ev) DEMO_CUDA(W, cudaEventRecord(ev[0], s));
-    particles_integrate_kernel<<<g3_blocks_for(n), 256, 0, s>>>(st->pos[a], st->vel[a], st->grid.cell_ids, n,
+    particles_integrate_kernel<<<demo_blocks_for(n, G3_THREADS), G3_THREADS, 0, s>>>(st->pos[a], st->vel[a], st->grid.cell_ids, n,
                                                                 st->grid.g, st->dt);
     DEMO_CUDA(W, cudaGetLastError());
     if (ev) DEMO_CUDA(W, cudaEventRecord(ev[1], s));
@@ -344,15 +344,13 @@ extern "C" int demo_particles(int argc, char **argv) /* declared in demo.h */
     const int parsed = parse_part_options(argc, argv, &o);
     if (parsed == 1) return 0;
     if (parsed) return parsed;
-    uint32_t g = 0;
-    float r = 0;
-    if (g3_resolve_grid(o.n, o.g, o.r, "split-demo " W, &g, &r)) return 2;
-    const int no_device = demo_require_device(W);
-    if (no_device) return no_device;
     /* positions and velocities in both orders, a count and an id sum each, a total per step (n <= 2^24,
      * steps <= 10^4: no overflow) */
     const size_t n = (size_t)o.n, own = n * (4 * sizeof(g3_point) + 4 + 8) + (size_t)o.steps * 8;
-    if (g3_check_device_memory("split-demo " W, "particles", n, g, own, "--n or --grid")) return 1;
+    uint32_t g = 0;
+    float r = 0;
+    const int started = g3_demo_start(W, n, o.g, o.r, own, "particles", "--n or --grid", &g, &r);
+    if (started) return started;
 
     part_state st;
     part_host h;

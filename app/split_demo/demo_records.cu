@@ -78,15 +78,7 @@
 
 #define W "records" /* the subcommand, in messages */
 
-enum { MAX_SIZES = RECORDS_MAX_SIZES, MAX_KEY_WIDTHS = RECORDS_MAX_KEY_WIDTHS, DIGIT_BITS = 8, SAMPLE = 256,
-       KEY_STRIDE = 12 };
-
-/* The launch grid of the grid-stride kernels (256 threads a block). */
-static unsigned grid_for(uint64_t items)
-{
-    const uint64_t blocks = (items + 255) / 256;
-    return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
-}
+enum { DIGIT_BITS = 8, SAMPLE = 256, KEY_STRIDE = 12, THREADS = 256 /* per block of every kernel */ };
 
 /* ---- the methods --------------------------------------------------------------------------- */
 
@@ -105,11 +97,11 @@ typedef struct rec_ctx {
 static int extract(const rec_ctx *c, cudaStream_t s)
 {
     if (c->key_bits == 32)
-        extract_keys32<<<grid_for(c->n), 256, 0, s>>>(c->rec_in, (uint32_t *)c->keys, c->n, c->wpr);
+        extract_keys32<<<demo_blocks_for(c->n, THREADS), THREADS, 0, s>>>(c->rec_in, (uint32_t *)c->keys, c->n, c->wpr);
     else if (c->key_bits == 64)
-        extract_keys64<<<grid_for(c->n), 256, 0, s>>>(c->rec_in, (uint64_t *)c->keys, c->n, c->wpr);
+        extract_keys64<<<demo_blocks_for(c->n, THREADS), THREADS, 0, s>>>(c->rec_in, (uint64_t *)c->keys, c->n, c->wpr);
     else
-        extract_keys96<<<grid_for(c->n), 256, 0, s>>>(c->rec_in, (uint32_t *)c->keys, c->n, c->wpr);
+        extract_keys96<<<demo_blocks_for(c->n, THREADS), THREADS, 0, s>>>(c->rec_in, (uint32_t *)c->keys, c->n, c->wpr);
     DEMO_CUDA(W, cudaGetLastError());
     return 0;
 }
@@ -203,7 +195,7 @@ static int method_per_pass_ids(const rec_ctx *c, cudaStream_t s)
     const uint32_t *src = c->rec_in;
     for (uint32_t p = 0; p < passes; ++p) {
         uint32_t *dst = (passes - 1 - p) % 2 == 0 ? c->rec_out : c->rec_tmp;
-        record_digits<<<grid_for(c->n), 256, 0, s>>>(src, (uint32_t *)c->keys2, c->n, c->wpr, p);
+        record_digits<<<demo_blocks_for(c->n, THREADS), THREADS, 0, s>>>(src, (uint32_t *)c->keys2, c->n, c->wpr, p);
         DEMO_CUDA(W, cudaGetLastError());
         const split_desc d = pass_desc(c, p, NULL, NULL);
         size_t bytes = c->temp_bytes;
@@ -289,7 +281,7 @@ static int check_output(const rec_ctx *c, const char *method, const uint32_t *re
 {
     const uint64_t words = (uint64_t)c->n * c->wpr;
     DEMO_CUDA(W, cudaMemset(d_first_bad, 0xFF, sizeof *d_first_bad));
-    check_records<<<grid_for(words), 256>>>(c->rec_out, d_ref_perm, words, c->wpr, c->kw, d_first_bad);
+    check_records<<<demo_blocks_for(words, THREADS), THREADS>>>(c->rec_out, d_ref_perm, words, c->wpr, c->kw, d_first_bad);
     DEMO_CUDA(W, cudaGetLastError());
     unsigned long long first_bad = 0;
     DEMO_CUDA(W, cudaMemcpy(&first_bad, d_first_bad, sizeof first_bad, cudaMemcpyDeviceToHost));
@@ -361,7 +353,7 @@ static int alloc_buffers(buffers *b, size_t n, size_t record_bytes)
     DEMO_CUDA(W, cudaMalloc(&b->keys, n * KEY_STRIDE));
     DEMO_CUDA(W, cudaMalloc(&b->keys2, n * KEY_STRIDE));
     DEMO_CUDA(W, cudaMalloc((void **)&b->first_bad, sizeof *b->first_bad));
-    iota_kernel<<<grid_for(n), 256>>>(b->iota, n);
+    iota_kernel<<<demo_blocks_for(n, THREADS), THREADS>>>(b->iota, n);
     DEMO_CUDA(W, cudaGetLastError());
     return 0;
 }
@@ -398,7 +390,7 @@ static int run_config(rec_ctx *c, buffers *b, const records_opts *o, uint32_t *r
 {
     c->kw = c->key_bits / 32;
     const uint64_t words = (uint64_t)c->n * c->wpr;
-    gen_records<<<grid_for(words), 256>>>(b->rec_in, words, c->wpr, c->kw);
+    gen_records<<<demo_blocks_for(words, THREADS), THREADS>>>(b->rec_in, words, c->wpr, c->kw);
     DEMO_CUDA(W, cudaGetLastError());
     if (*ref_n != c->n) { /* the reference of this key width for another n (or none yet) */
         *ref_n = 0;
@@ -532,12 +524,12 @@ int demo_records(int argc, char **argv)
 
     const size_t max_rows = (size_t)o.num_sizes * (size_t)o.num_key_widths * (NUM_METHODS + 1);
     row *rows = (row *)malloc(max_rows * sizeof *rows);
-    pass_row pass_rows[MAX_SIZES];
+    pass_row pass_rows[RECORDS_MAX_SIZES];
     int num_pass_rows = 0;
     uint32_t *host_rec = (uint32_t *)malloc(512);
     /* the CPU reference of each key width, kept while n stays (ref_n: the n it is for) */
-    uint32_t *ref_perm[MAX_KEY_WIDTHS] = {NULL, NULL};
-    size_t ref_n[MAX_KEY_WIDTHS] = {0, 0};
+    uint32_t *ref_perm[RECORDS_MAX_KEY_WIDTHS] = {NULL, NULL};
+    size_t ref_n[RECORDS_MAX_KEY_WIDTHS] = {0, 0};
     for (int ki = 0; ki < o.num_key_widths; ++ki) ref_perm[ki] = (uint32_t *)malloc((size_t)o.count * 4);
     if (!rows || !host_rec || !ref_perm[0] || (o.num_key_widths > 1 && !ref_perm[1])) {
         fprintf(stderr, "split-demo " W ": host allocation for %llu records failed\n", (unsigned long long)o.count);

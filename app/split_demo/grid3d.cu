@@ -10,13 +10,6 @@
 #include "demo.h"
 #include "grid3d.h"
 
-enum { G3_THREADS = 256 };
-
-unsigned g3_blocks_for(uint64_t items)
-{
-    const uint64_t blocks = (items + G3_THREADS - 1) / G3_THREADS;
-    return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
-}
 
 __device__ __forceinline__ g3_point g3_load(const g3_point *points, uint64_t i)
 {
@@ -132,14 +125,14 @@ void g3_grid_destroy(g3_gpu_grid *grid)
 
 int g3_generate(const char *who, g3_point *points, g3_point *vel, size_t n, cudaStream_t s)
 {
-    g3_generate_kernel<<<g3_blocks_for(n), G3_THREADS, 0, s>>>(points, vel, n);
+    g3_generate_kernel<<<demo_blocks_for(n, G3_THREADS), G3_THREADS, 0, s>>>(points, vel, n);
     DEMO_CUDA(who, cudaGetLastError());
     return 0;
 }
 
 int g3_grid_cells(const g3_gpu_grid *grid, const g3_point *points, cudaStream_t s)
 {
-    g3_cells_kernel<<<g3_blocks_for(grid->n), G3_THREADS, 0, s>>>(points, grid->cell_ids, grid->n, grid->g);
+    g3_cells_kernel<<<demo_blocks_for(grid->n, G3_THREADS), G3_THREADS, 0, s>>>(points, grid->cell_ids, grid->n, grid->g);
     DEMO_CUDA(grid->who, cudaGetLastError());
     return 0;
 }
@@ -168,25 +161,30 @@ int g3_grid_count(const g3_gpu_grid *grid, const g3_point *sorted, float r2, uin
     return 0;
 }
 
-int g3_check_device_memory(const char *who, const char *things, size_t n, uint32_t g, size_t extra_bytes,
-                           const char *hint)
+int g3_demo_start(const char *sub, uint64_t n, uint32_t g_opt, double r_opt, size_t own_bytes, const char *things,
+                  const char *hint, uint32_t *g, float *r)
 {
+    char who[64];
+    snprintf(who, sizeof who, "split-demo %s", sub);
+    if (g3_resolve_grid(n, g_opt, r_opt, who, g, r)) return 2;
+    const int no_device = demo_require_device(sub);
+    if (no_device) return no_device;
     const size_t headroom = (size_t)256 << 20;
     size_t grid_bytes = 0, free_bytes = 0, total_bytes = 0;
-    if (g3_grid_device_bytes(n, g, &grid_bytes) || grid_bytes > SIZE_MAX - headroom - extra_bytes) {
-        fprintf(stderr, "%s: the size of a grid of %zu %s overflows\n", who, n, things);
+    if (g3_grid_device_bytes(n, *g, &grid_bytes) || grid_bytes > SIZE_MAX - headroom - own_bytes) {
+        fprintf(stderr, "%s: the size of a grid of %llu %s overflows\n", who, (unsigned long long)n, things);
         return 1;
     }
-    const size_t need = grid_bytes + extra_bytes + headroom;
+    const size_t need = grid_bytes + own_bytes + headroom;
     const cudaError_t e = cudaMemGetInfo(&free_bytes, &total_bytes);
     if (e != cudaSuccess) {
         fprintf(stderr, "%s: cudaMemGetInfo failed: %s\n", who, cudaGetErrorString(e));
         return 1;
     }
     if (need > free_bytes) {
-        fprintf(stderr, "%s: %zu %s on %u^3 cells need about %.2f GiB of GPU memory (with 256 MiB headroom); %.2f GiB "
+        fprintf(stderr, "%s: %llu %s on %u^3 cells need about %.2f GiB of GPU memory (with 256 MiB headroom); %.2f GiB "
                         "free: use a smaller %s\n",
-                who, n, things, g, need / 1073741824.0, free_bytes / 1073741824.0, hint);
+                who, (unsigned long long)n, things, *g, need / 1073741824.0, free_bytes / 1073741824.0, hint);
         return 1;
     }
     return 0;

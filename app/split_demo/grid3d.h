@@ -32,6 +32,8 @@
 extern "C" {
 #endif
 
+enum { G3_THREADS = 256 }; /* threads per block of the grid's and the particles' kernels */
+
 typedef struct g3_gpu_grid {
     const char *who;        /* the subcommand, in messages */
     uint32_t g, num_cells;  /* cells per side, g^3 */
@@ -49,11 +51,14 @@ typedef struct g3_gpu_grid {
  * counters per cell and 1 MiB). Returns 0, or 1 when it overflows size_t. */
 int g3_grid_device_bytes(size_t n, uint32_t g, size_t *bytes);
 
-/* Checks that a grid of n points on g^3 cells plus extra_bytes of the caller's own fit the GPU's free
- * memory with 256 MiB to spare. 0, or 1 after printing (who, what the n things are, hint: what to lower)
- * how much is needed and free. */
-int g3_check_device_memory(const char *who, const char *things, size_t n, uint32_t g, size_t extra_bytes,
-                           const char *hint);
+/* The start `split-demo grid` and `particles` share (sub: the subcommand's name, in messages): the
+ * grid size and radius from the options (g3_resolve_grid), a CUDA device (demo_require_device), and a
+ * grid of n `things` on g^3 cells plus own_bytes of the subcommand's own within the GPU's free memory
+ * with 256 MiB to spare (else a message with the bytes needed and free, naming hint: what to lower).
+ * Returns 0 to go on with *g and *r set, else the exit status: 2 bad options, 77 (or 1 with
+ * SLABCAST_REQUIRE_GPU=1) without a device, 1 short of memory. */
+int g3_demo_start(const char *sub, uint64_t n, uint32_t g_opt, double r_opt, size_t own_bytes, const char *things,
+                  const char *hint, uint32_t *g, float *r);
 
 /* Allocates the grid's arrays and temporary storage for n points (1 <= n < 2^32) on g^3 cells. */
 int g3_grid_create(g3_gpu_grid *grid, const char *who, size_t n, uint32_t g);
@@ -77,9 +82,6 @@ int g3_grid_reorder(const g3_gpu_grid *grid, const void *src, void *dst, size_t 
  * all counts. */
 int g3_grid_count(const g3_gpu_grid *grid, const g3_point *sorted, float r2, uint32_t *count_by_id,
                   uint64_t *id_sum_by_id, unsigned long long *count_total, cudaStream_t s);
-
-/* Blocks of 256 threads for a grid-stride loop over `items`, at most 8192 (at least 1). */
-unsigned g3_blocks_for(uint64_t items);
 
 #ifdef __cplusplus
 }

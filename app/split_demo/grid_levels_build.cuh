@@ -23,14 +23,9 @@
 #include "split.h"
 
 static const size_t HEADROOM = (size_t)256 << 20; /* GPU memory left free beside the demo's buffers */
+enum { GL_THREADS = 256 }; /* per block of the build's kernels */
 
 /* ---- the demo's grid build on the device ---------------------------------------------------- */
-
-static unsigned grid_for(uint64_t items)
-{
-    const uint64_t blocks = (items + 255) / 256;
-    return (unsigned)(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
-}
 
 /* bin: one thread per triangle. gl_bin_triangle (grid_levels_host.h) projects its vertices with the
  * demo's camera and gives its tile range and depth key; counts[t] is its reference count. The frame's
@@ -114,7 +109,7 @@ static int work_bin(void *vd, cudaStream_t s)
     dev_state *d = (dev_state *)vd;
     DEMO_CUDA(W, cudaMemsetAsync(d->depth_bits, 0xFF, sizeof(unsigned), s));
     DEMO_CUDA(W, cudaMemsetAsync(d->depth_bits + 1, 0, sizeof(unsigned), s));
-    bin_triangles<<<grid_for(d->n_tri), 256, 0, s>>>(d->pos, d->idx, d->n_tri, d->cam, d->g, d->bins, d->counts,
+    bin_triangles<<<demo_blocks_for(d->n_tri, GL_THREADS), GL_THREADS, 0, s>>>(d->pos, d->idx, d->n_tri, d->cam, d->g, d->bins, d->counts,
                                                      d->depth_bits);
     DEMO_CUDA(W, cudaGetLastError());
     return 0;
@@ -131,7 +126,7 @@ static int work_scan(void *vd, cudaStream_t s)
 static int work_emit(void *vd, cudaStream_t s)
 {
     dev_state *d = (dev_state *)vd;
-    emit_references<<<grid_for(d->n_tri), 256, 0, s>>>(d->bins, d->offsets, d->n_tri, d->g, d->depth_bits,
+    emit_references<<<demo_blocks_for(d->n_tri, GL_THREADS), GL_THREADS, 0, s>>>(d->bins, d->offsets, d->n_tri, d->g, d->depth_bits,
                                                        (uint32_t *)d->b.ref_tile, (uint32_t *)d->b.ref_col,
                                                        (uint32_t *)d->b.ref_key, (uint32_t *)d->b.ref_tri);
     DEMO_CUDA(W, cudaGetLastError());

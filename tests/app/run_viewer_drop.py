@@ -6,17 +6,15 @@ and is shown, and that a dropped file that cannot load leaves the model shown.
 usage: run_viewer_drop.py SLABCAST_BINARY WORK_DIR. Exit 77 (skipped) without Xvfb or python3-xlib."""
 import os, shutil, sys, time
 
-from viewer_harness import Viewer, finish, start_xvfb
+from viewer_harness import Viewer, finish, require_tools, start_xvfb
 
 BIN, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 try:
-    from Xlib import X, Xatom, display as xdisplay, protocol
+    from Xlib import X, display as xdisplay, protocol
 except ImportError:
     print("SKIP: python3-xlib not installed (apt-get install python3-xlib)")
     sys.exit(77)
-if not shutil.which("Xvfb"):
-    print("SKIP: Xvfb not installed")
-    sys.exit(77)
+require_tools("Xvfb")
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 

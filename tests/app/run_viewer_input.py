@@ -7,11 +7,10 @@ HUD on it differs from it only inside the HUD's rectangle, and does differ there
 usage: run_viewer_input.py SLABCAST_BINARY WORK_DIR. Exit 77 (skipped) without Xvfb or xdotool."""
 import json, math, os, re, shutil, struct, subprocess, sys, time, zlib
 
+from viewer_harness import Viewer, require_tools, start_xvfb, xdo as xdo_on
+
 BIN, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-for tool in ("Xvfb", "xdotool"):
-    if not shutil.which(tool):
-        print(f"SKIP: {tool} not installed (apt-get install xvfb xdotool)")
-        sys.exit(77)
+require_tools("Xvfb", "xdotool")
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 failures = []
@@ -20,20 +19,6 @@ failures = []
 def fail(msg):
     print("FAIL:", msg)
     failures.append(msg)
-
-
-def start_xvfb():
-    r, w = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
-    with os.fdopen(r) as f:
-        num = f.readline().strip()
-    if not num:
-        proc.kill()
-        print("FAIL: Xvfb did not start")
-        sys.exit(1)
-    return proc, ":" + num
 
 
 def read_png(path):
@@ -77,46 +62,24 @@ if len(names) < 20:
     sys.exit(1)
 
 # ---- the viewer and the input ---------------------------------------------------------------------
-xvfb, display = start_xvfb()
-env = dict(os.environ, DISPLAY=display)
-env.pop("WAYLAND_DISPLAY", None)
-log_path, out_path = os.path.join(WORK, "state.jsonl"), os.path.join(WORK, "viewer.out")
+xvfb, env = start_xvfb()
 open(os.path.join(WORK, "slabcast-0001.png"), "w").write("kept")  # never overwritten
 # Three model files for Tab: two small meshes and one that cannot load (Tab to it keeps the model shown).
 MODELS = [os.path.join(WORK, n) for n in ("first.obj", "second.obj", "missing.obj")]
 open(MODELS[0], "w").write("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
 open(MODELS[1], "w").write("".join(f"v {x} {y} {z}\n" for x in (0, 1) for y in (0, 1) for z in (0, 1)) +
                            "f 1 2 4 3\nf 5 7 8 6\nf 1 5 6 2\nf 3 4 8 7\nf 1 3 7 5\nf 2 6 8 4\n")
-viewer = subprocess.Popen([BIN, "--window", "--backend", "cpu", *MODELS, "--size", "320x240",
-                           "--tile", "8", "--slabs", "16", "--state-log", log_path],
-                          cwd=WORK, env=env, stdout=open(out_path, "w"), stderr=subprocess.STDOUT)
+viewer = Viewer(BIN, ["--window", "--backend", "cpu", *MODELS, "--size", "320x240", "--tile", "8", "--slabs", "16"],
+                WORK, env)
 
 
 def xdo(*args, timeout=20):
-    r = subprocess.run(["xdotool", *map(str, args)], env=env, capture_output=True, text=True, timeout=timeout)
-    if r.returncode != 0:
-        raise RuntimeError(f"xdotool {' '.join(map(str, args))}: {r.stderr.strip()}")
-    return r.stdout.strip()
-
-
-def states():
-    try:
-        return [json.loads(l) for l in open(log_path) if l.strip()]
-    except FileNotFoundError:
-        return []
+    return xdo_on(env, *args, timeout=timeout)
 
 
 def wait_state(count, timeout=15.0):
     """The state logged as line number `count` (1-based), waiting for it."""
-    end = time.time() + timeout
-    while time.time() < end:
-        s = states()
-        if len(s) >= count:
-            return s[count - 1]
-        if viewer.poll() is not None:
-            raise RuntimeError(f"the viewer exited ({viewer.returncode}): {open(out_path).read()}")
-        time.sleep(0.05)
-    raise RuntimeError(f"no state line {count} after {timeout} s (the input did not reach the viewer?)")
+    return viewer.state(count, timeout)
 
 
 try:
@@ -127,7 +90,7 @@ try:
     xdo("windowfocus", wid)
 except Exception as e:  # noqa: BLE001 - any failure to start is the test's failure
     print("FAIL: the viewer's window:", e)
-    viewer.kill()
+    viewer.proc.kill()
     xvfb.kill()
     sys.exit(1)
 
@@ -260,7 +223,7 @@ for i, mode in enumerate(["shaded", "id", "normals", "depth", "tiles", "slab", "
 
 def printed_camera_matches(a):
     time.sleep(0.2)
-    lines = [l for l in open(out_path) if l.startswith("--camera ")]
+    lines = [l for l in viewer.output().splitlines() if l.startswith("--camera ")]
     if not lines:
         return False
     v = [float(x) for x in lines[-1].split()[1].split(",")]
@@ -300,13 +263,13 @@ for name in order:
 # quit: Esc ends the viewer with status 0.
 try:
     xdo("key", "Escape")
-    rc = viewer.wait(timeout=15)
+    rc = viewer.proc.wait(timeout=15)
     if rc != 0:
-        fail(f"quit: the viewer exited {rc}: {open(out_path).read()}")
+        fail(f"quit: the viewer exited {rc}: {viewer.output()}")
     else:
         print("ok quit")
 except Exception as e:  # noqa: BLE001
-    viewer.kill()
+    viewer.proc.kill()
     fail(f"quit: {e}")
 
 # ---- the window's image against the renderer's own ------------------------------------------------
@@ -415,8 +378,8 @@ def overlay_check(mode, tag):
 for mode in ("tiles", "shaded"):
     overlay_check(mode, "overlay-" + mode)
 
-if viewer.poll() is None:
-    viewer.kill()
+if viewer.proc.poll() is None:
+    viewer.proc.kill()
 xvfb.kill()
 if failures:
     print(f"{len(failures)} failure(s)")

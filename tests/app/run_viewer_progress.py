@@ -8,9 +8,9 @@ track in the middle (no fill: a pipe's size is unknown) and the load's text besi
 the model arrives, the load ends and the model is shown (--state-log).
 usage: run_viewer_progress.py SLABCAST_BINARY WORK_DIR. Exit 77 (skipped) without Xvfb, xdotool or
 python3-xlib."""
-import os, shutil, subprocess, sys, time
+import os, shutil, sys, time
 
-from viewer_harness import Viewer, finish, start_xvfb
+from viewer_harness import Viewer, finish, require_tools, start_xvfb, xdo as xdo_on
 
 BIN, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 try:
@@ -18,10 +18,7 @@ try:
 except ImportError:
     print("SKIP: python3-xlib not installed (apt-get install python3-xlib)")
     sys.exit(77)
-for tool in ("Xvfb", "xdotool"):
-    if not shutil.which(tool):
-        print(f"SKIP: {tool} not installed (apt-get install xvfb xdotool)")
-        sys.exit(77)
+require_tools("Xvfb", "xdotool")
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 
@@ -41,10 +38,7 @@ wait_for = viewer.wait_for
 
 
 def xdo(*args):
-    p = subprocess.run(["xdotool", *map(str, args)], env=env, capture_output=True, text=True, timeout=30)
-    if p.returncode != 0:
-        raise RuntimeError(f"xdotool {' '.join(map(str, args))}: {p.stderr.strip()}")
-    return p.stdout.strip()
+    return xdo_on(env, *args)
 
 
 def vertex_lines(first_index, nbytes):

@@ -1,6 +1,15 @@
-"""Shared by the viewer's Xvfb tests (run_viewer_drop.py, run_viewer_progress.py): a private Xvfb, the
-slabcast viewer started on it with --state-log, its logged state lines, and the test's report."""
-import json, os, subprocess, sys, time
+"""Shared by the viewer's Xvfb tests (run_viewer_input.py, run_viewer_drop.py, run_viewer_progress.py):
+the tools a test needs, a private Xvfb, xdotool on it, the slabcast viewer started on it with
+--state-log, its logged state lines, and the test's report."""
+import json, os, shutil, subprocess, sys, time
+
+
+def require_tools(*tools):
+    """Exits 77 (skipped), naming the Debian packages, when one of the programs is not installed."""
+    for tool in tools:
+        if not shutil.which(tool):
+            print(f"SKIP: {tool} not installed (apt-get install xvfb xdotool)")
+            sys.exit(77)
 
 
 def start_xvfb(screen="640x480x24"):
@@ -9,10 +18,23 @@ def start_xvfb(screen="640x480x24"):
     xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", screen, "-nolisten", "tcp"],
                             pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(w)
-    num = os.fdopen(r).readline().strip()
+    with os.fdopen(r) as f:
+        num = f.readline().strip()
+    if not num:
+        xvfb.kill()
+        print("FAIL: Xvfb did not start")
+        sys.exit(1)
     env = dict(os.environ, DISPLAY=":" + num)
     env.pop("WAYLAND_DISPLAY", None)
     return xvfb, env
+
+
+def xdo(env, *args, timeout=30):
+    """xdotool with these arguments on the display of env; its output, or RuntimeError on a failure."""
+    r = subprocess.run(["xdotool", *map(str, args)], env=env, capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError(f"xdotool {' '.join(map(str, args))}: {r.stderr.strip()}")
+    return r.stdout.strip()
 
 
 class Viewer:
@@ -47,6 +69,10 @@ class Viewer:
     def wait_count(self, n, timeout=20.0):
         """The state lines once there are at least n."""
         return self._wait(lambda s: s if len(s) >= n else None, f"number {n}", timeout)
+
+    def state(self, n, timeout=20.0):
+        """State line number n (1-based), waiting for it."""
+        return self.wait_count(n, timeout)[n - 1]
 
     def wait_for(self, pred, what, timeout=20.0):
         """The first state line for which pred holds."""
