@@ -42,9 +42,8 @@ sc_status launch_passes(const split_move_desc *d, uint32_t passes, uint32_t sms,
 /* The L2 of the current device, for the pass-count model. */
 sc_status device_l2_bytes(uint64_t *bytes)
 {
-    int dev = 0, l2 = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&dev));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    int l2 = 0;
+    SC_TRY(sc_cuda_device_attribute(cudaDevAttrL2CacheSize, &l2));
     *bytes = l2 > 0 ? (uint64_t)l2 : 0u;
     return SC_OK;
 }

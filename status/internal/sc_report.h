@@ -68,12 +68,20 @@ static inline sc_status sc_cuda_report(cudaError_t err, const char *call, const 
             return sc_cuda_report(sc_cuda_err_, "launch of " kernel_name, __FILE__, __LINE__); \
     } while (0)
 
+/* An attribute of the current device (cudaDeviceGetAttribute on cudaGetDevice's device). */
+static inline sc_status sc_cuda_device_attribute(enum cudaDeviceAttr attr, int *value)
+{
+    int dev = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&dev));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(value, attr, dev));
+    return SC_OK;
+}
+
 /* SMs of the current device (at least 1), for grids sized to one wave. */
 static inline sc_status sc_cuda_device_sms(uint32_t *sms)
 {
-    int dev = 0, count = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&dev));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev));
+    int count = 0;
+    SC_TRY(sc_cuda_device_attribute(cudaDevAttrMultiProcessorCount, &count));
     *sms = count > 0 ? (uint32_t)count : 1u;
     return SC_OK;
 }
