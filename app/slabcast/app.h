@@ -17,6 +17,12 @@ typedef struct app_scene {
     sc_backend backend;
     unsigned deform_mask;
     sc_view_mode mode;
+    /* The lights given to the renderer (sc_renderer_set_lights); light_count 0: none set, the
+     * shading's single directional light. light_default: the one light is the default light
+     * (app_default_light), placed anew from the framing of every model loaded. */
+    sc_light_desc lights[SC_MAX_LIGHTS];
+    uint32_t light_count;
+    int light_default;
     char backend_note[256];      /* why the cpu backend renders when a GPU was asked for (auto), or "" */
 } app_scene;
 

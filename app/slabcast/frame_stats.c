@@ -10,7 +10,9 @@ static const char *const k_stage_names[SC_STAGE_COUNT + 1] = {
     [SC_STAGE_DEFORM] = "deform",       [SC_STAGE_NORMALS] = "normals",   [SC_STAGE_PROJECT] = "project",
     [SC_STAGE_REDUCE] = "reduce",       [SC_STAGE_SCAN] = "scan",         [SC_STAGE_EMIT] = "emit",
     [SC_STAGE_TILE_SPLIT] = "tile_split", [SC_STAGE_SLAB_SPLIT] = "slab_split",
-    [SC_STAGE_RAYCAST] = "raycast",     [SC_STAGE_SHADE] = "shade",       [SC_STAGE_COUNT] = "frame",
+    [SC_STAGE_RAYCAST] = "raycast",     [SC_STAGE_SHADOW_RECEIVERS] = "shadow-recv",
+    [SC_STAGE_SHADOW_EMIT] = "shadow-emit", [SC_STAGE_SHADOW_SPLIT] = "shadow-split",
+    [SC_STAGE_SHADOW_CAST] = "shadow-cast", [SC_STAGE_SHADE] = "shade", [SC_STAGE_COUNT] = "frame",
 };
 
 const char *app_stage_name(int stage) { return stage >= 0 && stage <= SC_STAGE_COUNT ? k_stage_names[stage] : "?"; }
@@ -95,6 +97,13 @@ void app_frame_log_print(const app_frame_log *log, FILE *f)
             (unsigned long long)last->tiles_exited_early, (unsigned long long)last->tiles,
             (unsigned long long)last->hit_pixels, last->depth_min, last->depth_max, last->capacity_grows,
             last->overflow_passes);
+    if (last->shadow_lights > 0)
+        fprintf(f, "shadows:    %u lights, %u light views, %llu receivers, %llu caster references,\n"
+                   "            %llu shadow-ray tests, %llu rays blocked, %llu decided early, %u overflow passes\n",
+                last->shadow_lights, last->light_views, (unsigned long long)last->shadow_receivers,
+                (unsigned long long)last->shadow_references, (unsigned long long)last->shadow_ray_tests,
+                (unsigned long long)last->shadow_rays_blocked, (unsigned long long)last->shadow_rays_early,
+                last->shadow_overflow_passes);
     if (log->pipelined_frames > 0 && log->pipelined_ms > 0.0)
         fprintf(f, "pipelined: %d frames back to back in %.3f ms: %.4f ms per frame (%.0f frames/s)\n",
                 log->pipelined_frames, log->pipelined_ms, log->pipelined_ms / log->pipelined_frames,
@@ -181,11 +190,19 @@ static void json_last_frame(const app_frame_log *log, FILE *f)
     if (log->seen == 0) return; /* omitted: no frame was rendered */
     fprintf(f, ",\n  \"last_frame\": {\"triangles\": %llu, \"visible_triangles\": %llu, \"references\": %llu, "
                "\"ray_triangle_tests\": %llu, \"tiles\": %llu, \"tiles_exited_early\": %llu, "
-               "\"hit_pixels\": %llu}",
+               "\"hit_pixels\": %llu, ",
             (unsigned long long)last->triangles, (unsigned long long)last->visible_triangles,
             (unsigned long long)last->references, (unsigned long long)last->ray_triangle_tests,
             (unsigned long long)last->tiles, (unsigned long long)last->tiles_exited_early,
             (unsigned long long)last->hit_pixels);
+    /* The shadow pass: all 0 when shadows are off. */
+    fprintf(f, "\"shadow_lights\": %u, \"light_views\": %u, \"shadow_receivers\": %llu, "
+               "\"shadow_references\": %llu, \"shadow_ray_tests\": %llu, \"shadow_rays_blocked\": %llu, "
+               "\"shadow_rays_early\": %llu, \"shadow_overflow_passes\": %u}",
+            last->shadow_lights, last->light_views, (unsigned long long)last->shadow_receivers,
+            (unsigned long long)last->shadow_references, (unsigned long long)last->shadow_ray_tests,
+            (unsigned long long)last->shadow_rays_blocked, (unsigned long long)last->shadow_rays_early,
+            last->shadow_overflow_passes);
 }
 
 static void json_pipelined(const app_frame_log *log, FILE *f)

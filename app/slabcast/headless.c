@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "frame_stats.h"
+#include "lights.h"
 
 static double app_now_ms(void)
 {
@@ -22,6 +23,20 @@ static float frame_time(const app_options *o, int i)
 }
 
 static int write_image(const app_image *img, const char *path, app_image_format format, int say);
+
+/* The lights set (--light, or the default one), so a run says where its shadows come from. */
+static void print_lights(const app_options *o, const app_scene *s)
+{
+    if (s->light_count == 0) return;
+    printf("slabcast: shadows %s, %u light%s:", o->shadows ? "on" : "off", s->light_count,
+           s->light_count == 1 ? "" : "s");
+    for (uint32_t i = 0; i < s->light_count; ++i) {
+        char text[128];
+        app_light_format(&s->lights[i], text, sizeof text);
+        printf("%s %s%s", i ? "," : "", text, s->light_default ? " (default)" : "");
+    }
+    printf("\n");
+}
 
 /* --record DIR: frame n (from 1) as DIR/frame-NNNNNN.png. */
 static int record_frame(const app_image *img, const char *dir, int n)
@@ -108,6 +123,7 @@ int app_run_headless(const app_options *o, app_scene *s)
         printf("slabcast: %s backend, %s: %u triangles, %ux%u, %d frames (%d warm-up), deform 0x%x, mode %s\n",
                cuda ? "cuda" : "cpu", s->mesh_name, s->mesh.triangle_count, w, h, frames, warmup, s->deform_mask,
                app_mode_name(s->mode));
+    if (rc == 0) print_lights(o, s);
     int measured = rc == 0 ? render_measured(o, s, o->record_dir ? &img : NULL, img.pixels, frames, warmup, &log) : 0;
     if (measured == -2) rc = 1; /* --record: the write said why */
     if (rc == 0 && (measured != 0 || (cuda && render_pipelined(o, s, img.pixels, frames, &log) != 0))) {

@@ -160,10 +160,13 @@ int app_hud_draw_legend(app_hud *h, const sc_renderer *r, int scale, int fb_widt
 
 /* ---- the per-stage bar graph --------------------------------------------------------------------- */
 
-/* One colour per stage (Tableau 10): neighbours in the frame's order differ clearly. */
+/* One colour per stage, in sc_stage's order: Tableau 10 for the eye pass and shade, four more of
+ * Tableau 20 / D3 for the shadow pass; neighbours in the frame's order differ clearly. */
 static const unsigned char k_stage_colours[][4] = {
     {78, 121, 167, 255},  {242, 142, 43, 255}, {225, 87, 89, 255},  {118, 183, 178, 255}, {89, 161, 79, 255},
-    {237, 201, 72, 255},  {176, 122, 161, 255}, {255, 157, 167, 255}, {156, 117, 95, 255}, {186, 176, 172, 255},
+    {237, 201, 72, 255},  {176, 122, 161, 255}, {255, 157, 167, 255}, {156, 117, 95, 255},
+    {148, 103, 189, 255}, {23, 190, 207, 255},  {188, 189, 34, 255},  {227, 119, 194, 255}, /* shadow pass */
+    {186, 176, 172, 255},                                                                      /* shade */
 };
 _Static_assert(sizeof k_stage_colours / sizeof k_stage_colours[0] == SC_STAGE_COUNT,
                "one colour per stage of sc_stage");

@@ -187,7 +187,8 @@ int main(int argc, char **argv)
     int rc = 1;
     if (load_first_model(&o, &s) == 0) {
         apply_camera_option(&o, &s);
-        rc = run(&o, &s);
+        if (app_scene_init_lights(&o, &s) != 0) app_report_error("the lights");
+        else rc = run(&o, &s);
     }
     sc_renderer_destroy(s.renderer);
     sc_mesh_free(&s.mesh);

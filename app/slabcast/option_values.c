@@ -137,27 +137,41 @@ int app_parse_seconds_value(FILE *err, const char *program, const char *opt, con
     return 0;
 }
 
+int app_parse_real_list(const char *s, int n, double lo, double hi, double *out, char *problem, size_t problem_size)
+{
+    const char *p = s;
+    for (int i = 0; i < n; ++i) {
+        size_t len = strcspn(p, ",");
+        char part[64];
+        if (len >= sizeof part) {
+            snprintf(problem, problem_size, "a number is too long");
+            return -1;
+        }
+        memcpy(part, p, len);
+        part[len] = '\0';
+        app_num_error e = app_parse_real_in(part, lo, hi, &out[i]);
+        if (e != APP_NUM_OK) {
+            snprintf(problem, problem_size, "%s", app_num_problem(e));
+            return -1;
+        }
+        p += len;
+        if (i + 1 < n && *p++ != ',') break;
+        if (i + 1 == n && !*p) return 0;
+    }
+    snprintf(problem, problem_size, "expected %d comma-separated numbers", n);
+    return -1;
+}
+
 int app_parse_camera_value(FILE *err, const char *program, const char *opt, const char *v, float camera[7])
 {
     char valid[128];
     snprintf(valid, sizeof valid, "ex,ey,ez,tx,ty,tz,fov: eye, target (not the eye) and fov %g .. %g degrees",
              (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
-    const char *p = v;
-    for (int i = 0; i < 7; ++i) {
-        size_t n = strcspn(p, ",");
-        char part[64];
-        if (n >= sizeof part) return app_bad_value(err, program, opt, v, "a number is too long", valid);
-        memcpy(part, p, n);
-        part[n] = '\0';
-        double x = 0.0;
-        app_num_error e = app_parse_real_in(part, -3e38, 3e38, &x);
-        if (e != APP_NUM_OK) return app_bad_value(err, program, opt, v, app_num_problem(e), valid);
-        camera[i] = (float)x;
-        p += n;
-        if (i < 6 && *p != ',') return app_bad_value(err, program, opt, v, "expected 7 comma-separated numbers", valid);
-        if (i < 6) ++p;
-    }
-    if (*p) return app_bad_value(err, program, opt, v, "expected 7 comma-separated numbers", valid);
+    double x[7];
+    char problem[64];
+    if (app_parse_real_list(v, 7, -3e38, 3e38, x, problem, sizeof problem) != 0)
+        return app_bad_value(err, program, opt, v, problem, valid);
+    for (int i = 0; i < 7; ++i) camera[i] = (float)x[i];
     app_camera probe = {{0}, {0}, 1.0f, {0}, 1.0f};
     if (app_camera_set(&probe, camera, camera + 3, camera[6]) != 0)
         return app_bad_value(err, program, opt, v, "eye equals target or fov out of range", valid);

@@ -30,6 +30,10 @@ app_num_error app_parse_count_range(const char *s, size_t n, uint64_t lo, uint64
 /* A plain decimal number in [lo, hi]; values too small for a double read as 0. */
 app_num_error app_parse_real_in(const char *s, double lo, double hi, double *out);
 
+/* n comma-separated plain decimal numbers, each in [lo, hi], into out: 0, or -1 with the problem in
+ * problem ("not a number", "expected 3 comma-separated numbers", ...). */
+int app_parse_real_list(const char *s, int n, double lo, double hi, double *out, char *problem, size_t problem_size);
+
 /* Whole option values, with the message on err when bad (0 or -1): */
 /* an integer lo .. hi */
 int app_parse_u32_value(FILE *err, const char *program, const char *opt, const char *v, uint32_t lo, uint32_t hi,

@@ -7,6 +7,7 @@
 #include "options.h"
 
 #include "camera.h"
+#include "lights.h"
 #include "option_values.h"
 #include "viewer_bindings.h"
 
@@ -19,7 +20,7 @@
 static const char *const k_mode_names[SC_VIEW_MODE_COUNT] = {
     [SC_VIEW_SHADED] = "shaded", [SC_VIEW_TRIANGLE_ID] = "id",  [SC_VIEW_NORMALS] = "normals",
     [SC_VIEW_DEPTH] = "depth",   [SC_VIEW_TILE_HEAT] = "tiles", [SC_VIEW_SLAB] = "slab",
-    [SC_VIEW_TESTS_HEAT] = "tests",
+    [SC_VIEW_TESTS_HEAT] = "tests", [SC_VIEW_SHADOW] = "shadow", [SC_VIEW_SHADOW_TESTS] = "shadow-tests",
 };
 
 static const struct { const char *name; unsigned bit; } k_deformers[] = {
@@ -28,11 +29,11 @@ static const struct { const char *name; unsigned bit; } k_deformers[] = {
 };
 
 typedef enum opt_id {
-    OPT_HELP, OPT_CULL, OPT_FLAT, OPT_HEADLESS, OPT_WINDOW, OPT_VERBOSE, OPT_NO_HUD, /* flags: no value */
+    OPT_HELP, OPT_CULL, OPT_FLAT, OPT_HEADLESS, OPT_WINDOW, OPT_VERBOSE, OPT_NO_HUD, OPT_SHADOWS, /* flags */
     OPT_MESH, OPT_RESOLUTION, OPT_SUBDIVIDE, OPT_SIZE, OPT_BACKEND, OPT_TILE, OPT_SLABS, OPT_DEFORM,
     OPT_MODE, OPT_FRAMES, OPT_TIME, OPT_DT, OPT_OUT, OPT_STATS_JSON, OPT_THREADS, OPT_MAX_MESH_BYTES,
     OPT_MAX_VERTICES, OPT_MAX_TRIANGLES, OPT_MAX_XZ_RATIO, OPT_CAMERA, OPT_STATE_LOG, OPT_RECORD, OPT_HEAT_MAX,
-    OPT_INTEROP, OPT_DEFORM_AMOUNT, OPT_DEFORM_SPEED
+    OPT_INTEROP, OPT_DEFORM_AMOUNT, OPT_DEFORM_SPEED, OPT_LIGHT
 } opt_id;
 
 /* Every option, with the name of its value as --help shows it ("FILE", "N"; NULL: a flag). */
@@ -53,7 +54,8 @@ static const struct app_opt { const char *name; const char *arg; opt_id id; } k_
     {"--no-hud", NULL, OPT_NO_HUD},       {"--state-log", "FILE", OPT_STATE_LOG},
     {"--record", "DIR", OPT_RECORD},      {"--heat-max", "N", OPT_HEAT_MAX},
     {"--interop", "MODE", OPT_INTEROP},   {"--deform-amount", "X", OPT_DEFORM_AMOUNT},
-    {"--deform-speed", "X", OPT_DEFORM_SPEED},
+    {"--deform-speed", "X", OPT_DEFORM_SPEED}, {"--shadows", NULL, OPT_SHADOWS},
+    {"--light", "x,y,z", OPT_LIGHT},
 };
 #define APP_OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -90,9 +92,15 @@ void app_print_usage(FILE *f)
             "  --deform LIST       comma-separated: twist,bend,wave,pulse,noise, or none (default twist,wave)\n"
             "  --deform-amount X   scale of every deformer, 0 .. %g (default 1)\n"
             "  --deform-speed X    viewer: animation seconds per second, -%g .. %g (default 1)\n"
-            "  --mode M            shaded, id, normals, depth, tiles, slab, tests (default shaded)\n"
-            "  --heat-max N        tiles and tests modes: the count shown hottest, > 0 .. %g (default: the\n"
-            "                      renderer's: 1024 triangles per tile, 256 tests per pixel)\n"
+            "  --mode M            shaded, id, normals, depth, tiles, slab, tests, shadow (lit / shadowed per\n"
+            "                      light), shadow-tests (shadow-ray tests per pixel) (default shaded)\n"
+            "  --heat-max N        tiles, tests and shadow-tests modes: the count shown hottest, > 0 .. %g\n"
+            "                      (default: the renderer's: 1024 triangles per tile, 256 tests per pixel)\n"
+            "  --shadows           exact hard shadows from the lights (the viewer's L key toggles them)\n"
+            "  --light x,y,z       a point light at x,y,z, or dir:x,y,z a directional light travelling along\n"
+            "                      x,y,z; repeatable, at most %d; coordinates within +-%g. With --shadows and\n"
+            "                      no --light: a point light at the framing centre + %g x the framing radius x\n"
+            "                      normalize(1,2,1); with neither: one directional light without shadows\n"
             "  --frames N          frames to render, 1 .. %u (headless default: %d on cuda, %d on cpu;\n"
             "                      window: run until closed, or N frames then exit)\n"
             "  --time T            time of the first frame in seconds, -%g .. %g (default 0)\n"
@@ -116,8 +124,9 @@ void app_print_usage(FILE *f)
             "  --help              this text\n",
             APP_MAX_MODELS, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, APP_MAX_SUBDIVIDE, APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE,
             SC_MAX_SLABS, APP_MAX_DEFORM_AMOUNT, APP_MAX_DEFORM_SPEED, APP_MAX_DEFORM_SPEED, APP_MAX_HEAT,
-            APP_MAX_FRAMES, APP_HEADLESS_FRAMES_CUDA, APP_HEADLESS_FRAMES_CPU, APP_MAX_TIME,
-            APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS,
+            SC_MAX_LIGHTS, APP_MAX_LIGHT_COORD, (double)APP_DEFAULT_LIGHT_RADII, APP_MAX_FRAMES,
+            APP_HEADLESS_FRAMES_CUDA, APP_HEADLESS_FRAMES_CPU, APP_MAX_TIME, APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT,
+            APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS,
             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
     fprintf(f, "\nviewer keys and mouse (F1 or ? shows them in the window):\n");
     app_print_bindings(f);
@@ -306,6 +315,7 @@ static int apply_flag(app_options *o, opt_id id, int *saw_window, int *saw_headl
     case OPT_WINDOW: o->window = APP_WINDOW_ON; *saw_window = 1; break;
     case OPT_VERBOSE: o->verbose = 1; break;
     case OPT_NO_HUD: o->no_hud = 1; break;
+    case OPT_SHADOWS: o->shadows = 1; break;
     default: return -1;
     }
     return 0;
@@ -348,9 +358,42 @@ static int parse_real_opt(const char *opt, const char *v, double lo, double hi, 
     return 0;
 }
 
+/* --light: one more light, at most SC_MAX_LIGHTS. */
+static int add_light(const char *opt, const char *v, app_options *o, FILE *err)
+{
+    if (o->light_count >= SC_MAX_LIGHTS) {
+        char valid[64];
+        snprintf(valid, sizeof valid, "at most %d lights", SC_MAX_LIGHTS);
+        return bad_value(err, opt, v, "too many lights", valid);
+    }
+    if (app_parse_light_value(err, "slabcast", opt, v, &o->lights[o->light_count]) != 0) return -1;
+    ++o->light_count;
+    return 0;
+}
+
+/* --mode: a name of k_mode_names; a bad one is refused naming them all. */
+static int parse_mode(const char *opt, const char *v, sc_view_mode *out, FILE *err)
+{
+    int m = 0;
+    while (m < SC_VIEW_MODE_COUNT && strcmp(v, k_mode_names[m]) != 0) ++m;
+    if (m < SC_VIEW_MODE_COUNT) {
+        *out = (sc_view_mode)m;
+        return 0;
+    }
+    char valid[160];
+    size_t len = 0;
+    valid[0] = '\0';
+    for (int i = 0; i < SC_VIEW_MODE_COUNT && len < sizeof valid; ++i) {
+        int n = snprintf(valid + len, sizeof valid - len, "%s%s", i ? ", " : "", k_mode_names[i]);
+        if (n > 0) len += (size_t)n;
+    }
+    return bad_value(err, opt, v, "unknown mode", valid);
+}
+
 static int apply_value(app_options *o, opt_id id, const char *opt, const char *v, FILE *err)
 {
     switch (id) {
+    case OPT_LIGHT: return add_light(opt, v, o, err);
     case OPT_MESH: return add_model(v, o, err);
     case OPT_STATS_JSON: return apply_file_name(opt, v, &o->stats_json, err);
     case OPT_STATE_LOG: return apply_file_name(opt, v, &o->state_log, err);
@@ -406,14 +449,7 @@ static int apply_value(app_options *o, opt_id id, const char *opt, const char *v
             return bad_value(err, opt, v, "unknown deformer list",
                              "comma-separated twist, bend, wave, pulse, noise; or none");
         return 0;
-    case OPT_MODE: {
-        int m = 0;
-        while (m < SC_VIEW_MODE_COUNT && strcmp(v, k_mode_names[m]) != 0) ++m;
-        if (m == SC_VIEW_MODE_COUNT)
-            return bad_value(err, opt, v, "unknown mode", "shaded, id, normals, depth, tiles, slab, tests");
-        o->mode = (sc_view_mode)m;
-        return 0;
-    }
+    case OPT_MODE: return parse_mode(opt, v, &o->mode, err);
     default: return -1;
     }
 }

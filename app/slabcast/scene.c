@@ -3,6 +3,8 @@
  * cancelled load leaves the scene and the renderer with the model they had. */
 #include "scene.h"
 
+#include "lights.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -193,5 +195,41 @@ int app_scene_load(const app_options *o, const char *path, app_progress_fn progr
     s->orbit = orbit;
     app_camera_from_orbit(&s->camera, &s->orbit);
     if (note[0]) fputs(note, stderr);
+    /* The default light belongs to the model's framing: a new model gets it placed anew. Valid
+     * lights are never refused, so this cannot fail for a framed model; said if it ever does. */
+    if (s->light_default && app_scene_use_default_light(s) != 0)
+        fprintf(stderr, "slabcast: the default light: %s\n", sc_last_error());
     return 0;
+}
+
+/* ---- lights ------------------------------------------------------------------------------------ */
+
+int app_scene_apply_lights(const app_scene *s)
+{
+    return sc_renderer_set_lights(s->renderer, s->lights, s->light_count) == SC_OK ? 0 : -1;
+}
+
+int app_scene_use_default_light(app_scene *s)
+{
+    s->lights[0] = app_default_light(s->orbit.center, s->orbit.radius);
+    s->light_count = 1;
+    s->light_default = 1;
+    return app_scene_apply_lights(s);
+}
+
+int app_scene_init_lights(const app_options *o, app_scene *s)
+{
+    if (o->light_count) {
+        for (unsigned i = 0; i < o->light_count; ++i) s->lights[i] = o->lights[i];
+        s->light_count = o->light_count;
+        s->light_default = 0;
+        if (app_scene_apply_lights(s) != 0) return -1;
+    } else if (o->shadows && app_scene_use_default_light(s) != 0) {
+        return -1;
+    }
+    if (!o->shadows) return 0;
+    sc_render_options ro = {0};
+    if (sc_renderer_get_options(s->renderer, &ro) != SC_OK) return -1;
+    ro.shadows = 1;
+    return sc_renderer_set_options(s->renderer, &ro) == SC_OK ? 0 : -1;
 }

@@ -25,4 +25,16 @@
 int app_scene_load(const app_options *o, const char *path, app_progress_fn progress, void *user, app_scene *s,
                    char *why, size_t why_size);
 
+/* The command line's lights and shadows, once the first model is framed: --light's lights, or with
+ * --shadows alone the default light (app_default_light of the framing; it then follows every model
+ * loaded, see app_scene_load), given to the renderer; none when neither option is given (the
+ * shading's single light, as before lights existed). Then sc_render_options.shadows from --shadows.
+ * 0, or -1 with the library's error pending (app_report_error). */
+int app_scene_init_lights(const app_options *o, app_scene *s);
+/* Makes the default light the scene's only light (placed from s->orbit) and gives it to the renderer.
+ * 0, or -1 with the library's error pending. */
+int app_scene_use_default_light(app_scene *s);
+/* Gives the renderer the scene's lights (after one was moved). 0, or -1 with the library's error pending. */
+int app_scene_apply_lights(const app_scene *s);
+
 #endif

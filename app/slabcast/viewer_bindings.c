@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "slabcast.h"
+
 #define KEY(code, mods, ignore, keys, name, desc, action, param) \
     {APP_INPUT_KEY, (code), (mods), (ignore), (keys), (name), (desc), (action), (param)}
 #define DRAG(button, mods, keys, name, desc, action) \
@@ -13,6 +15,8 @@ static const app_binding k_bindings[] = {
     DRAG(APP_BUTTON_RIGHT, 0, "Right drag", "pan", "pan (move eye and target)", APP_ACT_PAN),
     DRAG(APP_BUTTON_MIDDLE, 0, "Middle drag", "pan-middle", "pan", APP_ACT_PAN),
     DRAG(APP_BUTTON_LEFT, APP_MOD_SHIFT, "Shift+Left drag", "pan-shift", "pan", APP_ACT_PAN),
+    DRAG(APP_BUTTON_LEFT, APP_MOD_CONTROL, "Ctrl+Left drag", "light-move",
+         "move the first light around the model (none yet: the default light)", APP_ACT_LIGHT),
     {APP_INPUT_SCROLL, 0, 0, 0, "Wheel", "zoom", "zoom towards / away from the target", APP_ACT_ZOOM, 0},
     KEY('W', 0, APP_MOD_SHIFT, "W", "fly-forward", "fly forward (Shift: faster)", APP_ACT_FLY, APP_FLY_FORWARD),
     KEY('S', 0, APP_MOD_SHIFT, "S", "fly-back", "fly back (Shift: faster)", APP_ACT_FLY, APP_FLY_BACK),
@@ -27,13 +31,18 @@ static const app_binding k_bindings[] = {
     KEY(APP_KEY_MINUS, 0, 0, "-", "fov-out", "wider field of view (5 degrees)", APP_ACT_FOV, +1),
     KEY(APP_KEY_KP_SUBTRACT, 0, 0, "Keypad -", "fov-out-keypad", "wider field of view", APP_ACT_FOV, +1),
     KEY('P', 0, 0, "P", "print-camera", "print the camera as a --camera option", APP_ACT_PRINT_CAMERA, 0),
-    KEY(APP_KEY_1 + 0, 0, 0, "1", "mode-shaded", "view mode: shaded", APP_ACT_MODE, 0),
-    KEY(APP_KEY_1 + 1, 0, 0, "2", "mode-id", "view mode: triangle id", APP_ACT_MODE, 1),
-    KEY(APP_KEY_1 + 2, 0, 0, "3", "mode-normals", "view mode: normals", APP_ACT_MODE, 2),
-    KEY(APP_KEY_1 + 3, 0, 0, "4", "mode-depth", "view mode: depth", APP_ACT_MODE, 3),
-    KEY(APP_KEY_1 + 4, 0, 0, "5", "mode-tiles", "view mode: triangles per tile", APP_ACT_MODE, 4),
-    KEY(APP_KEY_1 + 5, 0, 0, "6", "mode-slab", "view mode: slab of the hit", APP_ACT_MODE, 5),
-    KEY(APP_KEY_1 + 6, 0, 0, "7", "mode-tests", "view mode: ray-triangle tests per pixel", APP_ACT_MODE, 6),
+    KEY(APP_KEY_1 + 0, 0, 0, "1", "mode-shaded", "view mode: shaded", APP_ACT_MODE, SC_VIEW_SHADED),
+    KEY(APP_KEY_1 + 1, 0, 0, "2", "mode-id", "view mode: triangle id", APP_ACT_MODE, SC_VIEW_TRIANGLE_ID),
+    KEY(APP_KEY_1 + 2, 0, 0, "3", "mode-normals", "view mode: normals", APP_ACT_MODE, SC_VIEW_NORMALS),
+    KEY(APP_KEY_1 + 3, 0, 0, "4", "mode-depth", "view mode: depth", APP_ACT_MODE, SC_VIEW_DEPTH),
+    KEY(APP_KEY_1 + 4, 0, 0, "5", "mode-tiles", "view mode: triangles per tile", APP_ACT_MODE, SC_VIEW_TILE_HEAT),
+    KEY(APP_KEY_1 + 5, 0, 0, "6", "mode-slab", "view mode: slab of the hit", APP_ACT_MODE, SC_VIEW_SLAB),
+    KEY(APP_KEY_1 + 6, 0, 0, "7", "mode-tests", "view mode: ray-triangle tests per pixel", APP_ACT_MODE,
+        SC_VIEW_TESTS_HEAT),
+    KEY(APP_KEY_1 + 7, 0, 0, "8", "mode-shadow", "view mode: lit / shadowed per light", APP_ACT_MODE, SC_VIEW_SHADOW),
+    KEY(APP_KEY_1 + 7, APP_MOD_SHIFT, 0, "Shift+8", "mode-shadow-tests", "view mode: shadow-ray tests per pixel",
+        APP_ACT_MODE, SC_VIEW_SHADOW_TESTS),
+    KEY('L', 0, 0, "L", "shadows", "shadows on / off (no light yet: the default light)", APP_ACT_SHADOWS, 0),
     KEY('B', 0, 0, "B", "cull", "back-face culling on / off", APP_ACT_CULL, 0),
     KEY('N', 0, 0, "N", "flat", "flat / smooth normals", APP_ACT_FLAT, 0),
     KEY('T', 0, 0, "T", "deform-next", "next set of deformers", APP_ACT_DEFORM_NEXT, 0),
@@ -98,7 +107,7 @@ const app_binding *app_binding_for_drag(int button, int mods)
 void app_print_bindings(FILE *f)
 {
     for (size_t i = 0; i < APP_BINDING_COUNT; ++i)
-        fprintf(f, "  %-16s %-15s %s\n", k_bindings[i].keys, k_bindings[i].name, k_bindings[i].description);
+        fprintf(f, "  %-16s %-18s %s\n", k_bindings[i].keys, k_bindings[i].name, k_bindings[i].description);
 }
 
 size_t app_bindings_text(int column, char *buf, size_t size)

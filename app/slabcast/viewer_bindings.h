@@ -26,7 +26,8 @@ typedef enum app_action {
     APP_ACT_QUIT, APP_ACT_HELP, APP_ACT_HUD, APP_ACT_MODE, APP_ACT_PAUSE, APP_ACT_STEP, APP_ACT_DEFORM_NEXT,
     APP_ACT_CULL, APP_ACT_FLAT, APP_ACT_SCREENSHOT, APP_ACT_FRAME, APP_ACT_RESET, APP_ACT_FOV, APP_ACT_PRINT_CAMERA,
     APP_ACT_FLY, APP_ACT_TILE, APP_ACT_SLABS, APP_ACT_VSYNC, APP_ACT_FULLSCREEN, APP_ACT_ORBIT, APP_ACT_PAN,
-    APP_ACT_ZOOM, APP_ACT_DEFORM_AMOUNT, APP_ACT_DEFORM_SPEED, APP_ACT_HEAT_MAX, APP_ACT_MODEL
+    APP_ACT_ZOOM, APP_ACT_DEFORM_AMOUNT, APP_ACT_DEFORM_SPEED, APP_ACT_HEAT_MAX, APP_ACT_MODEL, APP_ACT_SHADOWS,
+    APP_ACT_LIGHT
 } app_action;
 
 /* Fly directions (APP_ACT_FLY's param). */
@@ -41,7 +42,7 @@ typedef struct app_binding {
     const char *name;         /* short unique name: "fly-forward" (tests and scripts use it) */
     const char *description;
     app_action action;
-    int param;                /* the mode index, a direction, +1 / -1 */
+    int param;                /* the view mode (sc_view_mode), a direction, +1 / -1 */
 } app_binding;
 
 /* The table, in the order --help and the overlay show it. */

@@ -32,13 +32,16 @@ int app_viewer_available(char *why, size_t why_size)
 
 /* ---- settings that need the renderer ----------------------------------------------------------- */
 
-/* Culling and flat shading as toggled: per-frame settings of the renderer, from the next frame on
- * (no new renderer, no mesh upload). */
+/* Culling, flat shading and shadows as toggled: per-frame settings of the renderer, from the next
+ * frame on (no new renderer, no mesh upload). */
 static int apply_render_options(viewer *v)
 {
-    sc_render_options ro = {v->cull, v->flat};
+    sc_render_options ro = {0};
+    ro.cull_back_faces = v->cull;
+    ro.flat_shading = v->flat;
+    ro.shadows = v->shadows;
     if (sc_renderer_set_options(v->scene->renderer, &ro) != SC_OK) {
-        app_viewer_report("culling / flat shading");
+        app_viewer_report("culling / flat shading / shadows");
         return -1;
     }
     return 0;
@@ -278,6 +281,10 @@ static int apply_changes(viewer *v, void **host_rgba, unsigned *tile_applied, un
         v->options_changed = 0;
         if (apply_render_options(v) != 0) return 1;
     }
+    if (v->lights_changed) {
+        v->lights_changed = 0;
+        if (app_scene_apply_lights(s) != 0) app_viewer_report("the light");
+    }
     if (v->shading_changed) {
         v->shading_changed = 0;
         sc_shading_desc sh = {0};
@@ -317,6 +324,7 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
     v.scene = s;
     v.cull = o->cull_back_faces;
     v.flat = o->flat_shading;
+    v.shadows = o->shadows;
     v.hud_on = !o->no_hud;
     v.tile_size = o->tile_size ? o->tile_size : 8;
     v.num_slabs = o->num_slabs ? o->num_slabs : 16;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lights.h"
+#include "scene.h"
 #include "viewer_internal.h"
 
 /* The table's codes are GLFW's. */
@@ -13,7 +15,8 @@ _Static_assert(APP_KEY_ESCAPE == GLFW_KEY_ESCAPE && APP_KEY_F1 == GLFW_KEY_F1 &&
                    APP_KEY_SLASH == GLFW_KEY_SLASH && APP_KEY_EQUAL == GLFW_KEY_EQUAL &&
                    APP_KEY_KP_ADD == GLFW_KEY_KP_ADD && APP_KEY_KP_SUBTRACT == GLFW_KEY_KP_SUBTRACT &&
                    APP_KEY_LEFT_BRACKET == GLFW_KEY_LEFT_BRACKET && APP_KEY_COMMA == GLFW_KEY_COMMA &&
-                   APP_KEY_1 == GLFW_KEY_1 && 'W' == GLFW_KEY_W && APP_KEY_SPACE == GLFW_KEY_SPACE,
+                   APP_KEY_1 == GLFW_KEY_1 && APP_KEY_1 + 7 == GLFW_KEY_8 && 'W' == GLFW_KEY_W &&
+                   APP_KEY_SPACE == GLFW_KEY_SPACE,
                "viewer_bindings.h's key codes must be GLFW's");
 _Static_assert(APP_MOD_SHIFT == GLFW_MOD_SHIFT && APP_MOD_CONTROL == GLFW_MOD_CONTROL &&
                    APP_BUTTON_RIGHT == GLFW_MOUSE_BUTTON_RIGHT && APP_BUTTON_MIDDLE == GLFW_MOUSE_BUTTON_MIDDLE,
@@ -96,6 +99,34 @@ static void change_heat_max(viewer *v, int up)
     v->shading_changed = 1;
 }
 
+/* L and Ctrl+Left drag need a light: with none set yet, the default one (placed from the framing,
+ * and again from each model loaded after). 0, or -1 (said on stderr). */
+static int ensure_light(viewer *v)
+{
+    if (v->scene->light_count > 0) return 0;
+    if (app_scene_use_default_light(v->scene) == 0) return 0;
+    app_viewer_report("the default light");
+    return -1;
+}
+
+/* L: shadows on / off from the next frame (sc_render_options.shadows). */
+static void toggle_shadows(viewer *v)
+{
+    if (!v->shadows && ensure_light(v) != 0) return;
+    v->shadows = !v->shadows;
+    v->options_changed = 1;
+}
+
+/* Ctrl+Left drag: the first light orbits the framing centre (a point light at its distance, a
+ * directional light's direction turns), as the camera orbits under a plain drag; the light follows
+ * the cursor on the side of the model that faces the viewer. Applied once before the next frame. */
+static void move_light(viewer *v, float dx, float dy)
+{
+    if (ensure_light(v) != 0) return;
+    app_light_orbit(&v->scene->lights[0], v->scene->orbit.center, dx * 0.008f, -dy * 0.008f);
+    v->lights_changed = 1;
+}
+
 static void run_action(viewer *v, const app_binding *b, int mods)
 {
     app_scene *s = v->scene;
@@ -135,6 +166,7 @@ static void run_action(viewer *v, const app_binding *b, int mods)
     }
     case APP_ACT_CULL: v->cull = !v->cull; v->options_changed = 1; break;
     case APP_ACT_FLAT: v->flat = !v->flat; v->options_changed = 1; break;
+    case APP_ACT_SHADOWS: toggle_shadows(v); break;
     case APP_ACT_SCREENSHOT: v->save_requested = 1; break;
     case APP_ACT_FRAME: frame_model(&s->camera); break;
     case APP_ACT_RESET: s->camera = v->home; break;
@@ -157,7 +189,7 @@ static void run_action(viewer *v, const app_binding *b, int mods)
     case APP_ACT_SLABS: v->num_slabs = scaled(v->num_slabs, b->param, 1, SC_MAX_SLABS); v->grid_changed = 1; break;
     case APP_ACT_VSYNC: v->vsync = !v->vsync; glfwSwapInterval(v->vsync); break;
     case APP_ACT_FULLSCREEN: toggle_fullscreen(v); break;
-    case APP_ACT_ORBIT: case APP_ACT_PAN: case APP_ACT_ZOOM: break; /* mouse: see the callbacks */
+    case APP_ACT_ORBIT: case APP_ACT_PAN: case APP_ACT_ZOOM: case APP_ACT_LIGHT: break; /* mouse: the callbacks */
     }
     v->log_event = b->name;
 }
@@ -199,6 +231,8 @@ static void on_cursor(GLFWwindow *win, double x, double y)
     } else if (v->drag->action == APP_ACT_PAN) {
         float h = (float)(v->fb_height > 0 ? v->fb_height : 1);
         app_camera_pan(&v->scene->camera, -dx / h, dy / h); /* the model follows the cursor */
+    } else if (v->drag->action == APP_ACT_LIGHT) {
+        move_light(v, dx, dy);
     }
     v->last_x = x;
     v->last_y = y;

@@ -43,8 +43,9 @@ typedef struct viewer {
     int model_count, model_index, dropped_count;
     int model_request;           /* the model to show next (Tab, a drop); -1: none */
     int shading_changed;         /* mode or heat_max changed: sc_renderer_set_shading before the next frame */
-    int cull, flat;
+    int cull, flat, shadows;     /* sc_render_options (B, N, L) */
     int options_changed;
+    int lights_changed;          /* a light moved (Ctrl+Left drag): sc_renderer_set_lights before the next frame */
     unsigned tile_size, num_slabs;
     int grid_changed;
     int vsync, fullscreen;
@@ -52,7 +53,7 @@ typedef struct viewer {
     app_camera home;             /* R: the camera at start */
     FILE *state_log;
     const char *log_event;       /* set by a handled input; the state is logged after the next frame */
-    char stats_text[1024];
+    char stats_text[1536];
     /* Statistics of the frames finished in the current sampling period (sc_renderer_poll_stats,
      * which never waits for the device), averaged for the HUD when the period ends. */
     uint64_t last_stats_frame;

@@ -7,6 +7,7 @@
 
 #include "frame_stats.h"
 #include "hud_graphics.h"
+#include "lights.h"
 #include "viewer_internal.h"
 #include "viewer_state.h"
 
@@ -65,13 +66,26 @@ void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fp
 #define PUT(...) do { int n_ = snprintf(t + len, size - len, __VA_ARGS__); if (n_ > 0 && (size_t)n_ < size - len) len += (size_t)n_; } while (0)
     PUT("%.1f fps  %.2f ms/frame  %s %.3f ms  host %.3f ms (avg 0.5 s)\n", fps, host_ms, cuda ? "GPU" : "cpu",
         st->frame_ms, st->total_ms);
+    /* Stage times on three lines: geometry and counting, the grid and the eye rays, the shadow pass
+     * and shade. */
     for (int i = 0; i < SC_STAGE_COUNT; ++i)
-        PUT("%s%s %.3f", i == 0 ? "" : (i == 5 ? "\n" : "  "), app_stage_name(i), st->stage_ms[i]);
+        PUT("%s%s %.3f", i == 0 ? "" : (i == SC_STAGE_EMIT || i == SC_STAGE_SHADOW_RECEIVERS ? "\n" : "  "),
+            app_stage_name(i), st->stage_ms[i]);
     PUT(" ms\n");
     PUT("triangles %llu  visible %llu  references %llu\n", (unsigned long long)st->triangles,
         (unsigned long long)st->visible_triangles, (unsigned long long)st->references);
     PUT("ray-triangle tests %llu  tiles exited early %llu of %llu\n", (unsigned long long)st->ray_triangle_tests,
         (unsigned long long)st->tiles_exited_early, (unsigned long long)st->tiles);
+    char light[128];
+    if (s->light_count) app_light_format(&s->lights[0], light, sizeof light);
+    else snprintf(light, sizeof light, "the shading's directional light");
+    PUT("shadows %s  light %s", v->shadows ? "on" : "off", light);
+    if (s->light_count > 1) PUT(" (+%u more)", s->light_count - 1);
+    PUT("\n");
+    if (v->shadows)
+        PUT("receivers %llu  caster refs %llu  shadow tests %llu  blocked %llu\n",
+            (unsigned long long)st->shadow_receivers, (unsigned long long)st->shadow_references,
+            (unsigned long long)st->shadow_ray_tests, (unsigned long long)st->shadow_rays_blocked);
     PUT("%dx%d  tile %u x %u slabs  %s backend%s%s\n", v->fb_width, v->fb_height, v->tile_size, v->num_slabs,
         cuda ? "cuda" : "cpu", v->gpu_name[0] ? "  " : "", v->gpu_name);
     PUT("%s  mode %s  deform %s  t %.2f s%s\n", s->mesh_name, app_mode_name(s->mode), deform, app_viewer_time(v),
@@ -175,6 +189,11 @@ void app_viewer_write_state(viewer *v)
     st.fullscreen = v->fullscreen;
     st.cull = v->cull;
     st.flat = v->flat;
+    st.shadows = v->shadows;
+    st.light_count = v->scene->light_count;
+    if (st.light_count) st.light = v->scene->lights[0];
+    for (int k = 0; k < 3; ++k) st.center[k] = v->scene->orbit.center[k];
+    st.radius = v->scene->orbit.radius;
     st.deform_mask = v->scene->deform_mask;
     st.width = v->fb_width;
     st.height = v->fb_height;

@@ -41,6 +41,20 @@ static void put_rect(FILE *f, const char *name, app_rect r)
     fprintf(f, ",\"%s\":[%d,%d,%d,%d]", name, r.x, r.y, r.w, r.h);
 }
 
+/* ,"shadows":0|1,"lights":N,"light_type":"point"|"directional"|"none","light":[x,y,z] (a point light's
+ * position, a directional light's direction; 0s for none),"center":[..],"radius":r */
+static void put_light(FILE *f, const app_viewer_state *s)
+{
+    static const float k_none[3] = {0.0f, 0.0f, 0.0f};
+    const int directional = s->light.type == SC_LIGHT_DIRECTIONAL;
+    const char *type = s->light_count == 0 ? "none" : (directional ? "directional" : "point");
+    fprintf(f, ",\"shadows\":%d,\"lights\":%u,\"light_type\":\"%s\"", s->shadows, s->light_count, type);
+    put_vec3(f, "light", s->light_count == 0 ? k_none : (directional ? s->light.direction : s->light.position));
+    put_vec3(f, "center", s->center);
+    fputs(",\"radius\":", f);
+    app_json_number(f, s->radius);
+}
+
 void app_viewer_state_write(FILE *f, const app_viewer_state *s)
 {
     char deform[64];
@@ -64,6 +78,7 @@ void app_viewer_state_write(FILE *f, const app_viewer_state *s)
     app_json_number(f, s->deform_speed);
     fputs(",\"heat_max\":", f);
     app_json_number(f, s->heat_max);
+    put_light(f, s);
     fputs(",\"model\":", f);
     app_json_string(f, s->model ? s->model : "");
     fprintf(f, ",\"model_index\":%d,\"model_count\":%d", s->model_index, s->model_count);

@@ -17,7 +17,10 @@ typedef struct app_viewer_state {
     unsigned tile_size, num_slabs;
     int paused;
     double time;
-    int hud, help, vsync, fullscreen, cull, flat;
+    int hud, help, vsync, fullscreen, cull, flat, shadows;
+    unsigned light_count;        /* lights set on the renderer; 0: the shading's single light */
+    sc_light_desc light;         /* the first of them (what Ctrl+Left drag moves), when light_count > 0 */
+    float center[3], radius;     /* the model's framing, that the light orbits */
     unsigned deform_mask;
     float deform_amount, deform_speed, heat_max;
     const char *model;           /* the model shown: its file name, or "built-in" */

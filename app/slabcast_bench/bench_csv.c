@@ -90,6 +90,11 @@ static void csv_config_columns(csv_out *c)
     csv_u64(c, "num_slabs", 1, cf->num_slabs);
     csv_u64(c, "view", cf->views > 0, cf->view);
     csv_u64(c, "views", cf->views > 0, cf->views);
+    csv_text(c, "shadows", cf->shadows ? "on" : "off");
+    const int light = cf->shadows && !row->failed;
+    csv_num(c, "light_x", light, (double)row->light.position[0]);
+    csv_num(c, "light_y", light, (double)row->light.position[1]);
+    csv_num(c, "light_z", light, (double)row->light.position[2]);
     csv_text(c, "backend", c->peer ? c->peer->name : bench_backend_name(row->backend));
     csv_u64(c, "frames", 1, (uint64_t)row->frames);
     csv_u64(c, "warmup", 1, (uint64_t)row->warmup);
@@ -113,7 +118,7 @@ static void csv_our_columns(csv_out *c)
 {
     const bench_row *row = c->row;
     int ours = !c->peer && !row->failed;
-    for (int s = 0; s < SC_STAGE_COUNT; ++s) csv_quant(c, app_stage_name(s), "_ms", ours, &row->stage[s]);
+    for (int s = 0; s < SC_STAGE_COUNT; ++s) csv_quant(c, bench_stage_name(s), "_ms", ours, &row->stage[s]);
     csv_quant(c, "render_call", "_ms", ours, &row->call);
     csv_num(c, "back_to_back_ms_per_frame", ours && row->back_to_back_frames > 0,
             row->back_to_back_ms / (row->back_to_back_frames > 0 ? row->back_to_back_frames : 1));
@@ -128,6 +133,14 @@ static void csv_our_columns(csv_out *c)
     csv_u64(c, "capacity_grows", ours, row->capacity_grows);
     csv_u64(c, "overflow_passes", ours, row->overflow_passes);
     csv_u64(c, "device_memory_used_bytes", ours && row->device_memory_bytes >= 0, (uint64_t)row->device_memory_bytes);
+    csv_u64(c, "shadow_lights", ours, row->shadow_lights);
+    csv_u64(c, "light_views", ours, row->light_views);
+    csv_u64(c, "shadow_receivers", ours, row->shadow_receivers);
+    csv_u64(c, "shadow_references", ours, row->shadow_references);
+    csv_u64(c, "shadow_ray_tests", ours, row->shadow_ray_tests);
+    csv_u64(c, "shadow_rays_blocked", ours, row->shadow_rays_blocked);
+    csv_u64(c, "shadow_rays_early", ours, row->shadow_rays_early);
+    csv_u64(c, "shadow_overflow_passes", ours, row->shadow_overflow_passes);
 }
 
 /* The peer's comparison (empty in our record). */
@@ -139,6 +152,7 @@ static void csv_peer_columns(csv_out *c)
     csv_num(c, "ratio", ok, ok ? p->ratio : 0.0);
     csv_num(c, "speedup", ok && p->ratio > 0.0, ok && p->ratio > 0.0 ? 1.0 / p->ratio : 0.0);
     csv_text(c, "peer_note", ok ? p->result.note : "");
+    csv_text(c, "peer_detail", ok ? p->result.detail : "");
 }
 
 /* What it ran on, in every record. */

@@ -63,6 +63,8 @@ static void json_options_lists(const bench_options *o, FILE *f)
         bench_deform_name(o->deforms[i], name, sizeof name);
         fprintf(f, "%s\"%s\"", i ? ", " : "", name);
     }
+    fputs("],\n    \"shadows\": [", f);
+    for (unsigned i = 0; i < o->shadow_count; ++i) fprintf(f, "%s\"%s\"", i ? ", " : "", o->shadows[i] ? "on" : "off");
     fputs("],\n", f);
 }
 
@@ -95,6 +97,8 @@ static void json_options(const bench_report *r, FILE *f)
     json_u64_or_null(f, o->resolution != 0, o->resolution);
     fputs(",\n    \"threads\": ", f);
     json_u64_or_null(f, o->threads != 0, o->threads);
+    fputs(",\n    \"images\": ", f);
+    json_string_or_null(f, o->images_dir);
     fputs(",\n    \"peers\": [", f);
     for (unsigned i = 0; i < o->peer_count; ++i) {
         if (i) fputs(", ", f);
@@ -180,7 +184,7 @@ static void json_row_times(const bench_row *row, FILE *f)
     int ok = !row->failed;
     fputs("     \"stages_ms\": {", f);
     for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
-        fprintf(f, "%s\"%s\": ", s ? ", " : "", app_stage_name(s));
+        fprintf(f, "%s\"%s\": ", s ? ", " : "", bench_stage_name(s));
         json_quant(f, ok, &row->stage[s]);
     }
     fputs("},\n     \"render_call_ms\": ", f);
@@ -217,6 +221,31 @@ static void json_row_counters(const bench_row *row, FILE *f)
     else fputs("null", f);
 }
 
+/* Shadows: the setting, the light (null with shadows off or failed), and the shadow counters (0 with
+ * shadows off; null when failed). */
+static void json_row_shadows(const bench_row *row, FILE *f)
+{
+    int ok = !row->failed;
+    fprintf(f, ",\n     \"shadows\": %s, \"light\": ", row->config.shadows ? "true" : "false");
+    if (ok && row->config.shadows) {
+        fprintf(f, "{\"type\": \"%s\", \"position\": ", row->light.type == SC_LIGHT_POINT ? "point" : "directional");
+        json_vec3(f, row->light.position);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    const struct { const char *name; uint64_t v; } k[] = {
+        {"shadow_lights", row->shadow_lights}, {"light_views", row->light_views},
+        {"shadow_receivers", row->shadow_receivers}, {"shadow_references", row->shadow_references},
+        {"shadow_ray_tests", row->shadow_ray_tests}, {"shadow_rays_blocked", row->shadow_rays_blocked},
+        {"shadow_rays_early", row->shadow_rays_early}, {"shadow_overflow_passes", row->shadow_overflow_passes},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i) {
+        fprintf(f, "%s\"%s\": ", i == 1 || i == 5 ? ",\n     " : ", ", k[i].name);
+        json_u64_or_null(f, ok, k[i].v);
+    }
+}
+
 static void json_peer(const bench_peer_row *p, FILE *f)
 {
     int ok = p->status == BENCH_PEER_OK;
@@ -238,6 +267,8 @@ static void json_peer(const bench_peer_row *p, FILE *f)
     json_num_or_null(f, ok && p->ratio > 0.0, 1.0 / p->ratio);
     fputs(", \"note\": ", f);
     json_string_or_null(f, ok ? p->result.note : NULL);
+    fputs(", \"detail\": ", f);
+    json_string_or_null(f, ok ? p->result.detail : NULL);
     fputc('}', f);
 }
 
@@ -246,6 +277,7 @@ static void json_row(const bench_row *row, FILE *f)
     json_row_config(row, f);
     json_row_times(row, f);
     json_row_counters(row, f);
+    json_row_shadows(row, f);
     fputs(",\n     \"peers\": [", f);
     for (unsigned i = 0; i < row->peer_count; ++i) {
         fputs(i ? ",\n       " : "\n       ", f);
@@ -271,7 +303,7 @@ void bench_json(const bench_report *r, FILE *f)
     json_options(r, f);
     json_device(r->device, f);
     fputs("  \"stages\": [", f);
-    for (int s = 0; s < SC_STAGE_COUNT; ++s) fprintf(f, "%s\"%s\"", s ? ", " : "", app_stage_name(s));
+    for (int s = 0; s < SC_STAGE_COUNT; ++s) fprintf(f, "%s\"%s\"", s ? ", " : "", bench_stage_name(s));
     fprintf(f, "],\n  \"configurations\": %zu,\n  \"failed\": %zu,\n  \"rows\": [", r->row_count, failed_rows(r));
     for (size_t i = 0; i < r->row_count; ++i) {
         fputs(i ? ",\n" : "\n", f);

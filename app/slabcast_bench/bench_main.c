@@ -1,11 +1,13 @@
 /* bench_main.c - slabcast-bench: the frame-rate benchmark of the renderer over a sweep of models,
- * sizes, grids, deformers and views (docs/BENCH.md). Parses the options, says how many
- * configurations will run, runs them (a progress line on a terminal), prints the table and writes the
- * JSON, CSV and SVG asked for. Exit status: 0 all ran, 1 a configuration failed, 2 bad usage. */
+ * sizes, grids, deformers, views and shadow settings (docs/BENCH.md). Parses the options, says how
+ * many configurations will run, runs them (a progress line on a terminal), prints the table and
+ * writes the JSON, CSV, plot and pictures asked for. Exit status: 0 all ran, 1 a configuration
+ * failed, 2 bad usage. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench_options.h"
@@ -42,6 +44,24 @@ static int check_writable(const char *option, const char *path)
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     if (access(dir, W_OK | X_OK) == 0) return 0;
     fprintf(stderr, "slabcast-bench: %s %s: cannot write in %s: %s\n", option, path, dir, strerror(errno));
+    return -1;
+}
+
+/* The folder of --images must exist and be writable: found now, not after the sweep. */
+static int check_folder(const char *option, const char *dir)
+{
+    if (!dir) return 0;
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        fprintf(stderr, "slabcast-bench: %s %s: %s\n", option, dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "slabcast-bench: %s %s: not a folder\n", option, dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) == 0) return 0;
+    fprintf(stderr, "slabcast-bench: %s %s: cannot write in it: %s\n", option, dir, strerror(errno));
     return -1;
 }
 
@@ -133,7 +153,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (check_writable("--json", o.json_path) != 0 || check_writable("--csv", o.csv_path) != 0 ||
-        check_writable("--plot", o.plot_path) != 0)
+        check_writable("--plot", o.plot_path) != 0 || check_folder("--images", o.images_dir) != 0)
         return 1;
     bench_context ctx;
     if (bench_context_init(&ctx, &o, why, sizeof why) != 0) {

@@ -28,7 +28,7 @@ typedef enum opt_id {
     OPT_HELP, OPT_VERBOSE, /* flags: no value */
     OPT_SIZE, OPT_SLABS, OPT_TILE, OPT_SUBDIVIDE, OPT_DEFORM, OPT_VIEWS, OPT_CAMERA, OPT_FRAMES, OPT_WARMUP,
     OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_PLOT, OPT_PEERS, OPT_TIME, OPT_DT, OPT_RESOLUTION, OPT_THREADS,
-    OPT_COUNT
+    OPT_SHADOWS, OPT_IMAGES, OPT_COUNT
 } opt_id;
 
 /* Every option, with the name of its value as --help shows it ("FILE", "N"; NULL: a flag). */
@@ -43,6 +43,7 @@ static const struct bench_opt { const char *name; const char *arg; opt_id id; } 
     {"--plot", "FILE.svg|png", OPT_PLOT},   {"--peers", "LIST", OPT_PEERS},
     {"--time", "T", OPT_TIME},              {"--dt", "T", OPT_DT},
     {"--resolution", "N", OPT_RESOLUTION},  {"--threads", "N", OPT_THREADS},
+    {"--shadows", "off,on", OPT_SHADOWS},   {"--images", "DIR", OPT_IMAGES},
 };
 #define OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -71,6 +72,9 @@ void bench_print_usage(FILE *f)
             "                      by 360*k/N degrees about the vertical axis; 1 .. %u (default 1)\n"
             "  --camera ex,ey,ez,tx,ty,tz,fov\n"
             "                      one fixed camera instead (eye, target, fov %g .. %g degrees)\n"
+            "  --shadows LIST      off, on or both (off,on): with on, exact hard shadows from the default\n"
+            "                      light, a point light at the framing centre + 3 x the framing radius x\n"
+            "                      normalize(1, 2, 1); shadow stage times and counters (default off)\n"
             "  --frames N          timed frames per configuration, 1 .. %u (default %d on cuda, %d on cpu)\n"
             "  --warmup N          warm-up frames before them, 0 .. %u (default %d on cuda, %d on cpu)\n"
             "  --time T            time of the first frame in seconds, -%g .. %g (default 0)\n"
@@ -83,9 +87,14 @@ void bench_print_usage(FILE *f)
             "  --plot FILE.svg|png a plot, SVG or PNG by the name's extension: frame time per stage\n"
             "                      (stacked bars), frame time against triangles and against pixels (log-log)\n"
             "  --peers LIST        other renderers timed on the same frames: cpu (this renderer's cpu\n"
-            "                      backend), cub-grid, gl-raster (when built); none (default). Each peer\n"
-            "                      renders every frame of every configuration itself: --peers cpu at large\n"
-            "                      sizes takes seconds per frame, lower --frames for it\n"
+            "                      backend), cub-grid, gl-raster, gl-shadowmap (OpenGL shadow mapping of\n"
+            "                      the default light, compared with our shadows; --shadows on) when built;\n"
+            "                      none (default). Each peer renders every frame of every configuration\n"
+            "                      itself: --peers cpu at large sizes takes seconds a frame (lower --frames)\n"
+            "  --images DIR        per configuration with shadows on, PNG pictures of the last frame's\n"
+            "                      shadow decisions in DIR (an existing folder): ours\n"
+            "                      (slabcast-shadow-N.png, N the table's #) and those of peers that make\n"
+            "                      them (gl-shadowmap-N.png and gl-shadowmap-diff-N.png)\n"
             "  --verbose           log the libraries' info and debug lines\n"
             "  --help              this text\n"
             "Exit status: 0 every configuration ran, 1 a configuration failed (named on stderr), 2 bad usage.\n",
@@ -237,6 +246,24 @@ static int parse_deform_list(list_parse *l, unsigned *out)
     }
 }
 
+/* Shadow settings: off or on, comma-separated. */
+static int parse_shadow_list(list_parse *l, int *out)
+{
+    const char *p = l->value;
+    for (unsigned item = 0;; ++item) {
+        size_t n = strcspn(p, ",");
+        int on = -1;
+        if (n == 3 && strncmp(p, "off", 3) == 0) on = 0;
+        else if (n == 2 && strncmp(p, "on", 2) == 0) on = 1;
+        if (on < 0) return bad_item(l, item, p, n, n ? "neither off nor on" : "empty value");
+        if (list_room(l) != 0) return -1;
+        out[(*l->count)++] = on;
+        p += n;
+        if (!*p) return 0;
+        ++p;
+    }
+}
+
 /* Peer names, checked against the peer table: an unknown name and one known but not built here are
  * told apart (l->valid lists the peers this build has). "none" clears the list. */
 static int parse_peer_list(list_parse *l, const char **names)
@@ -354,6 +381,10 @@ static int apply_list(bench_options *o, list_state *st, opt_id id, const char *o
         snprintf(valid, sizeof valid, "comma-separated twist, bend, wave, pulse, noise, or none; sets split by /");
         l.count = start_list(st, id, &o->deform_count);
         return parse_deform_list(&l, o->deforms);
+    case OPT_SHADOWS:
+        snprintf(valid, sizeof valid, "off, on, or both comma-separated (off,on)");
+        l.count = start_list(st, id, &o->shadow_count);
+        return parse_shadow_list(&l, o->shadows);
     case OPT_PEERS: {
         char built[128];
         bench_peer_list(built, sizeof built);
@@ -393,6 +424,10 @@ static int apply_value(bench_options *o, list_state *st, opt_id id, const char *
         return 0;
     case OPT_JSON: return apply_file_name(opt, v, &o->json_path, err);
     case OPT_CSV: return apply_file_name(opt, v, &o->csv_path, err);
+    case OPT_IMAGES:
+        if (!*v) return bad_value(err, opt, v, "empty folder name", "an existing folder");
+        o->images_dir = v;
+        return 0;
     case OPT_PLOT:
         if (bench_plot_format_of(v) == BENCH_PLOT_UNKNOWN)
             return bad_value(err, opt, v, "not an .svg or .png file name", "a file name ending in .svg or .png");
@@ -405,13 +440,27 @@ static int apply_value(bench_options *o, list_state *st, opt_id id, const char *
     }
 }
 
-/* Checks that need several options: --camera or --views; every frame's time within +-APP_MAX_TIME
- * (for the largest default frame count when --frames is not given). */
+/* Checks that need several options: --camera or --views; a peer that compares shadows, and --images,
+ * need a configuration with shadows on; every frame's time within +-APP_MAX_TIME (for the largest
+ * default frame count when --frames is not given). */
 static int check_combinations(const bench_options *o, int saw_views, FILE *err)
 {
     if (o->has_camera && saw_views) {
         fprintf(err, "slabcast-bench: --camera and --views contradict each other (one fixed camera, or N views "
                      "on an orbit); give one\n");
+        return -1;
+    }
+    int any_shadows = 0;
+    for (unsigned i = 0; i < o->shadow_count; ++i) any_shadows |= o->shadows[i];
+    for (unsigned i = 0; i < o->peer_count && !any_shadows; ++i) {
+        const bench_peer *p = bench_peer_find(o->peers[i]);
+        if (p && p->needs_shadows) {
+            fprintf(err, "slabcast-bench: --peers %s compares shadows: give --shadows on (or off,on)\n", p->name);
+            return -1;
+        }
+    }
+    if (o->images_dir && !any_shadows) {
+        fprintf(err, "slabcast-bench: --images writes pictures of shadows: give --shadows on (or off,on)\n");
         return -1;
     }
     int frames = o->frames ? o->frames : BENCH_DEFAULT_FRAMES_CUDA;
@@ -431,6 +480,8 @@ static void set_defaults(bench_options *o)
     o->subdivide_count = 1;
     o->deforms[0] = APP_DEFORM_TWIST | APP_DEFORM_WAVE;
     o->deform_count = 1;
+    o->shadows[0] = 0;
+    o->shadow_count = 1;
     o->views = 1;
     o->warmup = -1;
     o->time_step = 1.0f / 60.0f;

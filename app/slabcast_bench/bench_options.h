@@ -43,6 +43,8 @@ typedef struct bench_options {
     unsigned subdivide_count;
     unsigned deforms[BENCH_MAX_LIST];   /* APP_DEFORM_* masks, one per deformer set ("/"-separated) */
     unsigned deform_count;
+    int shadows[BENCH_MAX_LIST];        /* --shadows off,on: 0 off, 1 on (the default light, bench_model.h) */
+    unsigned shadow_count;
     uint32_t views;                     /* views on the orbit around the model, 1 .. BENCH_MAX_VIEWS */
     int has_camera;                     /* --camera: camera[] = eye xyz, target xyz, fov in degrees */
     float camera[7];
@@ -53,6 +55,7 @@ typedef struct bench_options {
     uint32_t threads;                   /* cpu backend worker threads; 0: one per core */
     float start_time, time_step;        /* frame i is at start_time + i * time_step */
     const char *json_path, *csv_path, *plot_path; /* NULL: not written */
+    const char *images_dir;             /* --images: shadow decision pictures go there; NULL: none */
     const char *peers[BENCH_MAX_PEERS]; /* peer names, checked against the peer table */
     unsigned peer_count;
     int verbose;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "frame_stats.h"
+#include "bench_report.h"
 
 /* ---- axes -------------------------------------------------------------------------------------- */
 
@@ -150,10 +150,22 @@ const bench_plot_area bench_plot_bars_area = {80, 90, 970, 390};
 const bench_plot_area bench_plot_tri_area = {80, 520, 470, 840};
 const bench_plot_area bench_plot_pix_area = {580, 520, 970, 840};
 
-/* One colour per stage, in sc_stage order. */
+/* One colour per stage; the shadow pass's stages in teals and pinks. */
 static const char *const k_stage_colors[SC_STAGE_COUNT] = {
-    "#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d", "#59a14f", "#8cd17d", "#b6992d", "#f1ce63", "#e15759", "#79706e",
+    [SC_STAGE_DEFORM] = "#4e79a7",           [SC_STAGE_NORMALS] = "#a0cbe8",
+    [SC_STAGE_PROJECT] = "#f28e2b",          [SC_STAGE_REDUCE] = "#ffbe7d",
+    [SC_STAGE_SCAN] = "#59a14f",             [SC_STAGE_EMIT] = "#8cd17d",
+    [SC_STAGE_TILE_SPLIT] = "#b6992d",       [SC_STAGE_SLAB_SPLIT] = "#f1ce63",
+    [SC_STAGE_RAYCAST] = "#e15759",          [SC_STAGE_SHADOW_RECEIVERS] = "#499894",
+    [SC_STAGE_SHADOW_EMIT] = "#86bcb6",      [SC_STAGE_SHADOW_SPLIT] = "#d37295",
+    [SC_STAGE_SHADOW_CAST] = "#fabfd2",      [SC_STAGE_SHADE] = "#79706e",
 };
+
+/* A stage's colour; a stage added to sc_stage without one here is drawn in a neutral grey. */
+static const char *stage_color(int s) { return k_stage_colors[s] ? k_stage_colors[s] : "#bab0ac"; }
+
+/* The legend: BENCH_LEGEND_COLUMNS stages a row, the rows from y = 50 down, then the marker's line. */
+enum { BENCH_LEGEND_COLUMNS = 7, BENCH_LEGEND_TOP = 50, BENCH_LEGEND_ROW = 13 };
 
 static const char *const k_point_color = "#e15759";
 
@@ -206,14 +218,18 @@ static void draw_x_axis(plot_canvas *c, const bench_plot_area *r, const bench_ax
 
 static void draw_legend(plot_canvas *c)
 {
-    const double x0 = bench_plot_bars_area.x0;
+    const bench_plot_area *r = &bench_plot_bars_area;
+    const double column = (r->x1 - r->x0) / BENCH_LEGEND_COLUMNS;
     for (int s = 0; s < SC_STAGE_COUNT; ++s) {
-        double x = x0 + s * 89.0;
-        c->rect(c, plot_d1(x), plot_whole(58), plot_whole(10), plot_whole(10), k_stage_colors[s]);
-        c->text(c, plot_d1(x + 14), plot_whole(67), text_style(PLOT_ANCHOR_START, 11), app_stage_name(s));
+        double x = r->x0 + (s % BENCH_LEGEND_COLUMNS) * column;
+        int y = BENCH_LEGEND_TOP + (s / BENCH_LEGEND_COLUMNS) * BENCH_LEGEND_ROW;
+        c->rect(c, plot_d1(x), plot_whole(y), plot_whole(10), plot_whole(10), stage_color(s));
+        c->text(c, plot_d1(x + 14), plot_whole(y + 9), text_style(PLOT_ANCHOR_START, 11), bench_stage_name(s));
     }
-    c->line(c, plot_d1(x0), plot_whole(78), plot_d1(x0 + 14), plot_whole(78), "#000", 2.0);
-    c->text(c, plot_d1(x0 + 18), plot_whole(82), text_style(PLOT_ANCHOR_START, 11),
+    const int rows = (SC_STAGE_COUNT + BENCH_LEGEND_COLUMNS - 1) / BENCH_LEGEND_COLUMNS;
+    const int y = BENCH_LEGEND_TOP + rows * BENCH_LEGEND_ROW + 5;
+    c->line(c, plot_d1(r->x0), plot_whole(y), plot_d1(r->x0 + 14), plot_whole(y), "#000", 2.0);
+    c->text(c, plot_d1(r->x0 + 18), plot_whole(y + 4), text_style(PLOT_ANCHOR_START, 11),
             "median frame (the stages' medians are stacked)");
 }
 
@@ -229,7 +245,7 @@ static void draw_bar(plot_canvas *c, const bench_plot_data *d, size_t i, double 
     for (int s = 0; s < SC_STAGE_COUNT; ++s) {
         if (!(b->stage_ms[s] > 0.0)) continue;
         double y_top = area_y(r, &d->bar_y, base + b->stage_ms[s]), y_bottom = area_y(r, &d->bar_y, base);
-        c->rect(c, plot_d2(x), plot_d2(y_top), plot_d2(w), plot_d2(y_bottom - y_top), k_stage_colors[s]);
+        c->rect(c, plot_d2(x), plot_d2(y_top), plot_d2(w), plot_d2(y_bottom - y_top), stage_color(s));
         base += b->stage_ms[s];
     }
     if (isfinite(b->frame_ms)) {

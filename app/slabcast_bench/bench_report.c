@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_stats.h"
+
 /* ---- the command line -------------------------------------------------------------------------- */
 
 /* An argument needs quotes unless it is made of characters a shell leaves alone. */
@@ -67,6 +69,20 @@ char *bench_command_line(int argc, char *const *argv)
     }
     *p = '\0';
     return s;
+}
+
+/* ---- names ------------------------------------------------------------------------------------- */
+
+const char *bench_stage_name(int stage)
+{
+    static const char *const k_unnamed[] = {"stage0",  "stage1",  "stage2",  "stage3",  "stage4",  "stage5",
+                                            "stage6",  "stage7",  "stage8",  "stage9",  "stage10", "stage11",
+                                            "stage12", "stage13", "stage14", "stage15", "stage16", "stage17",
+                                            "stage18", "stage19", "stage20", "stage21", "stage22", "stage23"};
+    _Static_assert(SC_STAGE_COUNT < sizeof k_unnamed / sizeof k_unnamed[0], "more stages than fallback names");
+    const char *name = app_stage_name(stage);
+    if (name && name[0]) return name;
+    return stage >= 0 && stage <= SC_STAGE_COUNT ? k_unnamed[stage] : "?";
 }
 
 /* ---- peers ------------------------------------------------------------------------------------- */

@@ -20,8 +20,12 @@
  *                 "triangles", "visible_triangles", "references", "ray_triangle_tests", "tiles",
  *                 "tiles_exited_early", "hit_pixels", "capacity_grows", "overflow_passes",
  *                 "device_memory_used_bytes",
+ *                 "shadows": true|false, "light": {"type", "position"} | null, "shadow_lights",
+ *                 "light_views", "shadow_receivers", "shadow_references", "shadow_ray_tests",
+ *                 "shadow_rays_blocked", "shadow_rays_early", "shadow_overflow_passes",
  *                 "peers": [ {"name", "status": "ok"|"skipped"|"failed", "why", "median_ms",
- *                             "p95_ms", "max_ms", "agreement", "ratio", "speedup", "note"} ] } ] }
+ *                             "p95_ms", "max_ms", "agreement", "ratio", "speedup", "note",
+ *                             "detail"} ] } ] }
  *   ratio = our median frame / the peer's median frame; speedup = its inverse ("ours is N x faster").
  *
  * CSV (RFC 4180: comma-separated, CRLF line ends, a field with a comma, quote, CR or LF quoted and
@@ -54,6 +58,10 @@ typedef struct bench_report {
 /* "ok", "skipped", "failed". */
 const char *bench_peer_status_name(bench_peer_status status);
 
+/* The name of stage s (0 .. SC_STAGE_COUNT, the last the frame), as app_stage_name gives it, in every
+ * output (JSON keys, CSV columns, table, plot legend); "stage<s>" where that has none. */
+const char *bench_stage_name(int stage);
+
 /* The command line as one string, each argument shell-quoted where needed ('a b' -> "'a b'"). malloc'ed
  * (free it); NULL when out of memory. */
 char *bench_command_line(int argc, char *const *argv);
@@ -68,8 +76,9 @@ void bench_csv_field(FILE *f, const char *s);
 int bench_write_json(const bench_report *r, const char *path, FILE *err);
 int bench_write_csv(const bench_report *r, const char *path, FILE *err);
 
-/* The table for people: one line per configuration (frame times, frame rate, counters, memory), a
- * line per peer under it, then the median time of each stage per configuration. */
+/* The table for people: one line per configuration (frame times, frame rate, counters, memory), with
+ * shadows on a line of the shadow counters under it, a line per peer (and its detail) under that,
+ * then the median time of each stage per configuration. */
 void bench_print_table(const bench_report *r, FILE *out);
 
 #endif

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_image.h"
 #include "camera.h"
 #include "frame_stats.h"
+#include "lights.h"
 #include "options.h"
 #include "sc_status.h"
 
@@ -83,7 +85,10 @@ typedef struct run_state {
     sc_renderer *renderer;
     void *pixels;
     float *times;                /* the timed frames' times */
-    sc_hit *hits;                /* our last frame's hits (host), when peers compare with them */
+    sc_hit *hits;                /* our last frame's hits (host), when peers compare with them or with
+                                    shadows on --images draws them */
+    uint8_t *shadows;            /* our last frame's shadow mask (host), with shadows on, when peers or
+                                    --images need it */
     app_frame_log log;
     int log_ready;
 } run_state;
@@ -98,6 +103,8 @@ static void run_release(run_state *s)
     s->times = NULL;
     free(s->hits);
     s->hits = NULL;
+    free(s->shadows);
+    s->shadows = NULL;
     if (s->log_ready) app_frame_log_free(&s->log);
     s->log_ready = 0;
 }
@@ -143,6 +150,14 @@ static int create_renderer(run_state *s, const bench_model *m, const bench_row *
     if (sc_renderer_set_mesh(s->renderer, &md) != SC_OK || sc_renderer_set_camera(s->renderer, &row->camera) != SC_OK ||
         sc_renderer_set_deform(s->renderer, &dd) != SC_OK)
         return library_error(NULL, why, why_size);
+    if (!s->c->shadows) return 0;
+    /* Shadows on: the default light, and the option (the others as the renderer was created). */
+    sc_render_options ro;
+    if (sc_renderer_set_lights(s->renderer, &row->light, 1) != SC_OK ||
+        sc_renderer_get_options(s->renderer, &ro) != SC_OK)
+        return library_error("shadows", why, why_size);
+    ro.shadows = 1;
+    if (sc_renderer_set_options(s->renderer, &ro) != SC_OK) return library_error("shadows", why, why_size);
     return 0;
 }
 
@@ -225,6 +240,14 @@ static void fill_numbers(const app_frame_log *log, bench_row *row)
     row->hit_pixels = l->hit_pixels;
     row->capacity_grows = l->capacity_grows;
     row->overflow_passes = l->overflow_passes;
+    row->shadow_lights = l->shadow_lights;
+    row->light_views = l->light_views;
+    row->shadow_receivers = l->shadow_receivers;
+    row->shadow_references = l->shadow_references;
+    row->shadow_ray_tests = l->shadow_ray_tests;
+    row->shadow_rays_blocked = l->shadow_rays_blocked;
+    row->shadow_rays_early = l->shadow_rays_early;
+    row->shadow_overflow_passes = l->shadow_overflow_passes;
 }
 
 /* Our last frame's hits in host memory, for the peers to compare with. */
@@ -241,6 +264,37 @@ static int read_our_hits(run_state *s, char *why, size_t why_size)
         return -1;
     }
     return sc_renderer_read_hits(s->renderer, s->hits) == SC_OK ? 0 : library_error(NULL, why, why_size);
+}
+
+/* Our last frame's shadow mask in host memory (shadows on). */
+static int read_our_shadows(run_state *s, char *why, size_t why_size)
+{
+    s->shadows = malloc((size_t)s->c->width * s->c->height);
+    if (!s->shadows) {
+        snprintf(why, why_size, "out of memory for a %ux%u shadow mask", s->c->width, s->c->height);
+        return -1;
+    }
+    return sc_renderer_read_shadows(s->renderer, s->shadows) == SC_OK ? 0 : library_error(NULL, why, why_size);
+}
+
+/* --images: our shadow decisions as <dir>/slabcast-shadow-<#>.png. */
+static int write_our_image(run_state *s, char *why, size_t why_size)
+{
+    const size_t pixels = (size_t)s->c->width * s->c->height;
+    char path[4096];
+    if (bench_image_path(path, sizeof path, s->o->images_dir, "slabcast-shadow", s->c->index + 1) != 0) {
+        snprintf(why, why_size, "--images %s: the folder's name is too long", s->o->images_dir);
+        return -1;
+    }
+    uint8_t *decisions = malloc(pixels);
+    if (!decisions) {
+        snprintf(why, why_size, "out of memory for a %ux%u picture", s->c->width, s->c->height);
+        return -1;
+    }
+    bench_our_decisions(s->hits, s->shadows, pixels, decisions);
+    int rc = bench_decisions_png(path, s->c->width, s->c->height, decisions, why, why_size);
+    free(decisions);
+    return rc;
 }
 
 /* Renders the configuration and measures it; the renderer is destroyed before the peers run. */
@@ -271,7 +325,10 @@ static int measure(bench_context *ctx, run_state *s, bench_row *row, char *why, 
     row->back_to_back_frames = frames;
     row->back_to_back_ms = back_ms;
     row->fps = back_ms > 0.0 ? 1000.0 * frames / back_ms : NAN;
-    if (ctx->peer_count && read_our_hits(s, why, why_size) != 0) return -1;
+    const int images = s->c->shadows && s->o->images_dir;
+    if ((ctx->peer_count || images) && read_our_hits(s, why, why_size) != 0) return -1;
+    if (s->c->shadows && (ctx->peer_count || images) && read_our_shadows(s, why, why_size) != 0) return -1;
+    if (images && write_our_image(s, why, why_size) != 0) return -1;
     sc_renderer_destroy(s->renderer);
     s->renderer = NULL;
     return 0;
@@ -294,6 +351,13 @@ static int run_peers(bench_context *ctx, run_state *s, bench_row *row)
     scene.warmup = row->warmup;
     scene.cpu_threads = s->o->threads;
     scene.our_hits = s->hits;
+    for (int k = 0; k < 3; ++k) scene.framing_center[k] = ctx->model.orbit.center[k];
+    scene.framing_radius = ctx->model.orbit.radius;
+    scene.shadows = s->c->shadows;
+    if (s->c->shadows) scene.light = row->light;
+    scene.our_shadows = s->shadows;
+    scene.image_dir = s->c->shadows ? s->o->images_dir : NULL;
+    scene.config_number = s->c->index + 1;
     int rc = 0;
     for (unsigned i = 0; i < ctx->peer_count; ++i) {
         bench_peer_row *p = &row->peers[row->peer_count++];
@@ -301,6 +365,11 @@ static int run_peers(bench_context *ctx, run_state *s, bench_row *row)
         p->name = ctx->peers[i]->name;
         p->ratio = NAN;
         p->result.agreement = -1.0;
+        if (ctx->peers[i]->needs_shadows && !scene.shadows) {
+            p->status = BENCH_PEER_SKIPPED;
+            snprintf(p->why, sizeof p->why, "%s compares shadows: this configuration has shadows off", p->name);
+            continue;
+        }
         int r = ctx->peers[i]->run(&scene, &p->result, p->why, sizeof p->why);
         if (r == 0) {
             p->status = BENCH_PEER_OK;
@@ -339,6 +408,7 @@ int bench_run_config(bench_context *ctx, const bench_config *c, bench_row *row)
         return -1;
     }
     config_camera(o, c, &ctx->model.orbit, row);
+    if (c->shadows) row->light = app_default_light(ctx->model.orbit.center, ctx->model.orbit.radius);
     run_state s;
     memset(&s, 0, sizeof s);
     s.o = o;

@@ -1,7 +1,8 @@
 /* bench_run.h - running the configurations of a sweep: for each, a renderer of its grid with its
- * model, camera and deformers; timed frames each waited for (per-stage GPU times), then frames back
- * to back (the frame rate of a real-time loop), the counters of the last frame, the device memory
- * the renderer took, and the peers on the same work. */
+ * model, camera and deformers (and with shadows on, the program's default light: app_default_light,
+ * lights.h); timed frames each waited for (per-stage GPU times), then frames back to back (the frame
+ * rate of a real-time loop), the counters of the last frame, the device memory the renderer took,
+ * the pictures of --images, and the peers on the same work. */
 #ifndef SLABCAST_BENCH_RUN_H
 #define SLABCAST_BENCH_RUN_H
 
@@ -53,6 +54,10 @@ typedef struct bench_row {
     /* The last timed frame's counters. */
     uint64_t triangles, visible_triangles, references, ray_triangle_tests, tiles, tiles_exited_early, hit_pixels;
     uint32_t capacity_grows, overflow_passes;
+    /* Shadows (config.shadows): the light, and the last timed frame's shadow counters (0 when off). */
+    sc_light_desc light;
+    uint32_t shadow_lights, light_views, shadow_overflow_passes;
+    uint64_t shadow_receivers, shadow_references, shadow_ray_tests, shadow_rays_blocked, shadow_rays_early;
     /* CUDA: device memory the renderer took (free memory before it was created minus after the frames);
      * -1: unknown (the cpu backend: no API gives the renderer's host memory). */
     int64_t device_memory_bytes;

@@ -11,7 +11,7 @@ typedef struct sweep_factor {
     const char *singular, *plural;
 } sweep_factor;
 
-enum { FACTOR_COUNT = 7 };
+enum { FACTOR_COUNT = 8 };
 
 static void sweep_factors(const bench_options *o, sweep_factor f[FACTOR_COUNT])
 {
@@ -22,6 +22,7 @@ static void sweep_factors(const bench_options *o, sweep_factor f[FACTOR_COUNT])
     f[4] = (sweep_factor){o->tile_count, "tile size", "tile sizes"};
     f[5] = (sweep_factor){o->slab_count, "slab count", "slab counts"};
     f[6] = (sweep_factor){o->has_camera ? 1 : o->views, "view", "views"};
+    f[7] = (sweep_factor){o->shadow_count, "shadow setting", "shadow settings"};
 }
 
 /* "2 models x 3 sizes x 1 tile size x ..." (every factor, so the product can be read off). */
@@ -89,6 +90,7 @@ static bench_config config_at(const bench_options *o, const sweep_factor f[FACTO
     c.num_slabs = o->slabs[digit[5]];
     c.view = o->has_camera ? 0 : (uint32_t)digit[6];
     c.views = o->has_camera ? 0 : o->views;
+    c.shadows = o->shadows[digit[7]];
     return c;
 }
 
@@ -135,14 +137,15 @@ void bench_model_short_name(const char *path, char *buf, size_t size)
 void bench_config_label(const bench_config *c, char *buf, size_t size)
 {
     if (size == 0) return;
-    char model[208], deform[64], extra[64] = "";
+    char model[208], deform[64], extra[80] = "";
     bench_model_short_name(c->model_path, model, sizeof model);
     bench_deform_name(c->deform_mask, deform, sizeof deform);
     size_t used = 0;
     if (c->subdivide) used += (size_t)snprintf(extra, sizeof extra, " subdivide %u", c->subdivide);
     if (c->views > 1 && used < sizeof extra)
         used += (size_t)snprintf(extra + used, sizeof extra - used, " view %u/%u", c->view + 1, c->views);
-    if (c->views == 0 && used < sizeof extra) snprintf(extra + used, sizeof extra - used, " camera");
+    if (c->views == 0 && used < sizeof extra) used += (size_t)snprintf(extra + used, sizeof extra - used, " camera");
+    if (c->shadows && used < sizeof extra) snprintf(extra + used, sizeof extra - used, " shadows");
     snprintf(buf, size, "%s %ux%u tile %u slabs %u deform %s%s", model, c->width, c->height, c->tile_size,
              c->num_slabs, deform, extra);
 }

@@ -59,6 +59,24 @@ static void table_row(const bench_row *row, FILE *out)
             deform);
 }
 
+/* With shadows on: the light and the shadow pass's counters, under the configuration's line. */
+static void table_shadows(const bench_row *row, FILE *out)
+{
+    if (row->failed || !row->config.shadows) return;
+    char t[5][16];
+    short_count(row->shadow_receivers, t[0], sizeof t[0]);
+    short_count(row->shadow_references, t[1], sizeof t[1]);
+    short_count(row->shadow_ray_tests, t[2], sizeof t[2]);
+    short_count(row->shadow_rays_blocked, t[3], sizeof t[3]);
+    short_count(row->shadow_rays_early, t[4], sizeof t[4]);
+    fprintf(out,
+            "        shadows: point light (%.4g, %.4g, %.4g), %u light view%s, %s receivers, %s caster refs, "
+            "%s shadow-ray tests, %s blocked, %s decided early, %u overflow pass%s\n",
+            (double)row->light.position[0], (double)row->light.position[1], (double)row->light.position[2],
+            row->light_views, row->light_views == 1 ? "" : "s", t[0], t[1], t[2], t[3], t[4],
+            row->shadow_overflow_passes, row->shadow_overflow_passes == 1 ? "" : "es");
+}
+
 static void table_peer(const bench_peer_row *p, FILE *out)
 {
     if (p->status != BENCH_PEER_OK) {
@@ -73,19 +91,25 @@ static void table_peer(const bench_peer_row *p, FILE *out)
                 p->ratio <= 1.0 ? "faster" : "slower");
     else
         fputc('\n', out);
+    if (p->result.detail[0]) fprintf(out, "          %s\n", p->result.detail);
 }
 
-/* Median ms of every stage per configuration. */
+/* Median ms of every stage per configuration; a column as wide as its stage's name, at least 10. */
 static void table_stages(const bench_report *r, FILE *out)
 {
+    int width[SC_STAGE_COUNT + 1];
     fprintf(out, "\nmedian ms per stage\n%4s ", "#");
-    for (int s = 0; s <= SC_STAGE_COUNT; ++s) fprintf(out, " %10s", app_stage_name(s));
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
+        const size_t n = strlen(bench_stage_name(s));
+        width[s] = n > 10 ? (int)n : 10;
+        fprintf(out, " %*s", width[s], bench_stage_name(s));
+    }
     fputc('\n', out);
     for (size_t i = 0; i < r->row_count; ++i) {
         const bench_row *row = &r->rows[i];
         if (row->failed) continue;
         fprintf(out, "%4u ", row->config.index + 1);
-        for (int s = 0; s <= SC_STAGE_COUNT; ++s) fprintf(out, " %10.4f", row->stage[s].median);
+        for (int s = 0; s <= SC_STAGE_COUNT; ++s) fprintf(out, " %*.4f", width[s], row->stage[s].median);
         fputc('\n', out);
     }
 }
@@ -95,6 +119,7 @@ void bench_print_table(const bench_report *r, FILE *out)
     table_header(r, out);
     for (size_t i = 0; i < r->row_count; ++i) {
         table_row(&r->rows[i], out);
+        table_shadows(&r->rows[i], out);
         for (unsigned p = 0; p < r->rows[i].peer_count; ++p) table_peer(&r->rows[i].peers[p], out);
     }
     table_stages(r, out);

@@ -16,4 +16,5 @@ const bench_peer bench_peer_cpu = {
     "cpu",
     "this renderer's cpu backend (plain C, threads over tiles) on the same frames",
     cpu_run,
+    0,
 };

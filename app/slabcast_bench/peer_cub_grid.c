@@ -28,4 +28,5 @@ const bench_peer bench_peer_cub_grid = {
     "cub-grid",
     "our pipeline with the grid built by CUB's radix sort of (tile, slab) keys, as tile splatting renderers bin",
     cub_run,
+    0,
 };

@@ -1,35 +1,18 @@
 /* peer_gl_raster.c - the gl-raster peer of slabcast-bench (issue 26): OpenGL hardware rasterisation of
  * the same deformed mesh, timed beside our ray caster.
  *
- * Every frame our CUDA renderer deforms the mesh (sc_renderer_render, no image) and
- * sc_renderer_copy_positions copies its positions, device to device on the renderer's stream, into a
- * GL vertex buffer mapped into CUDA (cudaGraphicsGLRegisterBuffer): the positions never visit the
- * host. GL draws the mesh's triangles (index buffer uploaded once) with a depth test into an R32UI
- * target that holds each pixel's triangle id (gl_PrimitiveID; SC_NO_HIT where nothing is drawn).
- * Only the clear and the draw are timed, with a GL_TIME_ELAPSED query each (GPU time; the host waits
- * for the frame's CUDA work before issuing them, so no wait for CUDA falls inside the query), over the
- * scene's timed frames after its warm-up frames; median, p95 and max as the bench's own quantiles
- * (bench_peer_set_times). After the last frame the ids are read back and compared with our hits.
+ * Every frame our CUDA renderer deforms the mesh and its positions go device to device into a GL
+ * vertex buffer mapped into CUDA (peer_gl_interop.h): they never visit the host. GL draws the mesh's
+ * triangles (index buffer uploaded once) with a depth test into an R32UI target that holds each
+ * pixel's triangle id (gl_PrimitiveID; SC_NO_HIT where nothing is drawn). Only the clear and the draw
+ * are timed, with a GL_TIME_ELAPSED query each (GPU time; the host waits for the frame's CUDA work
+ * before issuing them, so no wait for CUDA falls inside the query), over the scene's timed frames
+ * after its warm-up frames; median, p95 and max as the bench's own quantiles (bench_peer_set_times).
+ * After the last frame the ids are read back and compared with our hits.
  *
- * The projection is the ray caster's, so a triangle covers the pixels whose rays hit it:
- *  - view basis: forward = normalize(target - eye), right = normalize(forward x up),
- *    up' = right x forward, computed in double and rounded to float, as the front end does
- *    (render/api/resolve.c, view_basis / sc_camera_frame_params); the shader takes d = p - eye and
- *    its view coordinates X = d.right, Y = d.up', w = d.forward (w is the ray caster's hit depth t);
- *  - scale: proj_y = 1 / tanf(fovy / 2), proj_x = proj_y / (width / height), in float as ours;
- *    clip x = proj_x X, y = proj_y Y, clip w = w, so NDC (proj_x X / w, proj_y Y / w) is the
- *    (ndc_x, ndc_y) of sc_pixel_ray_dir (render/core/sc_frame.h);
- *  - pixels: viewport (0, 0, width, height); GL samples a pixel at its centre (x + 0.5, y + 0.5),
- *    row 0 at the bottom, where the ray caster sends the pixel's ray;
- *  - depth range: GL clips at exactly the camera's near and far planes (view depth), where the ray
- *    caster accepts hits near <= t <= far.
- * Depth: reversed Z in a 32-bit float buffer (glClipControl ZERO_TO_ONE; clip z = A w + B with depth
- * n (f - w) / (w (f - n)): 1 at near, 0 at far; cleared to 0, test GL_GREATER). A float depth of n / w
- * resolves w to about 2^-24 of itself at any distance, so the camera's own near and far serve, even
- * the default 0.01 .. 1000 (a conventional GL_LESS depth would resolve only w^2 / n x 2^-24 there and
- * need near and far from the bounds of the deformed mesh, which change every frame), and clipping
- * stays the ray caster's. The test is strict: at equal depth the triangle drawn first, the lower id,
- * stays, which is our tie rule.
+ * The projection is the ray caster's (peer_gl_view.h), so a triangle covers the pixels whose rays hit
+ * it, with reversed Z in a 32-bit float depth buffer. The depth test is strict: at equal depth the
+ * triangle drawn first, the lower id, stays, which is our tie rule.
  * Not matched: pixels on a shared edge (GL's top-left rule against the watertight ray test), depth
  * rounding between nearly coincident surfaces, triangles with a non-finite vertex (we drop them; GL's
  * result is undefined).
@@ -39,8 +22,7 @@
  * and the peer (CUDA and GL). */
 #include <glad/gl.h>
 #ifndef PEER_GL_RASTER_GL_ONLY
-#include <cuda_gl_interop.h>
-#include <cuda_runtime_api.h>
+#include "peer_gl_interop.h"
 #endif
 
 #include <limits.h>
@@ -51,18 +33,13 @@
 #include <string.h>
 
 #include "bench_peer.h"
+#include "peer_gl_view.h"
 #include "sc_gl.h"
 #include "sc_mesh.h"
 #include "sc_report.h"
 #include "slabcast.h"
 
 /* ---- The GL rasteriser ------------------------------------------------------------------------ */
-
-/* The camera as the vertex shader takes it (gl_raster_view_of). */
-typedef struct gl_raster_view {
-    float eye[3], right[3], up[3], forward[3];
-    float proj[4];                   /* proj_x, proj_y, and the depth: clip z = proj[2] * w + proj[3] */
-} gl_raster_view;
 
 /* GL objects of one target size and mesh; names 0 where not created. */
 typedef struct gl_raster {
@@ -88,61 +65,6 @@ static const char *const k_gl_raster_frag =
     "void main() { id = uint(gl_PrimitiveID); } // the triangle's index in the draw: its id\n";
 
 static const float k_gl_raster_far_depth = 0.0f; /* reversed Z: the far plane's depth */
-
-/* The camera's defaults as sc_renderer_set_camera resolves them (slabcast.h). */
-static sc_camera_desc gl_raster_camera_defaults(const sc_camera_desc *in)
-{
-    sc_camera_desc c = *in;
-    if (c.up[0] == 0.0f && c.up[1] == 0.0f && c.up[2] == 0.0f) c.up[1] = 1.0f;
-    if (c.fovy == 0.0f) c.fovy = (float)(60.0 * 3.14159265358979323846 / 180.0);
-    if (c.near_plane == 0.0f) c.near_plane = 0.01f;
-    if (c.far_plane == 0.0f) c.far_plane = 1000.0f;
-    return c;
-}
-
-static double gl_raster_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void gl_raster_cross(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* The view of `camera` (zero fields: defaults) on a width x height target, as the ray caster builds
- * it. 0 when it has no view (eye == target, up along the view, near/far out of order), which
- * sc_renderer_set_camera rejects too. */
-static int gl_raster_view_of(const sc_camera_desc *camera, uint32_t width, uint32_t height, gl_raster_view *v)
-{
-    const sc_camera_desc c = gl_raster_camera_defaults(camera);
-    double fwd[3], u[3], right[3], up[3];
-    for (int i = 0; i < 3; ++i) {
-        fwd[i] = (double)c.target[i] - (double)c.eye[i];
-        u[i] = c.up[i];
-    }
-    const double dl = sqrt(gl_raster_dot(fwd, fwd)), ul = sqrt(gl_raster_dot(u, u));
-    if (!(dl > 0.0) || !(ul > 0.0) || !(c.near_plane > 0.0f && c.far_plane > c.near_plane)) return 0;
-    for (int i = 0; i < 3; ++i) fwd[i] /= dl;
-    gl_raster_cross(fwd, u, right);
-    const double rl = sqrt(gl_raster_dot(right, right));
-    if (!(rl > 1e-6 * ul)) return 0;
-    for (int i = 0; i < 3; ++i) right[i] /= rl;
-    gl_raster_cross(right, fwd, up);
-    for (int i = 0; i < 3; ++i) {
-        v->eye[i] = c.eye[i];
-        v->right[i] = (float)right[i];
-        v->up[i] = (float)up[i];
-        v->forward[i] = (float)fwd[i];
-    }
-    const float f = 1.0f / tanf(c.fovy * 0.5f);
-    v->proj[0] = f / ((float)width / (float)height);
-    v->proj[1] = f;
-    /* Reversed Z: depth = (A w + B) / w is 1 at w = near, 0 at w = far. */
-    const double n = c.near_plane, fa = c.far_plane;
-    v->proj[2] = (float)(-n / (fa - n));
-    v->proj[3] = (float)(n * fa / (fa - n));
-    return 1;
-}
 
 /* Deletes what exists of g (its context current); g is zero afterwards. */
 static void gl_raster_destroy(gl_raster *g)
@@ -239,7 +161,7 @@ static sc_status gl_raster_create(gl_raster *g, uint32_t width, uint32_t height,
     return s;
 }
 
-static sc_status gl_raster_set_view(gl_raster *g, const gl_raster_view *v)
+static sc_status gl_raster_set_view(gl_raster *g, const peer_gl_view *v)
 {
     SC_GL(glUseProgram(g->program));
     SC_GL(glUniform3fv(g->u_eye, 1, v->eye));
@@ -250,7 +172,7 @@ static sc_status gl_raster_set_view(gl_raster *g, const gl_raster_view *v)
     return SC_OK;
 }
 
-/* The state of the draw: reversed Z (see the top of the file), no culling (the renderer's default),
+/* The state of the draw: reversed Z (peer_gl_view.h), no culling (the renderer's default),
  * the program and the mesh. */
 static sc_status gl_raster_bind(const gl_raster *g)
 {
@@ -301,108 +223,23 @@ static sc_status gl_raster_read_ids(const gl_raster *g, uint32_t *ids)
 /* What one run holds; zero where not made. peer_close releases it on every path. */
 typedef struct peer_run {
     const bench_peer_scene *scene;
-    int skip;                            /* the failure means "cannot run here": 77 */
-    int device_before, device_changed;   /* the caller's current CUDA device, restored at the end */
-    sc_gl_context *gl;
+    peer_gl_interop x;                   /* the context, our renderer deforming, the registered buffer */
     gl_raster raster;
-    cudaStream_t stream;                 /* the renderer's; the interop maps on it */
-    int stream_made;
-    sc_renderer *renderer;
-    cudaGraphicsResource_t positions;    /* raster.vbo registered with CUDA */
     GLuint *queries;                     /* GL_TIME_ELAPSED, one a timed frame */
     double *ms;                          /* their results */
     uint32_t *ids;                       /* the last frame's ids, host */
 } peer_run;
-
-static sc_status peer_check_scene(const bench_peer_scene *s)
-{
-    if (!s || !s->mesh || !s->times || !s->our_hits)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "gl-raster: the scene lacks its mesh, times or our hits");
-    if (s->width == 0 || s->height == 0 || s->frames < 1 || s->warmup < 0)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "gl-raster: scene of %ux%u, %d frames, %d warm-up: nothing to time",
-                       s->width, s->height, s->frames, s->warmup);
-    return SC_OK;
-}
-
-/* A headless context on NVIDIA's EGL device (CUDA interop needs it); none: skip. */
-static sc_status peer_open_gl(peer_run *run)
-{
-    sc_gl_context_desc d;
-    memset(&d, 0, sizeof d);
-    d.require_nvidia = 1;
-    sc_status s = sc_gl_context_create(&d, &run->gl);
-    if (s != SC_OK) run->skip = 1;
-    SC_TRY(s);
-    GLint bits = 0;
-    SC_GL(glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits));
-    if (bits <= 0) {
-        run->skip = 1;
-        return SC_FAIL(SC_ERROR_UNSUPPORTED, "gl-raster: %s has no GL_TIME_ELAPSED counter",
-                       sc_gl_context_description(run->gl));
-    }
-    return SC_OK;
-}
-
-/* The CUDA device of the GL context (cudaGLGetDevices; when it cannot tell, the current device and
- * the registration decides), and the renderer's stream. No CUDA device: skip. */
-static sc_status peer_open_cuda(peer_run *run)
-{
-    cudaError_t e = cudaGetDevice(&run->device_before);
-    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) run->skip = 1;
-    SC_CUDA_CHECK(e);
-    unsigned count = 0;
-    int device = run->device_before;
-    e = cudaGLGetDevices(&count, &device, 1, cudaGLDeviceListAll);
-    if (e == cudaSuccess && count == 0) {
-        run->skip = 1;
-        return SC_FAIL(SC_ERROR_NO_DEVICE, "gl-raster: the GPU of %s is no CUDA device of this process",
-                       sc_gl_context_description(run->gl));
-    }
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError(); /* not told: keep the current device */
-        device = run->device_before;
-    }
-    if (device != run->device_before) {
-        SC_CUDA_CHECK(cudaSetDevice(device));
-        run->device_changed = 1;
-    }
-    SC_CUDA_CHECK(cudaStreamCreateWithFlags(&run->stream, cudaStreamNonBlocking));
-    run->stream_made = 1;
-    return SC_OK;
-}
-
-/* Our CUDA renderer with the scene, the source of every frame's deformed positions. */
-static sc_status peer_open_renderer(peer_run *run)
-{
-    const bench_peer_scene *sc = run->scene;
-    sc_renderer_desc d;
-    memset(&d, 0, sizeof d);
-    d.backend = SC_BACKEND_CUDA;
-    d.width = sc->width;
-    d.height = sc->height;
-    d.tile_size = sc->tile_size;
-    d.num_slabs = sc->num_slabs;
-    d.stream = run->stream;
-    sc_status s = sc_renderer_create(&d, &run->renderer);
-    if (s == SC_ERROR_UNSUPPORTED || s == SC_ERROR_NO_DEVICE) run->skip = 1;
-    SC_TRY(s);
-    const sc_mesh_data md = sc_mesh_view(sc->mesh);
-    SC_TRY(sc_renderer_set_mesh(run->renderer, &md));
-    SC_TRY(sc_renderer_set_camera(run->renderer, &sc->camera));
-    return sc_renderer_set_deform(run->renderer, &sc->deform);
-}
 
 /* The rasteriser, its view, its vertex buffer registered with CUDA, the queries and host arrays. */
 static sc_status peer_open_raster(peer_run *run)
 {
     const bench_peer_scene *sc = run->scene;
     SC_TRY(gl_raster_create(&run->raster, sc->width, sc->height, sc->mesh));
-    gl_raster_view view;
-    if (!gl_raster_view_of(&sc->camera, sc->width, sc->height, &view))
+    peer_gl_view view;
+    if (!peer_gl_view_of(&sc->camera, sc->width, sc->height, &view))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "gl-raster: the scene's camera has no view");
     SC_TRY(gl_raster_set_view(&run->raster, &view));
-    SC_CUDA_CHECK(
-        cudaGraphicsGLRegisterBuffer(&run->positions, run->raster.vbo, cudaGraphicsRegisterFlagsWriteDiscard));
+    SC_TRY(peer_gl_interop_register(&run->x, run->raster.vbo));
     run->queries = calloc((size_t)sc->frames, sizeof *run->queries);
     run->ms = calloc((size_t)sc->frames, sizeof *run->ms);
     run->ids = malloc((size_t)sc->width * sc->height * sizeof *run->ids);
@@ -413,36 +250,10 @@ static sc_status peer_open_raster(peer_run *run)
     return SC_OK;
 }
 
-/* This frame's positions into the vertex buffer, on the renderer's stream: map (orders after GL's
- * earlier draws), copy device to device, unmap (orders GL's later draws after the copy). */
-static sc_status peer_copy_positions(peer_run *run)
-{
-    const size_t need = 3 * sizeof(float) * (size_t)run->scene->mesh->vertex_count;
-    SC_CUDA_CHECK(cudaGraphicsMapResources(1, &run->positions, run->stream));
-    void *ptr = NULL;
-    size_t bytes = 0;
-    cudaError_t e = cudaGraphicsResourceGetMappedPointer(&ptr, &bytes, run->positions);
-    sc_status s = e == cudaSuccess ? SC_OK
-                                   : sc_cuda_report(e, "cudaGraphicsResourceGetMappedPointer", __FILE__, __LINE__);
-    if (s == SC_OK && bytes < need)
-        s = SC_FAIL(SC_ERROR_GL, "gl-raster: the mapped vertex buffer holds %zu bytes, %zu needed", bytes, need);
-    if (s == SC_OK) s = sc_renderer_copy_positions(run->renderer, (float *)ptr);
-    e = cudaGraphicsUnmapResources(1, &run->positions, run->stream);
-    if (s == SC_OK && e != cudaSuccess) s = sc_cuda_report(e, "cudaGraphicsUnmapResources", __FILE__, __LINE__);
-    return s;
-}
-
-/* One frame: deform (our renderer; its image is not made), positions across, clear and draw. The
- * host waits for the CUDA side before GL's commands are issued: GL's own wait for the unmapped buffer
- * may come after glBeginQuery, and the query is to time the clear and the draw alone. */
+/* One frame: deform (our renderer; its image is not made), positions across, clear and draw. */
 static sc_status peer_frame(peer_run *run, float time, GLuint query)
 {
-    sc_frame_desc f;
-    memset(&f, 0, sizeof f);
-    f.time = time;
-    SC_TRY(sc_renderer_render(run->renderer, &f));
-    SC_TRY(peer_copy_positions(run));
-    SC_CUDA_CHECK(cudaStreamSynchronize(run->stream));
+    SC_TRY(peer_gl_interop_positions(&run->x, time));
     return gl_raster_draw(&run->raster, query);
 }
 
@@ -460,9 +271,7 @@ static sc_status peer_frames(peer_run *run)
 static sc_status peer_finish(peer_run *run, bench_peer_result *out)
 {
     const bench_peer_scene *sc = run->scene;
-    sc_frame_stats stats;
-    SC_TRY(sc_renderer_stats(run->renderer, &stats));
-    SC_CUDA_CHECK(cudaStreamSynchronize(run->stream));
+    SC_TRY(peer_gl_interop_finish(&run->x));
     for (int i = 0; i < sc->frames; ++i) {
         GLuint64 ns = 0;
         SC_GL(glGetQueryObjectui64v(run->queries[i], GL_QUERY_RESULT, &ns));
@@ -475,20 +284,16 @@ static sc_status peer_finish(peer_run *run, bench_peer_result *out)
     return SC_OK;
 }
 
-/* Releases what the run made, in dependency order: the renderer (it waits for its stream) before the
- * registration it wrote through, CUDA's hold on the buffer before GL deletes it, GL before its context. */
+/* Releases what the run made, in dependency order: the CUDA side (the renderer waits for its stream)
+ * before GL deletes the buffer it wrote through, GL's objects before their context. */
 static void peer_close(peer_run *run)
 {
-    sc_renderer_destroy(run->renderer);
-    if (run->positions) (void)cudaGraphicsUnregisterResource(run->positions);
-    if (run->stream_made) (void)cudaStreamDestroy(run->stream);
-    if (run->gl) {
+    peer_gl_interop_release_cuda(&run->x);
+    if (run->x.gl) {
         if (run->queries) glDeleteQueries((GLsizei)run->scene->frames, run->queries);
         gl_raster_destroy(&run->raster);
-        sc_gl_context_destroy(run->gl);
     }
-    if (run->device_changed) (void)cudaSetDevice(run->device_before);
-    (void)cudaGetLastError(); /* a failure on the way out is not the run's */
+    peer_gl_interop_close(&run->x);
     free(run->queries);
     free(run->ms);
     free(run->ids);
@@ -497,10 +302,8 @@ static void peer_close(peer_run *run)
 
 static sc_status peer_steps(peer_run *run, bench_peer_result *out)
 {
-    SC_TRY(peer_check_scene(run->scene));
-    SC_TRY(peer_open_gl(run));
-    SC_TRY(peer_open_cuda(run));
-    SC_TRY(peer_open_renderer(run));
+    SC_TRY(peer_gl_check_scene("gl-raster", run->scene));
+    SC_TRY(peer_gl_interop_open(&run->x, "gl-raster", run->scene));
     SC_TRY(peer_open_raster(run));
     SC_TRY(peer_frames(run));
     return peer_finish(run, out);
@@ -515,7 +318,7 @@ static int peer_gl_raster_run(const bench_peer_scene *scene, bench_peer_result *
     memset(&run, 0, sizeof run);
     run.scene = scene;
     const sc_status s = peer_steps(&run, out);
-    const int rc = s == SC_OK ? 0 : run.skip ? 77 : -1;
+    const int rc = s == SC_OK ? 0 : run.x.skip ? 77 : -1;
     if (rc != 0 && why && why_size) snprintf(why, why_size, "%s", sc_last_error());
     peer_close(&run);
     if (rc != 0) {
@@ -530,5 +333,6 @@ const bench_peer bench_peer_gl_raster = {
     "OpenGL hardware rasterisation of the same deformed mesh: positions from our CUDA deformation through "
     "CUDA-GL interop, triangle ids by depth test",
     peer_gl_raster_run,
+    0,
 };
 #endif /* PEER_GL_RASTER_GL_ONLY */

@@ -1,7 +1,8 @@
 /* peer_renderer.c - the peers that are this renderer with other settings (the cpu backend, the
- * radix-sort binning): the same frames (mesh, camera, size, grid, deformers, times), each waited for,
- * timed by the renderer's own frame time (GPU time on CUDA, host time on the CPU backend), the last
- * frame's hits compared with ours. */
+ * radix-sort binning): the same frames (mesh, camera, size, grid, deformers, times, and with shadows
+ * on the same light and option), each waited for, timed by the renderer's own frame time (GPU time on
+ * CUDA, host time on the CPU backend), the last frame's hits compared with ours (and with shadows on,
+ * its shadow mask, in the detail). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ typedef struct run_state {
     void *pixels;                /* the backend's memory */
     double *ms;
     sc_hit *hits;
+    uint8_t *shadows;            /* the last frame's shadow mask, with shadows on */
 } run_state;
 
 static void *alloc_image(sc_backend backend, size_t bytes)
@@ -51,9 +53,11 @@ static void release(run_state *s)
     free_image(s->how->backend, s->pixels);
     free(s->ms);
     free(s->hits);
+    free(s->shadows);
     s->renderer = NULL;
     s->pixels = s->ms = NULL;
     s->hits = NULL;
+    s->shadows = NULL;
 }
 
 static int fail_library(const run_state *s, char *why, size_t why_size)
@@ -75,7 +79,8 @@ static int alloc_buffers(const bench_peer_scene *sc, run_state *s, char *why, si
     s->pixels = alloc_image(s->how->backend, pixels * 4);
     s->hits = malloc(pixels * sizeof *s->hits);
     s->ms = malloc((size_t)sc->frames * sizeof *s->ms);
-    if (s->pixels && s->hits && s->ms) return 0;
+    if (sc->shadows) s->shadows = malloc(pixels);
+    if (s->pixels && s->hits && s->ms && (s->shadows || !sc->shadows)) return 0;
     snprintf(why, why_size, "%s: out of memory for a %ux%u frame", s->how->name, sc->width, sc->height);
     return -1;
 }
@@ -96,7 +101,22 @@ static int create(const bench_peer_scene *sc, size_t capacity, run_state *s, cha
     if (sc_renderer_set_mesh(s->renderer, &md) != SC_OK || sc_renderer_set_camera(s->renderer, &sc->camera) != SC_OK ||
         sc_renderer_set_deform(s->renderer, &sc->deform) != SC_OK)
         return fail_library(s, why, why_size);
-    return 0;
+    if (!sc->shadows) return 0;
+    sc_render_options ro;
+    if (sc_renderer_set_lights(s->renderer, &sc->light, 1) != SC_OK || sc_renderer_get_options(s->renderer, &ro) != SC_OK)
+        return fail_library(s, why, why_size);
+    ro.shadows = 1;
+    return sc_renderer_set_options(s->renderer, &ro) == SC_OK ? 0 : fail_library(s, why, why_size);
+}
+
+/* With shadows on, how many pixels' shadow masks equal ours, in out->detail. */
+static void compare_shadows(const bench_peer_scene *sc, const run_state *s, bench_peer_result *out)
+{
+    if (!sc->shadows || !sc->our_shadows) return;
+    const size_t pixels = (size_t)sc->width * sc->height;
+    size_t same = 0;
+    for (size_t i = 0; i < pixels; ++i) same += s->shadows[i] == sc->our_shadows[i];
+    snprintf(out->detail, sizeof out->detail, "shadow masks equal on %zu of %zu pixels", same, pixels);
 }
 
 static int frame(run_state *s, float time, double *ms, uint64_t *references)
@@ -132,7 +152,7 @@ int bench_peer_run_renderer(const bench_peer_scene *sc, const bench_renderer_pee
 {
     memset(out, 0, sizeof *out);
     out->agreement = -1.0;
-    run_state s = {how, NULL, NULL, NULL, NULL};
+    run_state s = {how, NULL, NULL, NULL, NULL, NULL};
     size_t capacity = 0;
     int rc = alloc_buffers(sc, &s, why, why_size);
     if (rc == 0) rc = reference_capacity(sc, &s, &capacity, why, why_size);
@@ -142,7 +162,10 @@ int bench_peer_run_renderer(const bench_peer_scene *sc, const bench_renderer_pee
     for (int i = 0; rc == 0 && i < sc->frames; ++i)
         if (frame(&s, sc->times[i], &s.ms[i], NULL) != 0) rc = fail_library(&s, why, why_size);
     if (rc == 0 && sc_renderer_read_hits(s.renderer, s.hits) != SC_OK) rc = fail_library(&s, why, why_size);
+    if (rc == 0 && sc->shadows && sc_renderer_read_shadows(s.renderer, s.shadows) != SC_OK)
+        rc = fail_library(&s, why, why_size);
     if (rc == 0) {
+        compare_shadows(sc, &s, out);
         bench_peer_set_times(s.ms, (size_t)sc->frames, out);
         if (sc->our_hits) out->agreement = bench_peer_agreement(sc->our_hits, s.hits, (size_t)sc->width * sc->height);
         snprintf(out->note, sizeof out->note, "%s, %d frames each waited for%s", how->note, sc->frames,

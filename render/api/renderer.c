@@ -226,6 +226,26 @@ sc_status sc_renderer_set_options(sc_renderer *r, const sc_render_options *optio
     if (!r || !options) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_set_options: NULL argument");
     r->params.cull_back_faces = options->cull_back_faces ? 1u : 0u;
     r->params.flat_shading = options->flat_shading ? 1u : 0u;
+    r->shadows = options->shadows ? 1 : 0;
+    return SC_OK;
+}
+
+sc_status sc_renderer_set_lights(sc_renderer *r, const sc_light_desc *lights, uint32_t count)
+{
+    if (!r) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_set_lights: NULL renderer");
+    sc_light_desc resolved[SC_MAX_LIGHTS];
+    SC_TRY(sc_resolve_lights(lights, count, resolved));
+    memset(r->lights, 0, sizeof r->lights);
+    if (count) memcpy(r->lights, resolved, count * sizeof resolved[0]);
+    r->num_lights = count;
+    return SC_OK;
+}
+
+sc_status sc_renderer_get_lights(const sc_renderer *r, sc_light_desc *out, uint32_t *count)
+{
+    if (!r || !out || !count) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_get_lights: NULL argument");
+    memcpy(out, r->lights, sizeof r->lights);
+    *count = r->num_lights;
     return SC_OK;
 }
 
@@ -235,6 +255,7 @@ sc_status sc_renderer_get_options(const sc_renderer *r, sc_render_options *out)
     memset(out, 0, sizeof *out);
     out->cull_back_faces = (int)r->params.cull_back_faces;
     out->flat_shading = (int)r->params.flat_shading;
+    out->shadows = r->shadows;
     return SC_OK;
 }
 
@@ -304,10 +325,12 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
     const double t0 = sc_now_ms();
     sc_deform_eval deform;
     sc_deform_evaluate(&r->deform, r->mesh_center, r->mesh_radius, frame->time, &deform);
+    sc_shade_params shade = r->shade;
+    sc_light_shade_params(r->lights, r->num_lights, r->shadows, r->mesh_center, &shade);
     const sc_backend_frame in = {.params = &r->params,
                                  .deform = &deform,
                                  .positions = frame->positions,
-                                 .shade = &r->shade,
+                                 .shade = &shade,
                                  .rgba = frame->rgba,
                                  .pitch = frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)r->params.width,
                                  .surface = frame->rgba ? 0ull : frame->surface,
@@ -377,6 +400,12 @@ sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out)
 {
     if (!r || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_read_hits: NULL argument");
     return r->ops->read_hits(r->state, out);
+}
+
+sc_status sc_renderer_read_shadows(const sc_renderer *r, uint8_t *out)
+{
+    if (!r || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_read_shadows: NULL argument");
+    return r->ops->read_shadows(r->state, out);
 }
 
 sc_status sc_renderer_read_positions(const sc_renderer *r, float *out)

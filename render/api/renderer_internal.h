@@ -31,7 +31,10 @@ struct sc_renderer {
     int camera_set;                /* 0: a default view of the mesh */
     sc_deform_desc deform;
     sc_shading_desc shading;       /* defaults resolved */
-    sc_shade_params shade;         /* the same, as the backends' per-pixel inputs */
+    sc_shade_params shade;         /* the same, as the backends' per-pixel inputs (lights: per frame) */
+    sc_light_desc lights[SC_MAX_LIGHTS]; /* resolved (sc_renderer_set_lights) */
+    uint32_t num_lights;
+    int shadows;                   /* sc_render_options.shadows */
     int has_mesh;
     float mesh_center[3];          /* rest bounding-box centre */
     float mesh_radius;             /* rest bounding radius about the centre (> 0) */

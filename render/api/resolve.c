@@ -229,3 +229,72 @@ sc_status sc_check_deform(const sc_deform_desc *d)
     SC_TRY(sc_check_float(d->noise.speed, call, "deform.noise.speed"));
     return SC_OK;
 }
+
+/* Lights: each checked (naming lights[i].field) and resolved: colour all 0 -> 1, intensity 0 -> 1,
+ * a directional light's direction unit (in double). */
+sc_status sc_resolve_lights(const sc_light_desc *in, uint32_t count, sc_light_desc *out)
+{
+    static const char *const call = "sc_renderer_set_lights";
+    if (count > SC_MAX_LIGHTS)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: %u lights; at most SC_MAX_LIGHTS (%d)", call, count,
+                       SC_MAX_LIGHTS);
+    if (count && !in) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: lights is NULL with count %u", call, count);
+    for (uint32_t i = 0; i < count; ++i) {
+        sc_light_desc l = in[i];
+        char field[48];
+        if (l.type != SC_LIGHT_POINT && l.type != SC_LIGHT_DIRECTIONAL)
+            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: lights[%u].type %d is not an sc_light_type", call, i,
+                           (int)l.type);
+        snprintf(field, sizeof field, "lights[%u].position", i);
+        SC_TRY(check_float3(l.position, call, field));
+        snprintf(field, sizeof field, "lights[%u].direction", i);
+        SC_TRY(check_float3(l.direction, call, field));
+        snprintf(field, sizeof field, "lights[%u].color", i);
+        SC_TRY(check_float3(l.color, call, field));
+        snprintf(field, sizeof field, "lights[%u].intensity", i);
+        SC_TRY(sc_check_float(l.intensity, call, field));
+        if (l.intensity < 0.0f)
+            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: lights[%u].intensity %g is negative", call, i,
+                           (double)l.intensity);
+        for (int k = 0; k < 3; ++k)
+            if (l.color[k] < 0.0f)
+                return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: lights[%u].color[%d] %g is negative", call, i, k,
+                               (double)l.color[k]);
+        if (l.type == SC_LIGHT_DIRECTIONAL) {
+            if (all_zero3(l.direction))
+                return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
+                               "%s: lights[%u].direction is 0 (a directional light needs the way it travels)", call, i);
+            double d[3] = {l.direction[0], l.direction[1], l.direction[2]};
+            double len = sqrt(dot3d(d, d));
+            for (int k = 0; k < 3; ++k) l.direction[k] = (float)(d[k] / len);
+        }
+        if (all_zero3(l.color)) l.color[0] = l.color[1] = l.color[2] = 1.0f;
+        if (l.intensity == 0.0f) l.intensity = 1.0f;
+        l.no_shadows = l.no_shadows ? 1 : 0;
+        out[i] = l;
+    }
+    return SC_OK;
+}
+
+void sc_light_shade_params(const sc_light_desc *lights, uint32_t count, int shadows, const float center[3],
+                           sc_shade_params *sp)
+{
+    sp->num_lights = count;
+    sp->shadow_lights = 0;
+    for (int k = 0; k < 3; ++k) sp->center[k] = center[k];
+    for (uint32_t i = 0; i < SC_MAX_LIGHTS; ++i) {
+        sc_light_params *p = &sp->lights[i];
+        memset(p, 0, sizeof *p);
+        if (i >= count) continue;
+        const sc_light_desc *l = &lights[i];
+        p->type = (uint32_t)l->type;
+        p->shadows = shadows && !l->no_shadows ? 1u : 0u;
+        for (int k = 0; k < 3; ++k) {
+            p->pos[k] = l->position[k];
+            p->to_light[k] = -l->direction[k];
+            p->color[k] = l->color[k] * l->intensity;
+        }
+        if (p->type == SC_LIGHT_POINT) p->to_light[0] = p->to_light[1] = p->to_light[2] = 0.0f;
+        sp->shadow_lights += p->shadows;
+    }
+}

@@ -23,6 +23,12 @@ void sc_camera_frame_params(const sc_camera_desc *camera, sc_frame_params *p);
  * normalised), and the backends' per-pixel inputs into *shade. */
 sc_status sc_resolve_shading(const sc_shading_desc *in, sc_shading_desc *out, sc_shade_params *shade);
 
+/* Checks count lights and writes them resolved to out (colour and intensity defaults, unit directions). */
+sc_status sc_resolve_lights(const sc_light_desc *in, uint32_t count, sc_light_desc *out);
+/* The lights part of the backends' shading inputs: resolved lights, the shadows option, the mesh centre. */
+void sc_light_shade_params(const sc_light_desc *lights, uint32_t count, int shadows, const float center[3],
+                           sc_shade_params *sp);
+
 /* Every float of a deformation descriptor must be finite. */
 sc_status sc_check_deform(const sc_deform_desc *d);
 

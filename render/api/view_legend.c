@@ -26,6 +26,11 @@ static void legend_of(const sc_shade_params *s, const sc_frame_params *p, sc_vie
         out->log_scale = 1;
         out->quantity = "ray-triangle tests per pixel";
         break;
+    case SC_VIEW_SHADOW_TESTS:
+        out->max_value = s->heat_max_tests;
+        out->log_scale = 1;
+        out->quantity = "shadow-ray tests per pixel";
+        break;
     case SC_VIEW_SLAB:
         out->max_value = (float)(p->num_slabs - 1);
         out->discrete = 1;
@@ -40,6 +45,9 @@ static void legend_of(const sc_shade_params *s, const sc_frame_params *p, sc_vie
         return;
     case SC_VIEW_NORMALS:
         out->quantity = "shading normal";
+        return;
+    case SC_VIEW_SHADOW:
+        out->quantity = "lit / shadowed per light";
         return;
     default:
         out->quantity = "shaded";
@@ -76,6 +84,7 @@ static uint32_t scale_colour(const sc_shade_params *s, const sc_frame_params *p,
         sc_heat(sc_log_scale(value, s->heat_max_tile), rgb);
         break;
     case SC_VIEW_TESTS_HEAT:
+    case SC_VIEW_SHADOW_TESTS:
         sc_heat(sc_log_scale(value, s->heat_max_tests), rgb);
         break;
     case SC_VIEW_SLAB:

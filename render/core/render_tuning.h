@@ -46,6 +46,22 @@ enum {
     SC_CUDA_SHADE_BLOCK_Y = 4         /* ... 4 rows per block */
 };
 
+/* The shadow pass (render/core/shadow.h): each light view is a G x G grid of light tiles over its
+ * receivers' bounds, with S depth slabs over their depth range. G follows the mesh (set with it):
+ * the smallest power of two from SC_SHADOW_GRID_MIN with G^2 x SC_SHADOW_TRIANGLES_PER_TILE >= the
+ * triangles, at most SC_SHADOW_GRID_MAX, so a ray's tile holds a few dozen casters whatever the mesh
+ * (every ray reads its tile's caster images: 250 per tile at G = 64 on the 871K dragon made the cast
+ * 4x slower than at 256). S = 8: the first slabs hold the blockers of most rays. */
+enum {
+    SC_SHADOW_GRID_MIN = 64,          /* light tiles per view edge: the least */
+    SC_SHADOW_GRID_MAX = 512,         /* ... the most (6 x 512^2 tiles: 21 key bits) */
+    SC_SHADOW_TRIANGLES_PER_TILE = 32,
+    SC_SHADOW_SLABS = 8,              /* light-space depth slabs */
+    SC_CUDA_SHADOW_THREADS = 128,     /* receivers per round of a light tile's block */
+    SC_CUDA_SHADOW_MIN_BLOCKS = 8,    /* ... resident blocks asked of the compiler */
+    SC_CUDA_SHADOW_EMIT_THREADS = 256 /* caster emit: a thread per triangle, one atomic per block */
+};
+
 /* Automatic initial reference capacity: this many references per triangle (at least the min): most
  * triangles of a typical view fall in one tile at the default tile size. */
 #define SC_REF_CAPACITY_PER_TRIANGLE 1.5

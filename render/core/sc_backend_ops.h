@@ -43,6 +43,8 @@ typedef struct sc_backend_config {
 /* One frame's inputs, resolved by the front end. */
 typedef struct sc_backend_frame {
     const sc_frame_params *params; /* grid, camera, cull and flat flags (depth range: the backend's) */
+    /* shade->lights: the frame's lights; shade->shadow_lights > 0: a shadow pass for those with
+     * lights[i].shadows (the contract of slabcast.h, grids of render/core/shadow.h). */
     const sc_deform_eval *deform;  /* this frame's deformation (unused when positions is set) */
     const float *positions;        /* the caller's deformed positions (backend memory), or NULL */
     const sc_shade_params *shade;
@@ -60,6 +62,7 @@ typedef struct sc_backend_buffers {
     const uint32_t *tile_offsets;  /* per tile + 1: first reference of the tile */
     const uint32_t *tests;         /* per pixel: ray-triangle tests */
     const float *normals;          /* per vertex: this frame's smooth normals */
+    const uint32_t *shadow_tests;  /* per pixel: shadow-ray tests over all lights */
 } sc_backend_buffers;
 
 typedef struct sc_backend_ops {
@@ -90,6 +93,9 @@ typedef struct sc_backend_ops {
     /* Copies the hit buffer / this frame's positions to host memory. */
     sc_status (*read_hits)(void *state, sc_hit *out);
     sc_status (*read_positions)(void *state, float *out);
+    /* Copies the last frame's shadow mask (a byte per pixel, bit i: in shadow for light i) to host
+     * memory (zero when the frame had no shadow pass). */
+    sc_status (*read_shadows)(void *state, uint8_t *out);
     /* Copies this frame's positions to the backend's memory (host for CPU, device for CUDA), after
      * the frames rendered: CPU in the call; CUDA device to device on the renderer's stream, without
      * waiting (sc_renderer_copy_positions). */

@@ -17,6 +17,7 @@
 
 #include "sc_frame.h"
 #include "sc_hd.h"
+#include "shadow.h"
 #include "slabcast.h"
 
 /* Shading inputs, resolved once by the front end from sc_shading_desc (defaults filled). */
@@ -27,7 +28,11 @@ typedef struct sc_shade_params {
     float albedo[3];
     float bg_bottom[3], bg_top[3]; /* background gradient, bottom and top row */
     float heat_max_tile;           /* references per tile shown hottest */
-    float heat_max_tests;          /* ray-triangle tests per pixel shown hottest */
+    float heat_max_tests;          /* ray-triangle tests per pixel shown hottest (shadow tests too) */
+    uint32_t num_lights;           /* 0: the one directional light above, no shadows */
+    uint32_t shadow_lights;        /* lights with lights[i].shadows set */
+    sc_light_params lights[SC_MAX_LIGHTS];
+    float center[3];               /* the rest mesh's centre: origin of directional light coordinates */
 } sc_shade_params;
 
 /* The frame's buffers shading reads (the backend's memory); each is read only by the modes that
@@ -40,6 +45,8 @@ typedef struct sc_shade_buffers {
     const uint32_t *indices;       /* the mesh, this frame's positions and vertex normals */
     const float *positions;
     const float *normals;
+    const uint8_t *shadow_mask;    /* per pixel: bit i set when in shadow for light i (NULL: none) */
+    const uint32_t *shadow_tests;  /* per pixel: shadow-ray tests (SC_VIEW_SHADOW_TESTS) */
 } sc_shade_buffers;
 
 /* v clamped to [0, 1]; NaN gives 0. */
@@ -154,6 +161,9 @@ SC_HD static inline uint32_t sc_shade_pixel(const sc_shade_params *s, const sc_f
     case SC_VIEW_TESTS_HEAT:
         sc_heat(sc_log_scale((float)b->tests[px], s->heat_max_tests), rgb);
         break;
+    case SC_VIEW_SHADOW_TESTS:
+        sc_heat(sc_log_scale(b->shadow_tests ? (float)b->shadow_tests[px] : 0.0f, s->heat_max_tests), rgb);
+        break;
     default:
         if (h.tri == SC_NO_HIT) break;
         if (s->mode == SC_VIEW_TRIANGLE_ID) {
@@ -162,6 +172,18 @@ SC_HD static inline uint32_t sc_shade_pixel(const sc_shade_params *s, const sc_f
             float span = p->depth_max - p->depth_min;
             float v = span > 0.0f ? (h.depth - p->depth_min) / span : 0.0f;
             rgb[0] = rgb[1] = rgb[2] = 1.0f - sc_clamp01(v);
+        } else if (s->mode == SC_VIEW_SHADOW) {
+            /* Dark where every light is blocked; each light that reaches the pixel adds its colour of
+             * the palette (light 0 warm white, 1 sky blue, 2 pink, 3 green), divided among the lights. */
+            const float base[3] = {0.10f, 0.11f, 0.16f};
+            const float palette[SC_MAX_LIGHTS][3] = {
+                {1.0f, 0.92f, 0.70f}, {0.45f, 0.80f, 1.0f}, {1.0f, 0.50f, 0.80f}, {0.60f, 1.0f, 0.55f}};
+            const uint32_t mask = b->shadow_mask ? b->shadow_mask[px] : 0u;
+            const uint32_t nl = s->num_lights ? s->num_lights : 1u;
+            for (int k = 0; k < 3; ++k) rgb[k] = base[k];
+            for (uint32_t i = 0; i < nl; ++i)
+                if (!(mask >> i & 1u))
+                    for (int k = 0; k < 3; ++k) rgb[k] += 0.85f * palette[i][k] / (float)nl;
         } else if (s->mode == SC_VIEW_SLAB) {
             sc_hue((float)sc_slab_of(p, b->tri_keys[h.tri]) / (float)p->num_slabs, rgb);
         } else {
@@ -170,10 +192,28 @@ SC_HD static inline uint32_t sc_shade_pixel(const sc_shade_params *s, const sc_f
             sc_shade_normal(p, b, &h, dir, n);
             if (s->mode == SC_VIEW_NORMALS) {
                 for (int k = 0; k < 3; ++k) rgb[k] = 0.5f * (n[k] + 1.0f);
-            } else {
+            } else if (s->num_lights == 0) {
                 float lambert = n[0] * s->light[0] + n[1] * s->light[1] + n[2] * s->light[2];
                 float l = s->ambient + (1.0f - s->ambient) * (lambert > 0.0f ? lambert : 0.0f);
                 for (int k = 0; k < 3; ++k) rgb[k] = s->albedo[k] * l;
+            } else {
+                const uint32_t mask = b->shadow_mask ? b->shadow_mask[px] : 0u;
+                float sum[3] = {0.0f, 0.0f, 0.0f};
+                for (uint32_t i = 0; i < s->num_lights; ++i) {
+                    if (mask >> i & 1u) continue;
+                    const sc_light_params *L = &s->lights[i];
+                    float l[3];
+                    if (L->type == SC_LIGHT_POINT) {
+                        for (int k = 0; k < 3; ++k) l[k] = L->pos[k] - (p->eye[k] + h.depth * dir[k]);
+                        sc_normalize3(l);
+                    } else {
+                        for (int k = 0; k < 3; ++k) l[k] = L->to_light[k];
+                    }
+                    float lambert = n[0] * l[0] + n[1] * l[1] + n[2] * l[2];
+                    if (lambert > 0.0f)
+                        for (int k = 0; k < 3; ++k) sum[k] += L->color[k] * lambert;
+                }
+                for (int k = 0; k < 3; ++k) rgb[k] = s->albedo[k] * (s->ambient + (1.0f - s->ambient) * sum[k]);
             }
         }
         break;

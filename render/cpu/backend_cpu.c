@@ -35,7 +35,7 @@ static void free_refs(sc_cpu_state *st)
 static sc_status check_memory(const sc_cpu_state *st, size_t held, size_t bytes, int overflow, const char *call,
                               const char *what, const char *lower)
 {
-    size_t others = st->mesh_bytes + st->grid_bytes + st->ref_bytes - held, total;
+    size_t others = st->mesh_bytes + st->grid_bytes + st->ref_bytes + st->shadow_bytes - held, total;
     char need[32], limit[32], other[32];
     if (overflow || !sc_size_add(others, bytes, &total))
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "%s: %s needs more bytes than a size_t holds; %s", call, what, lower);
@@ -48,6 +48,12 @@ static sc_status check_memory(const sc_cpu_state *st, size_t held, size_t bytes,
                    sc_format_bytes((double)st->memory_limit, limit, sizeof limit), lower);
 }
 
+sc_status sc_cpu_check_memory(const sc_cpu_state *st, size_t held, size_t bytes, const char *call, const char *what,
+                              const char *lower)
+{
+    return check_memory(st, held, bytes, 0, call, what, lower);
+}
+
 static sc_status cpu_resize(void *state, const sc_frame_params *grid);
 
 static void cpu_destroy(void *state)
@@ -58,6 +64,7 @@ static void cpu_destroy(void *state)
     free_refs(st);
     free(st->group_offsets); free(st->tile_offsets); free(st->cell_offsets);
     free(st->hits); free(st->tests);
+    sc_cpu_free_shadows(st);
     free(st);
 }
 
@@ -139,6 +146,7 @@ static sc_status cpu_resize(void *state, const sc_frame_params *p)
     /* A fresh target has no hits until the next frame. */
     for (size_t i = 0; i < pixels; ++i) st->hits[i] = (sc_hit){SC_NO_HIT, INFINITY, 0.0f, 0.0f};
     memset(st->tests, 0, pixels * sizeof(uint32_t));
+    sc_cpu_free_shadows(st); /* sized for the old target; the next frame with shadows allocates */
     st->grid = *p;
     return SC_OK;
 }
@@ -256,6 +264,8 @@ static sc_status cpu_render(void *state, const sc_backend_frame *frame, size_t *
     stats->tiles_exited_early = c.tiles_exited_early;
     stats->hit_pixels = c.hit_pixels;
     SC_STAGE_END(SC_STAGE_RAYCAST);
+    SC_TRY(sc_cpu_shadows(st, p, frame->shade, refs_needed, stats, &stats->stage_ms[SC_STAGE_SHADOW_RECEIVERS]));
+    t = sc_now_ms();
     if (frame->rgba) sc_cpu_shade(st, p, frame->shade, frame->rgba, frame->pitch);
     SC_STAGE_END(SC_STAGE_SHADE);
 #undef SC_STAGE_END
@@ -295,11 +305,21 @@ static sc_status cpu_read_positions(void *state, float *out)
     return SC_OK;
 }
 
+static sc_status cpu_read_shadows(void *state, uint8_t *out)
+{
+    const sc_cpu_state *st = state;
+    const size_t pixels = (size_t)st->grid.width * st->grid.height;
+    if (st->shadow_mask && st->shadow_pixels >= pixels) memcpy(out, st->shadow_mask, pixels);
+    else memset(out, 0, pixels);
+    return SC_OK;
+}
+
 static sc_status cpu_buffers(void *state, sc_backend_buffers *out)
 {
     const sc_cpu_state *st = state;
     *out = (sc_backend_buffers){.tri_tiles = st->tri_tiles, .tri_keys = st->tri_keys,
-                                .tile_offsets = st->tile_offsets, .tests = st->tests, .normals = st->normals};
+                                .tile_offsets = st->tile_offsets, .tests = st->tests, .normals = st->normals,
+                                .shadow_tests = st->shadow_tests};
     return SC_OK;
 }
 
@@ -320,6 +340,7 @@ const sc_backend_ops sc_backend_cpu_ops = {
     .poll = cpu_poll,
     .read_hits = cpu_read_hits,
     .read_positions = cpu_read_positions,
+    .read_shadows = cpu_read_shadows,
     .copy_positions = cpu_read_positions, /* host memory both ways: the same copy */
     .buffers = cpu_buffers,
 };

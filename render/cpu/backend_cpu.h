@@ -45,6 +45,17 @@ typedef struct sc_cpu_state {
     sc_hit *hits;
     uint32_t *tests;
     size_t pixel_cap;
+    /* The shadow pass (shadow_cpu.c), allocated with its first frame: per pixel the mask (bit i: in
+     * shadow for light i), shadow-ray tests, the ray's origin and light depth, its light tile, the
+     * receivers grouped by tile; per light tile (all views) receiver offsets and cursors; per (tile,
+     * slab) cell caster offsets and cursors. */
+    uint8_t *shadow_mask;
+    uint32_t *shadow_tests;
+    float *shadow_org;
+    uint32_t *shadow_tile, *shadow_recv, *shadow_recv_offsets, *shadow_cursor;
+    uint32_t *shadow_cell_offsets, *shadow_cell_cursor;
+    size_t shadow_pixels, shadow_bytes;
+    uint32_t shadow_grid;          /* G the per-tile buffers are sized for */
 } sc_cpu_state;
 
 typedef struct sc_cpu_counters {
@@ -67,6 +78,15 @@ sc_status sc_cpu_tile_split(sc_cpu_state *st, const sc_frame_params *p);
 sc_status sc_cpu_slab_split(sc_cpu_state *st, const sc_frame_params *p);
 /* raycast_cpu.c: hits and tests per pixel. */
 void sc_cpu_raycast(sc_cpu_state *st, const sc_frame_params *p, sc_cpu_counters *c);
+/* shadow_cpu.c: the shadow pass of every light with shadows (s->shadow_lights > 0); SC_ERROR_CAPACITY
+ * with *refs_needed when the caster references exceed the reference buffer. Adds the shadow counters
+ * to *stats and the times of the four shadow stages to stage_ms[0..3]. */
+sc_status sc_cpu_shadows(sc_cpu_state *st, const sc_frame_params *p, const sc_shade_params *s, size_t *refs_needed,
+                         sc_frame_stats *stats, double *stage_ms);
+void sc_cpu_free_shadows(sc_cpu_state *st);
+/* backend_cpu.c: whether `bytes` for one part (now holding `held`) fit the host memory bound. */
+sc_status sc_cpu_check_memory(const sc_cpu_state *st, size_t held, size_t bytes, const char *call, const char *what,
+                              const char *lower);
 /* shade_cpu.c */
 void sc_cpu_shade(const sc_cpu_state *st, const sc_frame_params *p, const sc_shade_params *s, uint8_t *rgba,
                   size_t pitch);

@@ -32,6 +32,7 @@ void sc_cpu_shade(const sc_cpu_state *st, const sc_frame_params *p, const sc_sha
     shade_ctx c = {.p = p, .s = s, .rgba = rgba, .pitch = pitch};
     c.b = (sc_shade_buffers){.hits = st->hits, .tests = st->tests, .tile_offsets = st->tile_offsets,
                              .tri_keys = st->tri_keys, .indices = st->indices, .positions = st->positions,
-                             .normals = st->normals};
+                             .normals = st->normals, .shadow_mask = st->shadow_mask,
+                             .shadow_tests = st->shadow_tests};
     sc_cpu_parallel_for(st->threads, p->height, shade_row, &c);
 }

@@ -120,6 +120,84 @@ static void drop_graphs(sc_cuda_state *st)
         }
 }
 
+static void free_shadows(sc_cuda_state *st)
+{
+    dev_free(st->shadow_mask); dev_free(st->shadow_tests); dev_free(st->shadow_org);
+    for (int i = 0; i < 2; ++i) {
+        dev_free(st->recv_keys[i]);
+        dev_free(st->recv_values[i]);
+    }
+    dev_free(st->recv_offsets); dev_free(st->shadow_tile_offsets); dev_free(st->shadow_cells);
+    dev_free(st->shadow_lights_dev); dev_free(st->shadow_temp); dev_free(st->shadow_images);
+    st->shadow_temp_bytes = 0;
+    st->shadow_image_cap = 0;
+    st->shadow_pixels = 0;
+}
+
+/* The shadow pass's buffers for the current target (allocated with the first frame that has shadows,
+ * after waiting for the frames in flight; the frame graphs are captured again) and its splits'
+ * temporary storage for the current reference capacity. */
+static sc_status ensure_shadows(sc_cuda_state *st)
+{
+    const size_t pixels = (size_t)st->grid.width * st->grid.height;
+    sc_shadow_grid_shape shape;
+    sc_cuda_shadow_shape(st, &shape);
+    if (st->shadow_pixels < pixels || !st->shadow_mask || st->shadow_tiles != shape.num_tiles) {
+        SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+        drop_graphs(st);
+        free_shadows(st);
+        const size_t buckets = (size_t)1 << shape.tile_bits;
+        const size_t cells = ((size_t)shape.num_tiles << shape.slab_bits) + 1;
+        /* mask 1 (words), tests 4, origin 16, receiver pairs 16 bytes a pixel. */
+        const size_t need = pixels * 37 + 4 + (3 * buckets + 2 + cells) * sizeof(uint32_t) +
+                            SC_MAX_LIGHTS * sizeof(sc_cuda_shadow_light);
+        char what[96];
+        snprintf(what, sizeof what, "the shadow pass of a %ux%u target", st->grid.width, st->grid.height);
+        SC_TRY(check_device_memory(need, 0, what, "lower the target size"));
+        sc_status s = dev_alloc(st->shadow_mask, (pixels + 3) / 4 * 4, "the shadow mask");
+        if (s == SC_OK) s = dev_alloc(st->shadow_tests, pixels, "per-pixel shadow test counts");
+        if (s == SC_OK) s = dev_alloc(st->shadow_org, 4 * pixels, "shadow ray origins");
+        for (int i = 0; i < 2 && s == SC_OK; ++i) {
+            s = dev_alloc(st->recv_keys[i], pixels, "shadow receiver keys");
+            if (s == SC_OK) s = dev_alloc(st->recv_values[i], pixels, "shadow receivers");
+        }
+        if (s == SC_OK) s = dev_alloc(st->recv_offsets, buckets + 1, "light tile receiver offsets");
+        if (s == SC_OK) s = dev_alloc(st->shadow_tile_offsets, buckets + 1, "light tile caster offsets");
+        if (s == SC_OK) s = dev_alloc(st->shadow_cells, cells, "light cell offsets");
+        if (s == SC_OK) s = dev_alloc(st->shadow_lights_dev, SC_MAX_LIGHTS, "light grids");
+        if (s == SC_OK) {
+            cudaError_t e = cudaMemset(st->shadow_mask, 0, (pixels + 3) / 4 * 4);
+            if (e == cudaSuccess) e = cudaMemset(st->shadow_tests, 0, pixels * sizeof(uint32_t));
+            if (e != cudaSuccess) s = sc_cuda_report(e, "cudaMemset (shadow buffers)", __FILE__, __LINE__);
+        }
+        if (s != SC_OK) {
+            free_shadows(st);
+            return s;
+        }
+        st->shadow_pixels = pixels;
+        st->shadow_tiles = shape.num_tiles;
+    }
+    if (st->shadow_image_cap < 4 * st->ref_capacity || !st->shadow_images) {
+        SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+        drop_graphs(st);
+        const size_t held = st->shadow_image_cap * sizeof(float);
+        dev_free(st->shadow_images);
+        st->shadow_image_cap = 0;
+        SC_TRY(check_device_memory(4 * st->ref_capacity * sizeof(float), held, "the shadow casters' images",
+                                   "lower initial_ref_capacity or the mesh's triangles"));
+        SC_TRY(dev_ensure(st->shadow_images, &st->shadow_image_cap, 4 * st->ref_capacity, "shadow caster images"));
+    }
+    size_t bytes = 0;
+    SC_TRY(sc_cuda_shadow_temp_bytes(st, pixels, &bytes));
+    if (bytes > st->shadow_temp_bytes || !st->shadow_temp) {
+        SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+        drop_graphs(st);
+        st->shadow_temp_bytes = 0;
+        SC_TRY(dev_ensure(st->shadow_temp, &st->shadow_temp_bytes, bytes, "shadow split temporary storage"));
+    }
+    return SC_OK;
+}
+
 static void free_refs(sc_cuda_state *st)
 {
     for (int i = 0; i < 2; ++i) {
@@ -155,6 +233,7 @@ static void cuda_destroy(void *state)
     dev_free(st->tile_counts); dev_free(st->tile_cursors); dev_free(st->tile_offsets); dev_free(st->tile_offsets64);
     dev_free(st->cell_offsets);
     dev_free(st->hits); dev_free(st->tests);
+    free_shadows(st);
     dev_free(st->split_temp);
     dev_free(st->globals);
     dev_free(st->consts);
@@ -200,6 +279,12 @@ static sc_status cuda_create(const sc_backend_config *config, void **state)
             s = sc_cuda_report(e, "sc_renderer_create (CUDA stream, events, pinned memory)", __FILE__, __LINE__);
     }
     if (s == SC_OK) s = sc_cuda_overflow_blocks(&st->overflow_blocks);
+    if (s == SC_OK) {
+        int sms = 0;
+        cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+        if (e != cudaSuccess) s = sc_cuda_report(e, "cudaDeviceGetAttribute (SM count)", __FILE__, __LINE__);
+        st->shadow_fallback_blocks = 8 * (sms > 0 ? sms : 1);
+    }
     if (s == SC_OK) s = cuda_resize(st, &config->grid);
     if (s != SC_OK) {
         cuda_destroy(st);
@@ -276,6 +361,7 @@ static sc_status cuda_resize(void *state, const sc_frame_params *p)
                                                           : "lower the target size"));
     }
     drop_graphs(st);
+    free_shadows(st); /* the next frame with shadows allocates them for the new target */
     const sc_status s = grid_buffers(st, p);
     if (s != SC_OK) {
         if (st->grid.width) (void)grid_buffers(st, &st->grid); /* creation has no previous grid */
@@ -314,7 +400,9 @@ static sc_status cuda_reserve(void *state, size_t cap, size_t *capacity)
     }
     st->ref_capacity = cap;
     *capacity = cap;
-    return ensure_split_temp(st, &st->grid);
+    SC_TRY(ensure_split_temp(st, &st->grid));
+    if (st->shadow_mask) SC_TRY(ensure_shadows(st));
+    return SC_OK;
 }
 
 static sc_status cuda_set_mesh(void *state, const sc_mesh_data *m)
@@ -422,6 +510,23 @@ static sc_status record_overflow_node(sc_cuda_state *st, const sc_frame_params *
     return SC_OK;
 }
 
+/* The shadow pass's stage boundaries, recorded from inside sc_cuda_shadows. */
+typedef struct stage_marker {
+    sc_cuda_state *st;
+    struct sc_cuda_state::sc_cuda_slot *slot;
+    cudaStream_t s;
+    int *ev;
+    unsigned flags;
+} stage_marker;
+
+static sc_status stage_mark(void *ctx)
+{
+    stage_marker *m = (stage_marker *)ctx;
+    SC_CUDA_CHECK(cudaEventRecordWithFlags(m->slot->events[*m->ev], m->s, m->flags));
+    m->st->recorded |= 1u << (*m->ev)++;
+    return SC_OK;
+}
+
 /* The frame's graph part, enqueued on s (a capturing stream; or, with SLABCAST_CUDA_GRAPHS=0, the
  * renderer's stream every frame): from clearing the frame's counters to the copy of the counters
  * into the slot's pinned memory, with events[1 ..] at the stage ends. */
@@ -471,6 +576,11 @@ static sc_status record_frame_graph(sc_cuda_state *st, const sc_frame_params *p,
     if (st->has_overflow_cond) SC_TRY(record_overflow_node(st, p, s));
     else SC_TRY(sc_cuda_overflow(st, p, s));
     SC_STAGE_MARK();
+    {
+        stage_marker marker = {st, slot, s, &ev, record_flags};
+        SC_TRY(sc_cuda_shadows(st, p, slot->graph_shadows, s, stage_mark, &marker));
+    }
+    SC_STAGE_MARK(); /* the end of the shadow cast */
     SC_TRY(sc_cuda_shade(st, p, s));
     SC_CUDA_CHECK(cudaMemcpyAsync(slot->host, st->globals, sizeof(sc_cuda_globals), cudaMemcpyDeviceToHost, s));
     SC_STAGE_MARK(); /* the end of the frame */
@@ -511,10 +621,15 @@ static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
 {
     cudaStream_t s = st->stream;
     const sc_frame_params *p = frame->params;
-    if (slot->graph && slot->graph_flat != p->flat_shading) {
+    uint32_t shadows = 0;
+    for (uint32_t i = 0; i < SC_MAX_LIGHTS; ++i)
+        if (i < frame->shade->num_lights && frame->shade->lights[i].shadows) shadows |= 1u << i;
+    if (shadows) SC_TRY(ensure_shadows(st));
+    if (slot->graph && (slot->graph_flat != p->flat_shading || slot->graph_shadows != shadows)) {
         cudaGraphExecDestroy(slot->graph); /* its last frame has finished (the ring) */
         slot->graph = NULL;
     }
+    slot->graph_shadows = shadows;
     if (!slot->graph && st->use_graphs) SC_TRY(capture_frame_graph(st, p, slot));
     sc_cuda_frame_consts *c = slot->host_consts; /* its previous frame has finished (the ring) */
     c->p = *p;
@@ -557,6 +672,8 @@ static sc_status check_slot(sc_cuda_state *st, struct sc_cuda_state::sc_cuda_slo
     slot->pending = 0;
     const sc_cuda_globals *g = slot->host;
     if (g->overflow && (size_t)g->references > st->grow_to) st->grow_to = (size_t)g->references;
+    if (g->shadow_overflow && (size_t)g->shadow_references_max > st->grow_to)
+        st->grow_to = (size_t)g->shadow_references_max;
     return SC_OK;
 }
 
@@ -598,6 +715,14 @@ static sc_status read_stats(const sc_cuda_state *st, const struct sc_cuda_state:
     o->overflow_passes = g->passes;
     o->depth_min = g->depth_min;
     o->depth_max = g->depth_max;
+    o->shadow_lights = g->shadow_lights;
+    o->light_views = g->light_views;
+    o->shadow_receivers = g->shadow_receivers;
+    o->shadow_references = g->shadow_references;
+    o->shadow_ray_tests = g->shadow_tests;
+    o->shadow_rays_blocked = g->shadow_blocked;
+    o->shadow_rays_early = g->shadow_early;
+    o->shadow_overflow_passes = g->shadow_overflow;
     return SC_OK;
 }
 
@@ -689,10 +814,25 @@ static sc_status cuda_copy_positions(void *state, float *dst)
     return SC_OK;
 }
 
+static sc_status cuda_read_shadows(void *state, uint8_t *out)
+{
+    const sc_cuda_state *st = (const sc_cuda_state *)state;
+    const size_t n = (size_t)st->grid.width * st->grid.height;
+    if (!st->shadow_mask || st->shadow_pixels < n) {
+        SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+        memset(out, 0, n);
+        return SC_OK;
+    }
+    SC_CUDA_CHECK(cudaMemcpyAsync(out, st->shadow_mask, n, cudaMemcpyDeviceToHost, st->stream));
+    SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+    return SC_OK;
+}
+
 static sc_status cuda_buffers(void *state, sc_backend_buffers *out)
 {
     const sc_cuda_state *st = (const sc_cuda_state *)state;
     memset(out, 0, sizeof *out);
+    out->shadow_tests = st->shadow_tests;
     out->tri_keys = st->tri_keys;
     out->tile_offsets = st->tile_offsets;
     out->tests = st->tests;
@@ -717,6 +857,7 @@ extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     cuda_poll,
     cuda_read_hits,
     cuda_read_positions,
+    cuda_read_shadows,
     cuda_copy_positions,
     cuda_buffers,
 };

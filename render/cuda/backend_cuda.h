@@ -40,6 +40,7 @@
 #include "sc_frame.h"
 #include "sc_status.h"
 #include "shade.h"
+#include "shadow.h"
 #include "slabcast.h"
 
 /* Frame values known only on the device, one struct in device memory, zeroed at the start of every
@@ -58,6 +59,10 @@ typedef struct sc_cuda_globals {
     unsigned long long tests;      /* ray-triangle tests */
     unsigned long long exited;     /* tiles that stopped before a later non-empty slab */
     unsigned long long hit_pixels;
+    /* The shadow pass (shadow_cuda.cu), summed over the lights with shadows. */
+    unsigned long long shadow_receivers, shadow_references, shadow_references_max, shadow_tests;
+    unsigned long long shadow_blocked, shadow_early;
+    uint32_t shadow_lights, light_views, shadow_overflow, reserved2;
 } sc_cuda_globals;
 
 /* The tiles of a visible triangle as project found them, for emit and the overflow fallback (one
@@ -92,6 +97,23 @@ typedef struct sc_cuda_frame_consts {
     sc_cuda_shade_params shade;
 } sc_cuda_frame_consts;
 
+/* One light's shadow grid of the frame on the device (shadow_cuda.cu), zeroed when the frame's shadow
+ * pass starts: the receivers' bounds per view (floats as order-preserving integers: u0 inverted, u1,
+ * v0 inverted, v1, w0 inverted, w1, extent, count), the grid fitted to them, the caster references
+ * appended, and what the splits read (0 after an overflow). */
+typedef struct sc_cuda_shadow_light {
+    uint32_t bounds[SC_SHADOW_MAX_VIEWS][8];
+    sc_shadow_grid grid;
+    unsigned long long cursor;
+    uint32_t split_count;
+    uint32_t overflow;
+} sc_cuda_shadow_light;
+
+/* The light grid's fixed shape: tiles of every view and the key's bit fields. */
+typedef struct sc_shadow_grid_shape {
+    uint32_t num_tiles, tile_bits, slab_bits;
+} sc_shadow_grid_shape;
+
 typedef struct sc_cuda_state {
     cudaStream_t stream;           /* the caller's (NULL: the legacy default stream) */
     uint32_t num_threads;          /* host threads (the rest normals of a mesh) */
@@ -124,6 +146,23 @@ typedef struct sc_cuda_state {
     sc_hit *hits;
     uint32_t *tests;
     size_t pixel_cap;
+    /* The shadow pass, allocated with the first frame that has shadows (shadow_cuda.cu): per pixel
+     * the mask (bytes, padded to words), shadow tests, the ray origin and light depth (float4), the
+     * receiver keys and pixels (pair 0 and, grouped by light tile, pair 1); per light tile (bucket)
+     * receiver and caster offsets; per (tile, slab) cell caster offsets; the lights' device grids;
+     * the splits' temporary storage. shadow_pixels: the pixels they hold (0: none). */
+    uint8_t *shadow_mask;
+    uint32_t *shadow_tests;
+    float *shadow_org;
+    uint32_t *recv_keys[2], *recv_values[2];
+    uint32_t *recv_offsets, *shadow_tile_offsets, *shadow_cells;
+    sc_cuda_shadow_light *shadow_lights_dev;
+    float *shadow_images;          /* per caster reference (ref capacity): its image, 4 floats */
+    size_t shadow_image_cap;
+    unsigned char *shadow_temp;
+    size_t shadow_temp_bytes, shadow_pixels;
+    uint32_t shadow_tiles;         /* light tiles the per-tile buffers hold (the mesh's grid) */
+    int shadow_fallback_blocks;    /* blocks of the overflow fallback's grid-stride launch */
     /* Frame values on the device, and the ring of frames in flight: each slot a pinned copy of a
      * frame's globals, its stage events (SC_STAGE_COUNT + 1; the last one ends the frame), what the
      * host knew when it enqueued the frame, and whether the slot waits to be read. */
@@ -134,6 +173,7 @@ typedef struct sc_cuda_state {
         sc_cuda_frame_consts *host_consts; /* pinned source of the frame's constants copy */
         struct CUgraphExec_st *graph;      /* normals .. shade with this slot's events; NULL: capture */
         uint32_t graph_flat;               /* the flat_shading the graph was captured with */
+        uint32_t graph_shadows;            /* the lights with shadows it was captured with (bit i) */
         struct CUevent_st *events[SC_STAGE_COUNT + 1];
         int pending;
         uint64_t serial;                   /* its frame's sc_backend_frame.serial; 0: none */
@@ -177,6 +217,13 @@ sc_status sc_cuda_overflow(const sc_cuda_state *st, const sc_frame_params *p, cu
 sc_status sc_cuda_overflow_blocks(int *blocks);
 /* raycast_cuda.cu */
 sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* shadow_cuda.cu: the shadow pass of the lights in light_mask (bit i: light i), mark(ctx) called at
+ * the ends of the receivers, emit and split stages (of the first light; the later lights' passes fall
+ * in the cast stage); the grid shape; the temporary storage its splits need. */
+sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t light_mask, cudaStream_t s,
+                          sc_status (*mark)(void *ctx), void *mark_ctx);
+void sc_cuda_shadow_shape(const sc_cuda_state *st, sc_shadow_grid_shape *shape);
+sc_status sc_cuda_shadow_temp_bytes(const sc_cuda_state *st, size_t pixels, size_t *bytes);
 /* shade_cuda.cu */
 sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 #endif

@@ -33,7 +33,8 @@ typedef struct sc_renderer sc_renderer;
 enum {
     SC_NO_HIT = 0xFFFFFFFFu,     /* sc_hit.tri of a pixel whose ray hits nothing */
     SC_MAX_TILE_SIZE = 32,       /* tile edge in pixels, 1 .. SC_MAX_TILE_SIZE */
-    SC_MAX_SLABS = 1024          /* depth slabs, 1 .. SC_MAX_SLABS */
+    SC_MAX_SLABS = 1024,         /* depth slabs, 1 .. SC_MAX_SLABS */
+    SC_MAX_LIGHTS = 4            /* lights of a frame (sc_renderer_set_lights) */
 };
 
 typedef enum sc_backend {
@@ -140,12 +141,19 @@ typedef enum sc_view_mode {
     SC_VIEW_TILE_HEAT,           /* triangles referenced per tile, log scale */
     SC_VIEW_SLAB,                /* slab index of the hit triangle */
     SC_VIEW_TESTS_HEAT,          /* ray-triangle tests of the pixel, log scale */
+    SC_VIEW_SHADOW,              /* lit / shadowed per light: dark blue-grey where every light is
+                                    blocked, plus a colour per light that reaches the pixel (light 0
+                                    warm white, 1 sky blue, 2 pink, 3 green, shared among the lights);
+                                    with shadows off every hit pixel shows as lit */
+    SC_VIEW_SHADOW_TESTS,        /* shadow-ray tests of the pixel over all lights, log scale */
     SC_VIEW_MODE_COUNT
 } sc_view_mode;
 
 typedef struct sc_shading_desc {
     sc_view_mode mode;
-    float light_dir[3];          /* direction the light travels, world space; 0: (-0.4, -0.8, -0.45) */
+    float light_dir[3];          /* direction the light travels, world space; 0: (-0.4, -0.8, -0.45).
+                                    Used only while no lights are set (sc_renderer_set_lights): then
+                                    it is one directional light of colour 1 without shadows */
     float ambient;               /* 0: 0.15; negative: no ambient */
     float albedo[3];             /* 0: (0.85, 0.8, 0.72) */
     float background_bottom[3];  /* background gradient; all 0: (0.10, 0.11, 0.14) */
@@ -158,7 +166,47 @@ typedef struct sc_shading_desc {
 typedef struct sc_render_options {
     int cull_back_faces;         /* nonzero: drop triangles facing away (front = counter-clockwise) */
     int flat_shading;            /* nonzero: face normals instead of smooth per-vertex normals */
+    int shadows;                 /* nonzero: shadow rays for every light set with shadows (see
+                                    sc_light_desc); 0: lights shade unshadowed, no shadow pass runs */
 } sc_render_options;
+
+/* Lights (sc_renderer_set_lights). Shading with lights set: ambient + (1 - ambient) x the sum over
+ * lights of color x intensity x max(0, n . l) x visible, n the shading normal turned towards the
+ * viewer, l the unit vector from the hit point towards the light, visible 0 when the pixel is in
+ * shadow for that light (below) and 1 otherwise.
+ *
+ * Shadows: the contract. For the hit point of a pixel (its hit triangle a, b, c with the hit's
+ * barycentric weights) and a light with shadows, the shadow ray is defined in render/core/shadow.h
+ * with every float operation written out (no contraction), shared by both backends:
+ *  - origin: the point a + u (b - a) + v (c - a), moved off the triangle's plane along its unit
+ *    geometric normal, to the side the light is on, by SC_SHADOW_OFFSET_REL (2^-16) times the largest
+ *    absolute coordinate of a, b and c (Waechter and Binder, "A Fast and Robust Method for Avoiding
+ *    Self-Intersection", Ray Tracing Gems, 2019: the hit point's rounding error scales with the
+ *    magnitude of the coordinates, so the offset does too; here the triangle's coordinates set it,
+ *    which keeps it scale invariant and a few hundred ulps small, so contact shadows stay);
+ *  - direction: light position - origin (point light; t = 1 at the light) or minus the light's
+ *    direction, unit (directional);
+ *  - tmin = 0; tmax = 1 - 2^-12 for a point light (a blocker within 1/4096 of the distance to the light
+ *    does not count: the light has that much size), +inf for a directional light.
+ * The pixel is in shadow for the light when some triangle other than its hit triangle, not dropped
+ * by the frame (a non-finite vertex; with cull_back_faces the culling does NOT apply to casters: a
+ * back face seen from the eye still casts), hits the shadow ray under the watertight ray-triangle test
+ * (render/core/intersect.h) with tmin <= t <= tmax. Both backends give exactly this, pixel for pixel;
+ * the tests check it against a brute force that shares only those two headers. A closed mesh does not
+ * leak light through shared edges or vertices (the watertight test). */
+typedef enum sc_light_type {
+    SC_LIGHT_POINT = 0,          /* at position, shining every way */
+    SC_LIGHT_DIRECTIONAL         /* infinitely far: parallel rays travelling along direction */
+} sc_light_type;
+
+typedef struct sc_light_desc {
+    sc_light_type type;
+    float position[3];           /* SC_LIGHT_POINT: world position */
+    float direction[3];          /* SC_LIGHT_DIRECTIONAL: the way the light travels; must not be 0 */
+    float color[3];              /* all 0: (1, 1, 1) */
+    float intensity;             /* >= 0; 0: 1 */
+    int no_shadows;              /* nonzero: this light casts no shadows (it shades as if unblocked) */
+} sc_light_desc;
 
 /* Per-pixel result of the ray cast. depth is the view depth; u and v are the barycentric weights
  * of the triangle's second and third vertex (the first has 1 - u - v). tri == SC_NO_HIT: no hit,
@@ -193,6 +241,14 @@ typedef enum sc_stage {
     SC_STAGE_TILE_SPLIT,         /* multisplit of references by tile */
     SC_STAGE_SLAB_SPLIT,         /* segmented split of each tile's references by slab */
     SC_STAGE_RAYCAST,
+    SC_STAGE_SHADOW_RECEIVERS,   /* shadow pass, all lights: hit points into light space, the light
+                                    grids fitted to them, receivers grouped by light tile (multisplit) */
+    SC_STAGE_SHADOW_EMIT,        /* one caster reference per (triangle, light tile holding receivers) */
+    SC_STAGE_SHADOW_SPLIT,       /* casters grouped by light tile (multisplit), then by light-space
+                                    depth slab (segmented split) */
+    SC_STAGE_SHADOW_CAST,        /* shadow rays, slabs from the light on (CUDA: with more than one light
+                                    with shadows, the three stages above time the first light and this
+                                    one holds the whole passes of the others) */
     SC_STAGE_SHADE,
     SC_STAGE_COUNT
 } sc_stage;
@@ -219,6 +275,19 @@ typedef struct sc_frame_stats {
                                         binned and ray cast it instead (exact image; tests counted
                                         without slabs, no early exits) */
     float depth_min, depth_max;      /* the frame's slab range: nearest depths of visible triangles */
+    /* The shadow pass (all lights with shadows; 0 when shadows are off). */
+    uint32_t shadow_lights;          /* lights whose shadow rays were cast */
+    uint32_t light_views;            /* light-space grids built: 1 per directional light, 1 to 6 cube
+                                        faces (those holding receivers) per point light */
+    uint64_t shadow_receivers;       /* shadow rays: hit pixels x lights with shadows */
+    uint64_t shadow_references;      /* (triangle, light tile) caster references */
+    uint64_t shadow_ray_tests;       /* shadow ray-triangle tests */
+    uint64_t shadow_rays_blocked;    /* shadow rays that found a blocker (pixels in shadow, per light) */
+    uint64_t shadow_rays_early;      /* shadow rays decided before the last non-empty slab of their tile:
+                                        blocked, or every caster left is behind them */
+    uint32_t shadow_overflow_passes; /* CUDA: 1 when this frame's caster references overflowed the
+                                        buffer and the shadows were cast without the grid's slabs
+                                        (exact; the buffer grows before a later frame); CPU: 0 */
     uint64_t frame;                  /* the frame's number: 1 for the renderer's first successful
                                         sc_renderer_render, counting every one since; 0: no frame */
 } sc_frame_stats;
@@ -284,6 +353,17 @@ sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading
  * rendered with an option toggled is the same, pixel for pixel, as one from a renderer created with
  * it. INVALID_ARGUMENT: NULL. */
 sc_status sc_renderer_set_options(sc_renderer *r, const sc_render_options *options);
+/* Sets the lights of the frames rendered from now on: count lights (0 .. SC_MAX_LIGHTS) from lights
+ * (NULL when count is 0). count 0: the shading's single light_dir (no shadows), as before any call.
+ * Shadows are cast for the lights without no_shadows while sc_render_options.shadows is on. Costs no
+ * allocation and no wait (CUDA: a change in the number of lights with shadows re-records each frame
+ * graph once, on the host). INVALID_ARGUMENT naming the field (e.g. "sc_renderer_set_lights:
+ * lights[1].direction is 0"): count above SC_MAX_LIGHTS, an unknown type, a non-finite field, a zero
+ * direction of a directional light, a negative intensity or colour. */
+sc_status sc_renderer_set_lights(sc_renderer *r, const sc_light_desc *lights, uint32_t count);
+/* The lights in force, defaults resolved (directions unit); *count: how many (out needs room for
+ * SC_MAX_LIGHTS). */
+sc_status sc_renderer_get_lights(const sc_renderer *r, sc_light_desc *out, uint32_t *count);
 /* The options in force. */
 sc_status sc_renderer_get_options(const sc_renderer *r, sc_render_options *out);
 /* Changes the target size; the grid follows. INVALID_ARGUMENT as for create. CUDA: waits for the
@@ -331,6 +411,11 @@ sc_status sc_renderer_stats(sc_renderer *r, sc_frame_stats *out);
 sc_status sc_renderer_poll_stats(sc_renderer *r, sc_frame_stats *out, int *available);
 /* Copies the hit buffer (width x height, row 0 at the bottom) to HOST memory. */
 sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out);
+/* Copies the last frame's shadow mask (width x height bytes, row 0 at the bottom) to HOST memory:
+ * bit i of a pixel is 1 when the pixel is in shadow for light i (the contract above); 0 for pixels
+ * without a hit, lights without shadows, and every pixel while shadows are off. CUDA: waits for the
+ * frames in flight. */
+sc_status sc_renderer_read_shadows(const sc_renderer *r, uint8_t *out);
 /* Copies this frame's deformed positions (vertex_count x 3) to HOST memory. */
 sc_status sc_renderer_read_positions(const sc_renderer *r, float *out);
 /* Copies this frame's deformed positions (vertex_count x 3 floats) into BACKEND memory (host for the

@@ -2,7 +2,8 @@
 # The slabcast program as a user meets it, headless on the CPU backend at a tiny size: the fallback
 # messages (no GPU, no display), clean output (no uninitialised "pipelined" numbers, no source
 # locations), exit codes and one-line messages for bad options, image formats by extension, JSON
-# statistics for a hostile mesh name, and framing of a mesh with a 3e38 vertex.
+# statistics for a hostile mesh name, framing of a mesh with a 3e38 vertex, and headless shadows
+# (the default light, two --light lights, the shadow pass in the JSON).
 # usage: run_cli_checks.sh SLABCAST_BINARY WORK_DIR
 set -u
 bin=$1 work=$2
@@ -49,7 +50,8 @@ run "${small[@]}" --backend cpu --headless --out "$work/plain.png" || fail "plai
 bad_options=("--size 4294967297x1" "--size 0x5" "--dt 0" "--dt 1e38" "--dt nan" "--time inf" "--frames 99999999999"
              "--frames 12abc" "--tile 33" "--slabs 0" "--threads -1" "--max-mesh-bytes 0" "--max-vertices 1e3"
              "--out x.gif" "--out noextension" "--mode fancy" "--camera 1,2,3" "--camera 0,0,5,0,0,0,200"
-             "--camera 1,1,1,1,1,1,45")
+             "--camera 1,1,1,1,1,1,45" "--light 1,2" "--light dir:0,0,0" "--light 1e19,0,0" "--mode shadowz"
+             "--light 1,0,0 --light 2,0,0 --light 3,0,0 --light 4,0,0 --light 5,0,0")
 for args in "${bad_options[@]}"; do
   read -ra a <<< "$args"
   run "${a[@]}" --headless --backend cpu --out "$work/bad.png"
@@ -125,6 +127,35 @@ run "${small[@]}" --backend cpu --headless --record "$work/no-such-folder"
 rc=$?
 [ $rc = 1 ] && [ "$(lines "$work/err")" = 1 ] && grep -q "no-such-folder.*create the folder" "$work/err" ||
   fail "--record to a missing folder: exit $rc: $(cat "$work/err")"
+
+# 9. Shadows headless: the default light said on stdout, the shadow pass in the JSON (its stages and
+#    counters); two --light lights with --shadows cast two lights' shadows.
+if run "${small[@]}" --backend cpu --headless --shadows --mode shadow --out "$work/shadow.png" \
+       --stats-json "$work/shadow.json"; then
+  grep -q '^slabcast: shadows on, 1 light: point (.*) (default)$' "$work/out" ||
+    fail "--shadows: no default light line: $(cat "$work/out")"
+  [ -s "$work/err" ] && fail "--shadows wrote to stderr: $(cat "$work/err")"
+  if [ -n "$python" ]; then
+    $python -c 'import json,sys; j=json.load(open(sys.argv[1])); l=j["last_frame"]
+assert all(s in j["stages"] for s in ("shadow-recv", "shadow-emit", "shadow-split", "shadow-cast")), j["stages"]
+assert l["shadow_lights"] == 1 and l["shadow_receivers"] == l["hit_pixels"] > 0, l' "$work/shadow.json" ||
+      fail "shadow.json: no shadow pass: $(cat "$work/shadow.json")"
+  fi
+else
+  fail "--shadows exited $?: $(cat "$work/err")"
+fi
+if run "${small[@]}" --backend cpu --headless --shadows --light 0,5,0 --light dir:-1,-1,0 --out "$work/two.png" \
+       --stats-json "$work/two.json"; then
+  grep -q '^slabcast: shadows on, 2 lights: point (0, 5, 0), directional (-1, -1, 0)$' "$work/out" ||
+    fail "two --light: $(cat "$work/out")"
+  if [ -n "$python" ]; then
+    $python -c 'import json,sys; l=json.load(open(sys.argv[1]))["last_frame"]
+assert l["shadow_lights"] == 2 and l["shadow_receivers"] == 2 * l["hit_pixels"], l' "$work/two.json" ||
+      fail "two.json: not two lights' shadows: $(cat "$work/two.json")"
+  fi
+else
+  fail "two --light exited $?: $(cat "$work/err")"
+fi
 
 [ $fails = 0 ] && echo "PASS: slabcast command line checks" || echo "$fails check(s) failed"
 [ $fails = 0 ]

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Drives the real slabcast viewer under Xvfb (Mesa, CPU backend) with synthetic X input (xdotool):
 for every entry of the viewer's binding table (read from `slabcast --help`), a key press or mouse
-drag, then a check of the state the viewer logs after it (--state-log). Then the window's image:
-with the HUD off it equals the headless renderer's image of the same frame and camera; with the
-HUD on it differs from it only inside the HUD's rectangle, and does differ there.
+drag, then a check of the state the viewer logs after it (--state-log): among them L (shadows, the
+default light set when none is), 8 / Shift+8 (the shadow views) and Ctrl+Left drag (the light orbits
+the model's centre at its distance). Then the window's image: with the HUD off it equals the
+headless renderer's image of the same frame and camera (with --shadows in the shadow view too); with
+the HUD on it differs from it only inside the HUD's rectangle, and does differ there.
 usage: run_viewer_input.py SLABCAST_BINARY WORK_DIR. Exit 77 (skipped) without Xvfb or xdotool."""
 import json, math, os, re, shutil, struct, subprocess, sys, time, zlib
 
@@ -95,16 +97,17 @@ except Exception as e:  # noqa: BLE001 - any failure to start is the test's fail
     sys.exit(1)
 
 
-def drag(button, shift=False):
+def drag(button, shift=False, ctrl=False):
     args = ["mousemove", "--window", wid, 120, 100]
-    if shift:
-        args += ["keydown", "shift"]
+    held = (["shift"] if shift else []) + (["ctrl"] if ctrl else [])
+    for key in held:
+        args += ["keydown", key]
     args += ["mousedown", button]
     for i in range(1, 6):
         args += ["mousemove", "--window", wid, 120 + 10 * i, 100 + 4 * i, "sleep", "0.02"]
     args += ["mouseup", button]
-    if shift:
-        args += ["keyup", "shift"]
+    for key in reversed(held):
+        args += ["keyup", key]
     xdo(*args)
 
 
@@ -186,7 +189,7 @@ cases = {
                    and os.path.getsize(os.path.join(WORK, f"slabcast-{a['screenshots'] + 1:04d}.png")) > 100
                    and open(os.path.join(WORK, "slabcast-0001.png")).read() == "kept"),
 }
-HEAT_DEFAULT = {"tiles": 1024, "tests": 256}  # render_tuning.h: SC_HEAT_MAX_TILE, SC_HEAT_MAX_TESTS
+HEAT_DEFAULT = {"tiles": 1024, "tests": 256, "shadow-tests": 256}  # render_tuning.h: SC_HEAT_MAX_TILE, _TESTS
 
 
 def heat_by(factor):
@@ -217,8 +220,41 @@ cases.update({
     "model-next": (lambda: xdo("key", "Tab"), model_moved(+1)),
     "model-previous": (lambda: xdo("key", "shift+Tab"), model_moved(-1)),
 })
-for i, mode in enumerate(["shaded", "id", "normals", "depth", "tiles", "slab", "tests"]):
-    cases["mode-" + mode] = ((lambda k=str(i + 1): xdo("key", k)), (lambda b, a, m=mode: a["mode"] == m))
+MODE_KEYS = {"shaded": "1", "id": "2", "normals": "3", "depth": "4", "tiles": "5", "slab": "6", "tests": "7",
+             "shadow": "8", "shadow-tests": "shift+8"}
+for mode, key in MODE_KEYS.items():
+    cases["mode-" + mode] = ((lambda k=key: xdo("key", k)), (lambda b, a, m=mode: a["mode"] == m))
+
+
+def default_light(s):
+    """The default light of the model's framing: centre + 3 x radius x normalize(1, 2, 1)."""
+    return [c + 3 * s["radius"] * u / math.sqrt(6) for c, u in zip(s["center"], (1, 2, 1))]
+
+
+def shadows_toggled(b, a):
+    """L: shadows flip; turned on without a light, the default light is set; the camera stays."""
+    if a["shadows"] != 1 - b["shadows"] or a["eye"] != b["eye"] or a["lights"] < 1:
+        return False
+    if b["lights"] == 0:
+        return a["light_type"] == "point" and close(a["light"], default_light(a), 1e-5)
+    return a["light"] == b["light"] and a["light_type"] == b["light_type"]
+
+
+def light_moved(b, a):
+    """Ctrl+Left drag: the first light orbits the framing centre at its distance; the camera stays."""
+    if a["lights"] < 1 or a["eye"] != b["eye"] or a["target"] != b["target"] or a["center"] != b["center"]:
+        return False
+    if a["light_type"] == "directional":
+        return not close(a["light"], b["light"]) and abs(norm(a["light"]) - norm(b["light"])) < 1e-4 * norm(b["light"])
+    before = default_light(a) if b["lights"] == 0 else b["light"]
+    d0, d1 = norm(sub(before, a["center"])), norm(sub(a["light"], a["center"]))
+    return not close(a["light"], before) and abs(d1 - d0) < 1e-4 * d0
+
+
+cases.update({
+    "shadows": (lambda: xdo("key", "l"), shadows_toggled),
+    "light-move": (lambda: drag(1, ctrl=True), light_moved),
+})
 
 
 def printed_camera_matches(a):
@@ -240,6 +276,8 @@ order = ["orbit", "pan", "pan-middle", "pan-shift", "zoom", "fly-forward", "fly-
         ["heat-max-up", "heat-max-up", "heat-max-down"] + ["mode-" + m for m in ["slab", "tests", "shaded"]] + \
         ["deform-more", "deform-less", "speed-up", "speed-down", "model-next", "model-next", "model-previous",
          "model-previous"] + \
+        ["light-move", "shadows", "mode-shadow", "light-move", "mode-shadow-tests", "heat-max-up", "shadows",
+         "shadows", "mode-shaded", "shadows"] + \
         ["cull", "cull", "flat", "flat", "deform-next", "pause", "step-forward", "step-back", "pause",
          "tile-smaller", "tile-larger", "slabs-fewer", "slabs-more", "hud", "hud", "help", "help",
          "help-question", "help-question", "vsync", "vsync", "fullscreen", "fullscreen", "screenshot", "screenshot"]
@@ -317,7 +355,8 @@ if ok:
 # renderer's own colours: its hot end is pure white, which the translucent panels never give); the
 # shaded view has none. Outside the HUD, legend and banner rectangles the window is the renderer's image.
 STAGE_COLOURS = {(78, 121, 167), (242, 142, 43), (225, 87, 89), (118, 183, 178), (89, 161, 79), (237, 201, 72),
-                 (176, 122, 161), (255, 157, 167), (156, 117, 95), (186, 176, 172)}  # hud_graphics.c
+                 (176, 122, 161), (255, 157, 167), (156, 117, 95), (148, 103, 189), (23, 190, 207), (188, 189, 34),
+                 (227, 119, 194), (186, 176, 172)}  # hud_graphics.c
 
 
 def with_opts(args, **opts):
@@ -353,7 +392,7 @@ def overlay_check(mode, tag):
     if outside:
         fail(f"{tag}: {outside} pixels differ from the renderer's image outside the overlays {rects}")
     hud_colours = {tuple(px(img, x, y)[:3]) for y in range(h) for x in range(w) if inside(rects["hud_rect"], x, y)}
-    if len(STAGE_COLOURS & hud_colours) < 8:
+    if len(STAGE_COLOURS & hud_colours) < len(STAGE_COLOURS) - 2:
         fail(f"{tag}: the stage graph's key colours are missing from the HUD {rects['hud_rect']}: "
              f"{len(STAGE_COLOURS & hud_colours)} of {len(STAGE_COLOURS)}")
     lx, ly, lw, lh = rects["legend_rect"]
@@ -377,6 +416,34 @@ def overlay_check(mode, tag):
 
 for mode in ("tiles", "shaded"):
     overlay_check(mode, "overlay-" + mode)
+
+
+# ---- shadows in the window ---------------------------------------------------------------------------
+# --shadows in the window renders what it renders headless (the default light, the shadow view), and
+# the shadow pass ran there with some pixels in shadow.
+def shadow_view_check():
+    args = with_opts(common, mode="shadow") + ["--shadows"]
+    ref_png, win_png, stats = (os.path.join(WORK, "shadow-" + k) for k in ("headless.png", "window.png", "stats.json"))
+    for extra, what in ((["--headless", "--out", ref_png, "--stats-json", stats], "headless"),
+                        (["--window", "--no-hud", "--out", win_png], "viewer")):
+        r = subprocess.run([BIN, *args, *extra], cwd=WORK, env=env, capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            fail(f"shadows: {what} exited {r.returncode}: {r.stdout}{r.stderr}")
+            return
+    last = json.load(open(stats))["last_frame"]
+    if last["shadow_lights"] != 1 or last["shadow_receivers"] != last["hit_pixels"] or not last["shadow_rays_blocked"]:
+        fail(f"shadows: the headless run's shadow pass: {last}")
+    _, _, ref = read_png(ref_png)
+    w, h, img = read_png(win_png)
+    if img != ref:
+        diff = sum(1 for y in range(h) for x in range(w) if img[y][4 * x:4 * x + 4] != ref[y][4 * x:4 * x + 4])
+        fail(f"shadows: the window's shadow view differs from the renderer's in {diff} of {w * h} pixels")
+    else:
+        print(f"ok shadows: window shadow view == renderer's, {last['shadow_rays_blocked']} of "
+              f"{last['shadow_receivers']} pixels in shadow")
+
+
+shadow_view_check()
 
 if viewer.proc.poll() is None:
     viewer.proc.kill()

@@ -4,8 +4,10 @@
  * its documented range with one line naming the option, the value and the valid range; unknown
  * options and missing values get their own messages. Statistics: a fresh log has nothing measured,
  * a long run keeps bounded memory, and the JSON is valid for any mesh name (checked by an
- * independent parser below). Framing: bounds come from used, finite vertices in double, and any
- * finite mesh gets a finite, valid camera. */
+ * independent parser below) and carries the shadow pass's counters and stages. Framing: bounds come
+ * from used, finite vertices in double, and any finite mesh gets a finite, valid camera. Lights:
+ * --light and --shadows parse, bad lights are refused, the default light sits where the program
+ * frames the model, and moving a light keeps its distance. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "frame_stats.h"
+#include "lights.h"
 #include "options.h"
 #include "orbit.h"
 #include "sctest.h"
@@ -162,7 +165,13 @@ static void test_bad_values_are_refused(void)
         {"--max-triangles", "0"}, {"--max-xz-ratio", "0"}, {"--max-xz-ratio", "1e3"},
         /* words */
         {"--backend", "vulkan"}, {"--deform", "twist,spin"}, {"--deform", "twist,,wave"}, {"--deform", ","},
-        {"--deform", ""}, {"--mode", "fancy"},
+        {"--deform", ""}, {"--mode", "fancy"}, {"--mode", "shadows"}, {"--mode", "Shadow"},
+        /* lights: counts, numbers, zero directions, ranges, kinds */
+        {"--light", ""}, {"--light", "1,2"}, {"--light", "1,2,3,4"}, {"--light", "1,,3"}, {"--light", "1,2,3,"},
+        {"--light", "x,y,z"}, {"--light", "nan,0,0"}, {"--light", "0,inf,0"}, {"--light", "1e19,0,0"},
+        {"--light", "0,0,-2e18"}, {"--light", "0x1p3,0,0"}, {"--light", " 1,2,3"}, {"--light", "dir:"},
+        {"--light", "dir:0,0,0"}, {"--light", "dir:0,-0,0.0"}, {"--light", "dir:1e-50,0,0"}, {"--light", "dir:1,2"},
+        {"--light", "dir:1,2,3,4"}, {"--light", "Dir:1,2,3"}, {"--light", "point:1,2,3"}, {"--light", "dir 1,2,3"},
         /* file names */
         {"--out", "x.jpg.gif"}, {"--out", "x"}, {"--out", "dir.png/x"}, {"--out", ".png"}, {"--out", ""},
         {"--mesh", ""}, {"--stats-json", ""},
@@ -307,6 +316,120 @@ static void test_output_format_from_extension(void)
     app_options o;
     SCT_CHECK(parse(&o, "--out shot.bmp") == 0 && o.out_format == APP_IMAGE_BMP);
     SCT_CHECK(parse(&o, "--out x.jpg") == 0 && o.out_format == APP_IMAGE_JPG); /* was written as PNG bytes */
+}
+
+/* --shadows, --light (point, directional, up to SC_MAX_LIGHTS in order) and the shadow view modes. */
+static void test_lights_and_shadows(void)
+{
+    app_options o;
+    SCT_REQUIRE(parse(&o, "") == 0);
+    SCT_CHECK(o.shadows == 0 && o.light_count == 0);
+    SCT_REQUIRE(parse(&o, "--shadows --light 1,2.5,-3 --light=dir:0,-1,0.5 --mode shadow") == 0);
+    SCT_CHECK(o.shadows == 1 && o.light_count == 2 && o.mode == SC_VIEW_SHADOW);
+    SCT_CHECK(o.lights[0].type == SC_LIGHT_POINT && o.lights[0].position[0] == 1.0f &&
+              o.lights[0].position[1] == 2.5f && o.lights[0].position[2] == -3.0f);
+    SCT_CHECK(o.lights[1].type == SC_LIGHT_DIRECTIONAL && o.lights[1].direction[0] == 0.0f &&
+              o.lights[1].direction[1] == -1.0f && o.lights[1].direction[2] == 0.5f);
+    /* The renderer's defaults for the rest: colour 0 (white), intensity 0 (1), shadows on. */
+    for (unsigned i = 0; i < o.light_count; ++i)
+        SCT_CHECK(o.lights[i].intensity == 0.0f && o.lights[i].color[0] == 0.0f && o.lights[i].no_shadows == 0);
+    SCT_REQUIRE(parse(&o, "--mode shadow-tests --light 1e18,-1e18,0 --light dir:1e-30,0,0") == 0);
+    SCT_CHECK(o.mode == SC_VIEW_SHADOW_TESTS && o.shadows == 0 && o.light_count == 2);
+    SCT_CHECK(o.lights[0].position[0] == 1e18f && o.lights[1].direction[0] == 1e-30f);
+
+    char msg[512];
+    const char *four[] = {"--light", "1,0,0", "--light", "0,1,0", "--light", "dir:0,0,1", "--light", "2,2,2"};
+    SCT_REQUIRE(parse_argv(&o, 8, four, msg, sizeof msg) == 0);
+    SCT_CHECK(o.light_count == SC_MAX_LIGHTS && o.lights[2].type == SC_LIGHT_DIRECTIONAL &&
+              o.lights[3].position[0] == 2.0f);
+    const char *five[] = {"--light", "1,0,0", "--light", "0,1,0", "--light", "dir:0,0,1", "--light", "2,2,2",
+                          "--light", "3,3,3"};
+    SCT_REQUIRE(parse_argv(&o, 10, five, msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "--light '3,3,3': too many lights") && strstr(msg, "at most 4") && one_line(msg), "%s",
+                  msg);
+    SCT_REQUIRE(parse_one(&o, "--light", "dir:0,0,0", msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "the direction is 0") && one_line(msg), "%s", msg);
+    SCT_REQUIRE(parse_one(&o, "--light", "1,2", msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "expected 3 comma-separated numbers") && strstr(msg, "dir:x,y,z"), "%s", msg);
+    SCT_REQUIRE(parse_one(&o, "--light", "1e19,0,0", msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "out of range") && strstr(msg, "1e+18"), "%s", msg);
+    const char *flag_value[] = {"--shadows=1"};
+    SCT_REQUIRE(parse_argv(&o, 1, flag_value, msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "--shadows takes no value"), "%s", msg);
+    const char *no_value[] = {"--light"};
+    SCT_REQUIRE(parse_argv(&o, 1, no_value, msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "option --light needs a value"), "%s", msg);
+    /* A bad mode names every mode, the shadow ones too. */
+    SCT_REQUIRE(parse_one(&o, "--mode", "shadows", msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "shaded, id, normals, depth, tiles, slab, tests, shadow, shadow-tests"), "%s", msg);
+    SCT_CHECK(strcmp(app_mode_name(SC_VIEW_SHADOW), "shadow") == 0);
+    SCT_CHECK(strcmp(app_mode_name(SC_VIEW_SHADOW_TESTS), "shadow-tests") == 0);
+    for (int m = 0; m < SC_VIEW_MODE_COUNT; ++m) {
+        const char *name = app_mode_name((sc_view_mode)m);
+        SCT_CHECK_MSG(strcmp(name, "?") != 0, "mode %d has no name", m);
+        SCT_CHECK_MSG(parse_one(&o, "--mode", name, NULL, 0) == 0 && o.mode == (sc_view_mode)m, "--mode %s", name);
+    }
+}
+
+/* The default light is a point light at the framing centre + 3 x the framing radius x
+ * normalize(1, 2, 1), as app_orbit_frame frames the bounds. */
+static void test_default_light(void)
+{
+    const double lo[3] = {-1, 0, 2}, hi[3] = {3, 2, 4};
+    app_orbit orb;
+    app_orbit_frame(lo, hi, &orb);
+    sc_light_desc l = app_default_light(orb.center, orb.radius);
+    SCT_CHECK(l.type == SC_LIGHT_POINT && l.intensity == 0.0f && l.no_shadows == 0);
+    /* Centre (1, 1, 3), radius sqrt(6) (the half-diagonal), normalize(1, 2, 1) = (1, 2, 1) / sqrt(6). */
+    const double want[3] = {1 + 3 * 1, 1 + 3 * 2, 3 + 3 * 1};
+    for (int k = 0; k < 3; ++k)
+        SCT_CHECK_MSG(fabs(l.position[k] - want[k]) < 1e-5 * fabs(want[k]), "position[%d] %g, want %g", k,
+                      (double)l.position[k], want[k]);
+    char text[128];
+    app_light_format(&l, text, sizeof text);
+    SCT_CHECK_MSG(strcmp(text, "point (4, 7, 6)") == 0, "%s", text);
+}
+
+static double distance3(const float a[3], const float b[3])
+{
+    double d = 0.0;
+    for (int k = 0; k < 3; ++k) d += ((double)a[k] - b[k]) * ((double)a[k] - b[k]);
+    return sqrt(d);
+}
+
+/* Ctrl+Left drag's move: a point light stays at its distance from the centre, a directional light
+ * keeps its length; both turn, and turn back; a light at the centre stays there. */
+static void test_light_orbit(void)
+{
+    const float center[3] = {1.0f, -2.0f, 0.5f};
+    sc_light_desc p = app_default_light(center, 2.0f), before = p;
+    const double d0 = distance3(p.position, center);
+    app_light_orbit(&p, center, 0.4f, -0.3f);
+    SCT_CHECK(fabs(distance3(p.position, center) - d0) < 1e-5 * d0);
+    SCT_CHECK(distance3(p.position, before.position) > 0.1 * d0);
+    SCT_CHECK(p.position[1] < before.position[1]); /* pitch down: lower */
+    app_light_orbit(&p, center, -0.4f, 0.3f);
+    SCT_CHECK_MSG(distance3(p.position, before.position) < 1e-4 * d0, "%g off after turning back",
+                  distance3(p.position, before.position));
+    for (int i = 0; i < 50; ++i) app_light_orbit(&p, center, 0.0f, 0.5f); /* never over the pole */
+    SCT_CHECK(fabs(distance3(p.position, center) - d0) < 1e-4 * d0 && p.position[1] > center[1]);
+
+    sc_light_desc d = {0};
+    d.type = SC_LIGHT_DIRECTIONAL;
+    d.direction[0] = 0.0f, d.direction[1] = -2.0f, d.direction[2] = -1.0f;
+    const sc_light_desc d_before = d;
+    const float origin[3] = {0.0f, 0.0f, 0.0f};
+    app_light_orbit(&d, center, 1.0f, 0.2f); /* the centre does not matter to a direction */
+    SCT_CHECK(fabs(distance3(d.direction, origin) - sqrt(5.0)) < 1e-5);
+    SCT_CHECK(distance3(d.direction, d_before.direction) > 0.1);
+    SCT_CHECK(d.position[0] == 0.0f && d.position[1] == 0.0f && d.position[2] == 0.0f);
+    app_light_orbit(&d, center, -1.0f, -0.2f);
+    SCT_CHECK(distance3(d.direction, d_before.direction) < 1e-5);
+
+    sc_light_desc at = {0};
+    for (int k = 0; k < 3; ++k) at.position[k] = center[k];
+    app_light_orbit(&at, center, 0.5f, 0.5f);
+    SCT_CHECK(distance3(at.position, center) == 0.0);
 }
 
 /* ---- a JSON checker, independent of the writer --------------------------------------------------- */
@@ -621,6 +744,74 @@ static void test_json_escapes_every_string(void)
     app_frame_log_free(&log);
 }
 
+/* The shadow pass in the statistics: its four stages by name in the table and the JSON, its counters
+ * in the JSON always (0 with shadows off) and in the printed summary when shadows ran. */
+static void test_shadow_statistics(void)
+{
+    static const char *const k_shadow_stages[] = {"shadow-recv", "shadow-emit", "shadow-split", "shadow-cast"};
+    SCT_CHECK(strcmp(app_stage_name(SC_STAGE_SHADOW_RECEIVERS), "shadow-recv") == 0 &&
+              strcmp(app_stage_name(SC_STAGE_SHADOW_CAST), "shadow-cast") == 0 &&
+              strcmp(app_stage_name(SC_STAGE_SHADE), "shade") == 0 &&
+              strcmp(app_stage_name(SC_STAGE_COUNT), "frame") == 0);
+    /* Every stage named, once, within the printed table's 12 columns. */
+    for (int i = 0; i <= SC_STAGE_COUNT; ++i) {
+        const char *name = app_stage_name(i);
+        SCT_CHECK_MSG(name && strlen(name) <= 12, "stage %d: no name, or wider than the table", i);
+        for (int j = 0; j < i && name; ++j) SCT_CHECK_MSG(strcmp(name, app_stage_name(j)) != 0, "stage %d twice", i);
+    }
+    app_frame_log log;
+    SCT_REQUIRE(app_frame_log_init(&log, 2) == 0);
+    sc_frame_stats st;
+    fake_stats(&st, 3.0);
+    app_frame_log_add(&log, &st); /* shadows off */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    SCT_REQUIRE(out);
+    app_frame_log_print(&log, out);
+    fclose(out);
+    SCT_CHECK_MSG(text && strstr(text, "shadow-cast") && !strstr(text, "shadows:"), "%s", text ? text : "");
+    free(text);
+    st.shadow_lights = 2;
+    st.light_views = 7;
+    st.shadow_receivers = 1001;
+    st.shadow_references = 1002;
+    st.shadow_ray_tests = 1003;
+    st.shadow_rays_blocked = 1004;
+    st.shadow_rays_early = 1005;
+    st.shadow_overflow_passes = 1;
+    app_frame_log_add(&log, &st);
+    out = open_memstream(&text, &len);
+    SCT_REQUIRE(out);
+    app_frame_log_print(&log, out);
+    fclose(out);
+    SCT_CHECK_MSG(text && strstr(text, "shadows:    2 lights, 7 light views, 1001 receivers, 1002 caster references") &&
+                      strstr(text, "1003 shadow-ray tests, 1004 rays blocked, 1005 decided early, 1 overflow passes"),
+                  "%s", text ? text : "");
+    free(text);
+    char path[] = "/tmp/test_app_options_XXXXXX";
+    int fd = mkstemp(path);
+    SCT_REQUIRE(fd >= 0);
+    fclose(fdopen(fd, "w"));
+    write_log_json(&log, "m.obj", path, &text, &len);
+    json_reader j;
+    SCT_CHECK_MSG(text && json_check(text, len, "last_frame", &j) && j.found, "invalid JSON: %s", text ? text : "");
+    static const char *const k_counters[] = {
+        "\"shadow_lights\": 2", "\"light_views\": 7", "\"shadow_receivers\": 1001", "\"shadow_references\": 1002",
+        "\"shadow_ray_tests\": 1003", "\"shadow_rays_blocked\": 1004", "\"shadow_rays_early\": 1005",
+        "\"shadow_overflow_passes\": 1"};
+    for (size_t i = 0; text && i < sizeof k_counters / sizeof k_counters[0]; ++i)
+        SCT_CHECK_MSG(strstr(text, k_counters[i]) != NULL, "JSON lacks %s: %s", k_counters[i], text);
+    for (size_t i = 0; text && i < sizeof k_shadow_stages / sizeof k_shadow_stages[0]; ++i) {
+        char key[64];
+        snprintf(key, sizeof key, "\"%s\": {\"median_ms\": ", k_shadow_stages[i]);
+        SCT_CHECK_MSG(strstr(text, key) != NULL, "JSON lacks the stage %s", k_shadow_stages[i]);
+    }
+    free(text);
+    remove(path);
+    app_frame_log_free(&log);
+}
+
 /* A long run keeps a bounded, uniform sample: memory does not follow --frames, quantiles stay right. */
 static void test_long_runs_keep_bounded_memory(void)
 {
@@ -743,9 +934,13 @@ int main(int argc, char **argv)
     SCT_RUN(test_output_format_from_extension);
     SCT_RUN(test_model_files);
     SCT_RUN(test_viewer_settings);
+    SCT_RUN(test_lights_and_shadows);
+    SCT_RUN(test_default_light);
+    SCT_RUN(test_light_orbit);
     SCT_RUN(test_checker_rejects_bad_json);
     SCT_RUN(test_fresh_log_has_nothing_measured);
     SCT_RUN(test_json_escapes_every_string);
+    SCT_RUN(test_shadow_statistics);
     SCT_RUN(test_long_runs_keep_bounded_memory);
     SCT_RUN(test_orbit_frames_the_bounds);
     SCT_RUN(test_bounds_use_used_finite_vertices);

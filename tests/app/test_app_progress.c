@@ -2,12 +2,16 @@
  * unknown fraction, long names cut to the width, control characters), the terminal bar's timing
  * (nothing for a quick load, at most ten draws a second, a new stage at once, a newline at the end)
  * against a file standing in for the terminal, and app_scene_load on the CPU backend: its stages and
- * last call, and a failed, refused or cancelled load leaving the scene's model as it was. */
+ * last call, and a failed, refused or cancelled load leaving the scene's model as it was. The scene's
+ * lights: none without --shadows and --light, the default light with --shadows (placed anew for each
+ * model loaded), --light's lights kept across models. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lights.h"
 #include "options.h"
 #include "progress.h"
 #include "scene.h"
@@ -352,6 +356,85 @@ static void test_scene_failures_keep_the_model(void)
     unlink(path);
 }
 
+/* The renderer's lights equal the scene's (the program gives it every change). */
+static void check_renderer_lights(const char *what, const app_scene *s)
+{
+    sc_light_desc got[SC_MAX_LIGHTS];
+    uint32_t count = 99;
+    SCT_REQUIRE(sc_renderer_get_lights(s->renderer, got, &count) == SC_OK);
+    SCT_CHECK_MSG(count == s->light_count, "%s: the renderer has %u lights, the scene %u", what, count, s->light_count);
+    for (uint32_t i = 0; i < count && i < s->light_count; ++i) {
+        const float *want = s->lights[i].type == SC_LIGHT_POINT ? s->lights[i].position : s->lights[i].direction;
+        const float *have = got[i].type == SC_LIGHT_POINT ? got[i].position : got[i].direction;
+        float len = 1.0f; /* the renderer keeps directions unit */
+        if (s->lights[i].type == SC_LIGHT_DIRECTIONAL)
+            len = sqrtf(want[0] * want[0] + want[1] * want[1] + want[2] * want[2]);
+        SCT_CHECK_MSG(got[i].type == s->lights[i].type && fabsf(have[0] - want[0] / len) < 1e-6f &&
+                          fabsf(have[1] - want[1] / len) < 1e-6f && fabsf(have[2] - want[2] / len) < 1e-6f,
+                      "%s: light %u differs", what, i);
+    }
+}
+
+static int shadows_on(const app_scene *s)
+{
+    sc_render_options ro = {0};
+    return sc_renderer_get_options(s->renderer, &ro) == SC_OK && ro.shadows;
+}
+
+static void check_default_light(const char *what, const app_scene *s)
+{
+    const sc_light_desc want = app_default_light(s->orbit.center, s->orbit.radius);
+    SCT_CHECK_MSG(s->light_count == 1 && s->light_default && s->lights[0].type == SC_LIGHT_POINT &&
+                      memcmp(s->lights[0].position, want.position, sizeof want.position) == 0,
+                  "%s: not the default light of the framing", what);
+    check_renderer_lights(what, s);
+}
+
+static void test_scene_lights(void)
+{
+    char path[256], why[512];
+    SCT_REQUIRE(write_tetra(path, sizeof path, "lit.obj") != NULL);
+    /* Neither option: no lights set (the shading's own light), shadows off. */
+    char *plain[] = {(char *)"slabcast", (char *)"--resolution", (char *)"8", NULL};
+    app_options o;
+    SCT_REQUIRE(app_parse_options(3, plain, &o, stderr) == 0);
+    app_scene s;
+    SCT_REQUIRE(make_scene(&s, &o) == 0);
+    SCT_REQUIRE(app_scene_load(&o, NULL, NULL, NULL, &s, why, sizeof why) == 0);
+    SCT_CHECK(app_scene_init_lights(&o, &s) == 0 && s.light_count == 0 && !shadows_on(&s));
+    check_renderer_lights("no lights", &s);
+    free_scene(&s);
+
+    /* --shadows: the default light, placed from each model's framing. */
+    char *shadows[] = {(char *)"slabcast", (char *)"--resolution", (char *)"8", (char *)"--shadows", NULL};
+    SCT_REQUIRE(app_parse_options(4, shadows, &o, stderr) == 0);
+    SCT_REQUIRE(make_scene(&s, &o) == 0);
+    SCT_REQUIRE(app_scene_load(&o, NULL, NULL, NULL, &s, why, sizeof why) == 0);
+    SCT_CHECK(app_scene_init_lights(&o, &s) == 0 && shadows_on(&s));
+    check_default_light("--shadows, built-in mesh", &s);
+    const sc_light_desc first = s.lights[0];
+    SCT_REQUIRE(app_scene_load(&o, path, NULL, NULL, &s, why, sizeof why) == 0);
+    check_default_light("--shadows, the next model", &s);
+    SCT_CHECK(memcmp(first.position, s.lights[0].position, sizeof first.position) != 0);
+    SCT_CHECK(shadows_on(&s));
+    free_scene(&s);
+
+    /* --light: those lights, kept across models; shadows stay off without --shadows. */
+    char *lights[] = {(char *)"slabcast", (char *)"--resolution", (char *)"8", (char *)"--light", (char *)"1,2,3",
+                      (char *)"--light", (char *)"dir:0,-2,0", NULL};
+    SCT_REQUIRE(app_parse_options(7, lights, &o, stderr) == 0);
+    SCT_REQUIRE(make_scene(&s, &o) == 0);
+    SCT_REQUIRE(app_scene_load(&o, NULL, NULL, NULL, &s, why, sizeof why) == 0);
+    SCT_CHECK(app_scene_init_lights(&o, &s) == 0 && !shadows_on(&s));
+    SCT_CHECK(s.light_count == 2 && !s.light_default && s.lights[0].position[2] == 3.0f);
+    check_renderer_lights("--light", &s);
+    SCT_REQUIRE(app_scene_load(&o, path, NULL, NULL, &s, why, sizeof why) == 0);
+    SCT_CHECK(s.light_count == 2 && s.lights[0].position[2] == 3.0f && s.lights[1].direction[1] == -2.0f);
+    check_renderer_lights("--light, the next model", &s);
+    free_scene(&s);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "app_progress");
@@ -366,6 +449,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_bar_break);
     SCT_RUN(test_scene_stages_and_swap);
     SCT_RUN(test_scene_failures_keep_the_model);
+    SCT_RUN(test_scene_lights);
     char path[256];
     snprintf(path, sizeof path, "%s/tetra.obj", g_dir);
     unlink(path);

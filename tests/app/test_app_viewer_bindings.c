@@ -1,7 +1,8 @@
 /* test_app_viewer_bindings.c - the viewer's binding table and camera, without a window (cpu).
  *
  * Table: names unique, no two bindings answer the same input, every key binding is found by its key
- * and modifiers, modifiers that a binding ignores really are ignored, --help prints every entry.
+ * and modifiers, modifiers that a binding ignores really are ignored, --help prints every entry,
+ * every view mode has its key, and the shadow bindings (L, 8, Shift+8, Ctrl+Left drag) do what they say.
  * Camera: orbit keeps the distance, pan moves eye and target together, zoom scales the distance,
  * fly moves along the view, fov stays in range, --camera round-trips through the printed form. */
 #include <math.h>
@@ -54,6 +55,49 @@ static void test_every_key_is_found(void)
     s = app_binding_for_key('S', APP_MOD_SHIFT);
     SCT_CHECK(s && s->action == APP_ACT_FLY);
     SCT_CHECK(app_binding_for_key('S', APP_MOD_ALT) == NULL);
+}
+
+/* Every view mode is one key away (a mode added to sc_view_mode needs a binding), each by one key. */
+static void test_every_mode_has_a_key(void)
+{
+    size_t n = 0;
+    const app_binding *b = app_bindings(&n);
+    for (int m = 0; m < SC_VIEW_MODE_COUNT; ++m) {
+        int keys = 0;
+        for (size_t i = 0; i < n; ++i) keys += b[i].action == APP_ACT_MODE && b[i].param == m;
+        SCT_CHECK_MSG(keys == 1, "view mode %s has %d keys", app_mode_name((sc_view_mode)m), keys);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (b[i].action != APP_ACT_MODE) continue;
+        char want[32];
+        snprintf(want, sizeof want, "mode-%s", app_mode_name((sc_view_mode)b[i].param));
+        SCT_CHECK_MSG(strcmp(b[i].name, want) == 0, "%s sets mode %s", b[i].name,
+                      app_mode_name((sc_view_mode)b[i].param));
+    }
+}
+
+/* L toggles shadows, 8 and Shift+8 the shadow views, Ctrl+Left drag moves the light (and a plain or
+ * shifted left drag still orbits or pans). */
+static void test_shadow_bindings(void)
+{
+    const app_binding *b = app_binding_for_key('L', 0);
+    SCT_CHECK(b && b->action == APP_ACT_SHADOWS && strcmp(b->name, "shadows") == 0 && strcmp(b->keys, "L") == 0);
+    b = app_binding_for_key(APP_KEY_1 + 7, 0);
+    SCT_CHECK(b && b->action == APP_ACT_MODE && b->param == SC_VIEW_SHADOW && strcmp(b->keys, "8") == 0);
+    b = app_binding_for_key(APP_KEY_1 + 7, APP_MOD_SHIFT);
+    SCT_CHECK(b && b->action == APP_ACT_MODE && b->param == SC_VIEW_SHADOW_TESTS && strcmp(b->keys, "Shift+8") == 0);
+    b = app_binding_for_drag(APP_BUTTON_LEFT, APP_MOD_CONTROL);
+    SCT_CHECK(b && b->action == APP_ACT_LIGHT && strcmp(b->name, "light-move") == 0 &&
+              strcmp(b->keys, "Ctrl+Left drag") == 0);
+    b = app_binding_for_drag(APP_BUTTON_LEFT, 0);
+    SCT_CHECK(b && b->action == APP_ACT_ORBIT);
+    b = app_binding_for_drag(APP_BUTTON_LEFT, APP_MOD_SHIFT);
+    SCT_CHECK(b && b->action == APP_ACT_PAN);
+    SCT_CHECK(app_binding_for_drag(APP_BUTTON_LEFT, APP_MOD_CONTROL | APP_MOD_SHIFT) == NULL);
+    SCT_CHECK(app_binding_for_key('L', APP_MOD_CONTROL) == NULL);
+    /* 9 and 0 stay the heat-map scale. */
+    b = app_binding_for_key(APP_KEY_9, 0);
+    SCT_CHECK(b && b->action == APP_ACT_HEAT_MAX);
 }
 
 static void test_help_prints_every_entry(void)
@@ -155,6 +199,8 @@ int main(int argc, char **argv)
     sct_begin(argc, argv, "app_viewer_bindings");
     SCT_RUN(test_names_unique_and_inputs_distinct);
     SCT_RUN(test_every_key_is_found);
+    SCT_RUN(test_every_mode_has_a_key);
+    SCT_RUN(test_shadow_bindings);
     SCT_RUN(test_help_prints_every_entry);
     SCT_RUN(test_camera_moves);
     SCT_RUN(test_camera_option_round_trips);

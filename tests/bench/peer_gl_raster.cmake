@@ -7,7 +7,8 @@
 #                                     test linking CUDA:: out otherwise); exits 77 without an NVIDIA EGL
 #                                     device
 # Both include the peer's source (its rasteriser is static) and link the bench's peer helpers
-# (bench_peers.c, whose table needs peer_cpu.c and its peer_renderer.c).
+# (bench_peers.c, whose table needs peer_cpu.c and its peer_renderer.c); the whole peer links the CUDA-GL
+# side it shares with gl-shadowmap too (peer_gl_interop.c).
 set(_gl_raster_bench_dir ${PROJECT_SOURCE_DIR}/app/slabcast_bench)
 set(_gl_raster_sources ${CMAKE_CURRENT_LIST_DIR}/test_peer_gl_raster.c ${_gl_raster_bench_dir}/bench_peers.c
                        ${_gl_raster_bench_dir}/peer_cpu.c ${_gl_raster_bench_dir}/peer_renderer.c)
@@ -19,8 +20,8 @@ if(TARGET test_peer_gl_raster_host)
   target_compile_definitions(test_peer_gl_raster_host PRIVATE PEER_GL_RASTER_GL_ONLY=1)
 endif()
 
-slabcast_add_test(test_peer_gl_raster SOURCES ${_gl_raster_sources} LABELS gl gpu
-                  LIBS ${_gl_raster_libs} CUDA::cudart_static)
+slabcast_add_test(test_peer_gl_raster SOURCES ${_gl_raster_sources} ${_gl_raster_bench_dir}/peer_gl_interop.c
+                  LABELS gl gpu LIBS ${_gl_raster_libs} CUDA::cudart_static)
 if(TARGET test_peer_gl_raster)
   target_include_directories(test_peer_gl_raster PRIVATE ${_gl_raster_bench_dir})
 endif()

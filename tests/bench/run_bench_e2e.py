@@ -8,9 +8,11 @@ exit status 0, every row of the JSON and the CSV filled (every stage's median / 
 rate, the counters; device memory null on the CPU backend), the counters consistent with the
 configuration (triangles of the mesh, tiles of the grid), the peer's agreement 1, the SVG well formed
 with its three panels and a point per configuration on each log-log panel, and the table on stdout;
-a one-configuration run with --plot F.PNG writes a 1000x900 RGBA PNG. Then the failures: bad usage
-(--plot with another extension too) exits 2 naming the option; a model that cannot be read exits 1 naming
-the configuration, its row marked failed in the JSON. Exit 0 on success, 1 on a failure.
+a one-configuration run with --plot F.PNG writes a 1000x900 RGBA PNG; --shadows off,on with --images
+fills the shadow fields of each row (zero with shadows off, the default light and counters with them on),
+the shadow stages' times and our picture. Then the failures: bad usage (--plot with another extension, a
+bad --shadows value, --images without shadows) exits 2 naming the option; a model that cannot be read
+exits 1 naming the configuration, its row marked failed in the JSON. Exit 0 on success, 1 on a failure.
 """
 import csv
 import json
@@ -24,7 +26,12 @@ RESOLUTION = 12          # the built-in knot: 4 * 12^2 = 576 triangles
 SIZES = [(64, 48), (96, 64)]
 SLABS = [4, 16]
 TILE = 8
-STAGES = ["deform", "normals", "project", "reduce", "scan", "emit", "tile_split", "slab_split", "raycast", "shade"]
+# The eye pass's stages, then the shadow pass's four (named by the program), then shade.
+EYE_STAGES = ["deform", "normals", "project", "reduce", "scan", "emit", "tile_split", "slab_split", "raycast"]
+SHADOW_STAGE_COUNT = 4
+SHADOW_FIELDS = ["shadow_lights", "light_views", "shadow_receivers", "shadow_references", "shadow_ray_tests",
+                 "shadow_rays_blocked", "shadow_rays_early", "shadow_overflow_passes"]
+STAGES = []  # as the JSON lists them (check_json checks the list, then every row uses it)
 
 failures = []
 
@@ -72,6 +79,8 @@ def check_row_json(row):
     check(0 <= row["tiles_exited_early"] <= row["tiles"], name + ": tiles_exited_early")
     check(row["device_memory_used_bytes"] is None, name + ": device memory on the cpu backend")
     check(row["backend"] == "cpu" and row["frames"] == 2 and row["warmup"] == 1, name + ": backend or frames")
+    check(row["shadows"] is False and row["light"] is None, name + ": shadows off by default")
+    check(all(row[k] == 0 for k in SHADOW_FIELDS), name + ": shadow counters 0 with shadows off")
     peers = row["peers"]
     if check(len(peers) == 1 and peers[0]["name"] == "cpu", name + ": peers %s" % peers):
         p = peers[0]
@@ -89,7 +98,13 @@ def check_json(path):
     check("--peers cpu" in doc["command_line"], "command_line: %s" % doc["command_line"])
     check(doc["device"]["backend"] == "cpu" and doc["device"]["name"] == "cpu", "device %s" % doc["device"])
     check(isinstance(doc["device"]["threads"], int) and doc["device"]["threads"] >= 1, "device threads")
-    check(doc["stages"] == STAGES, "stages %s" % doc["stages"])
+    stages = doc["stages"]
+    check(stages[:len(EYE_STAGES)] == EYE_STAGES and stages[-1] == "shade"
+          and len(stages) == len(EYE_STAGES) + SHADOW_STAGE_COUNT + 1, "stages %s" % stages)
+    shadow = stages[len(EYE_STAGES):-1]
+    check(len(set(stages)) == len(stages) and all(n and n != "?" and not n.startswith("stage") for n in shadow),
+          "the shadow stages named apart: %s" % shadow)
+    STAGES[:] = stages
     o = doc["options"]
     check(o["sizes"] == ["%dx%d" % s for s in SIZES] and o["slabs"] == SLABS and o["peers"] == ["cpu"], "options %s" % o)
     rows = doc["rows"]
@@ -114,7 +129,8 @@ def check_csv(path, rows):
     peers = [r for r in body if r[col["kind"]] == "peer"]
     check(len(ours) == 4 and len(peers) == 4, "CSV kinds")
     may_be_empty = {"error", "peer", "device_memory_used_bytes", "peer_agreement", "ratio", "speedup", "peer_note",
-                    "device_sms", "device_clock_khz", "driver_version", "runtime_version"}
+                    "peer_detail", "device_sms", "device_clock_khz", "driver_version", "runtime_version", "light_x",
+                    "light_y", "light_z"}
     for r in ours:
         empty = [name for name, i in col.items() if r[i] == "" and name not in may_be_empty]
         check(not empty, "CSV row %s: empty %s" % (r[col["config"]], empty))
@@ -154,11 +170,61 @@ def check_png(binary, work):
     check(head[24] == 8 and head[25] == 6, "PNG: 8-bit RGBA")
 
 
+def check_shadows(binary, work):
+    """--shadows off,on with --images: the rows side by side, the shadow fields, our picture."""
+    js, cs = os.path.join(work, "shadows.json"), os.path.join(work, "shadows.csv")
+    pics = os.path.join(work, "pictures")
+    os.makedirs(pics, exist_ok=True)
+    for n in os.listdir(pics):
+        os.remove(os.path.join(pics, n))
+    r = run(binary, ["--backend", "cpu", "--resolution", str(RESOLUTION), "--size", "64x48", "--frames", "2",
+                     "--warmup", "1", "--shadows", "off,on", "--images", pics, "--json", js, "--csv", cs])
+    if not check(r.returncode == 0, "shadows run: exit %d: %s" % (r.returncode, r.stderr)):
+        return
+    check("x 2 shadow settings" in r.stderr, "the shadow settings counted: %s" % r.stderr)
+    check("shadows: point light (" in r.stdout, "the table's shadow line:\n" + r.stdout)
+    with open(js, encoding="utf-8") as f:
+        doc = json.load(f)
+    check(doc["options"]["shadows"] == ["off", "on"] and doc["options"]["images"] == pics, "options %s" % doc["options"])
+    off, on = doc["rows"]
+    check(off["shadows"] is False and on["shadows"] is True, "rows: shadows off then on")
+    check(off["light"] is None and all(off[k] == 0 for k in SHADOW_FIELDS), "row off: no light, counters 0")
+    light = on["light"]
+    check(light is not None and light["type"] == "point" and all(number(v) for v in light["position"]),
+          "row on: the light %s" % light)
+    check(on["shadow_lights"] == 1 and 1 <= on["light_views"] <= 6, "row on: lights and views")
+    check(on["shadow_receivers"] == on["hit_pixels"] > 0, "row on: a receiver per hit pixel")
+    check(on["shadow_ray_tests"] > 0 and on["shadow_references"] > 0, "row on: shadow work counted")
+    check(0 < on["shadow_rays_blocked"] < on["shadow_receivers"], "row on: some pixels in shadow, not all")
+    shadow_stages = doc["stages"][len(EYE_STAGES):-1]
+    for stage in shadow_stages:
+        check(number(on["stages_ms"][stage]["median"]) and number(off["stages_ms"][stage]["median"]),
+              "stage %s timed in both rows" % stage)
+    check(sum(on["stages_ms"][s]["median"] for s in shadow_stages) > 0, "row on: the shadow pass takes time")
+    with open(cs, newline="", encoding="utf-8") as f:
+        records = list(csv.reader(f.read().splitlines(keepends=True)))
+    col = {name: i for i, name in enumerate(records[0])}
+    check([rec[col["shadows"]] for rec in records[1:]] == ["off", "on"], "CSV shadows column")
+    check(records[1][col["light_x"]] == "" and number(float(records[2][col["light_x"]])), "CSV light columns")
+    check(int(records[2][col["shadow_receivers"]]) == on["shadow_receivers"], "CSV = JSON shadow receivers")
+    names = sorted(os.listdir(pics))
+    check(names == ["slabcast-shadow-2.png"], "pictures: %s" % names)
+    if names:
+        with open(os.path.join(pics, names[0]), "rb") as f:
+            head = f.read(26)
+        check(head[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(head[16:20], "big") == 64
+              and int.from_bytes(head[20:24], "big") == 48, "our picture: a 64x48 PNG")
+
+
 def check_failures(binary, work):
     r = run(binary, ["--slabs", "0"])
     check(r.returncode == 2 and "--slabs '0'" in r.stderr and "1 .. 1024" in r.stderr, "bad usage: %s" % r.stderr)
     r = run(binary, ["--plot", os.path.join(work, "bench.pdf")])
     check(r.returncode == 2 and "--plot" in r.stderr and ".svg or .png" in r.stderr, "--plot .pdf: %s" % r.stderr)
+    r = run(binary, ["--shadows", "maybe"])
+    check(r.returncode == 2 and "--shadows 'maybe'" in r.stderr and "off, on" in r.stderr, "bad --shadows: %s" % r.stderr)
+    r = run(binary, ["--images", work])
+    check(r.returncode == 2 and "--images" in r.stderr and "--shadows on" in r.stderr, "--images alone: %s" % r.stderr)
     r = run(binary, ["--peers", "nosuch"])
     check(r.returncode == 2 and "unknown peer" in r.stderr and "cpu" in r.stderr, "unknown peer: %s" % r.stderr)
     missing = os.path.join(work, "missing.obj")
@@ -200,6 +266,7 @@ def main():
     check_csv(cs, rows)
     check_svg(svg)
     check_png(binary, work)
+    check_shadows(binary, work)
     check_failures(binary, work)
     print("run_bench_e2e: %d failure(s)" % len(failures))
     return 1 if failures else 0

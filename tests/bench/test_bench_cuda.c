@@ -1,8 +1,9 @@
 /* test_bench_cuda.c - a small slabcast-bench sweep on the CUDA backend with the cpu peer, in
- * process (the GPU machine runs test binaries, not scripts): two sizes x two slab counts of a small
- * built-in mesh; every row filled (per-stage GPU times, frame rate, counters, device memory used),
- * the cpu peer run on the same frames with agreement >= 0.99, and the JSON and CSV of the run valid.
- * Exits 77 without a CUDA device. */
+ * process (the GPU machine runs test binaries, not scripts): two sizes x two slab counts x shadows off
+ * and on of a small built-in mesh; every row filled (per-stage GPU times, frame rate, counters, device
+ * memory used; with shadows the shadow counters, a receiver per hit pixel), the cpu peer run on the
+ * same frames with agreement >= 0.99 and, with shadows, its shadow mask equal to ours on every pixel,
+ * and the JSON and CSV of the run valid. Exits 77 without a CUDA device. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,20 @@ static void check_row(const bench_row *r)
     SCT_CHECK_MSG(p->status == BENCH_PEER_OK, "config %u: cpu peer: %s", i, p->why);
     SCT_CHECK_MSG(p->result.agreement >= 0.99, "config %u: cpu peer agreement %.5f", i, p->result.agreement);
     SCT_CHECK(p->result.median_ms > 0.0 && isfinite(p->ratio) && p->ratio > 0.0);
+    if (!r->config.shadows) {
+        SCT_CHECK(r->shadow_lights == 0 && r->shadow_receivers == 0 && r->shadow_ray_tests == 0);
+        return;
+    }
+    SCT_CHECK_MSG(r->shadow_lights == 1 && r->light_views >= 1 && r->light_views <= 6, "config %u: %u lights, %u views",
+                  i, r->shadow_lights, r->light_views);
+    SCT_CHECK_MSG(r->shadow_receivers == r->hit_pixels, "config %u: %llu receivers, %llu hit pixels", i,
+                  (unsigned long long)r->shadow_receivers, (unsigned long long)r->hit_pixels);
+    SCT_CHECK(r->shadow_references > 0 && r->shadow_ray_tests > 0 && r->shadow_rays_blocked > 0);
+    SCT_CHECK(r->shadow_rays_blocked <= r->shadow_receivers && r->shadow_rays_early <= r->shadow_receivers);
+    char want[96];
+    const unsigned pixels = r->config.width * r->config.height;
+    snprintf(want, sizeof want, "shadow masks equal on %u of %u pixels", pixels, pixels);
+    SCT_CHECK_MSG(strcmp(p->result.detail, want) == 0, "config %u: cpu peer: %s", i, p->result.detail);
 }
 
 /* The run's JSON and CSV read back. */
@@ -70,7 +85,7 @@ static void check_documents(const bench_report *report)
 static void test_cuda_sweep(void)
 {
     char *argv[] = {"slabcast-bench", "--backend", "cuda", "--resolution", "32", "--size", "128x96,160x120",
-                    "--slabs", "4,16", "--frames", "6", "--warmup", "2", "--peers", "cpu", NULL};
+                    "--slabs", "4,16", "--frames", "6", "--warmup", "2", "--peers", "cpu", "--shadows", "off,on", NULL};
     int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
     bench_options o;
     SCT_REQUIRE(bench_parse_options(argc, argv, &o, stderr) == 0);
@@ -87,7 +102,7 @@ static void test_cuda_sweep(void)
     bench_config *configs = NULL;
     size_t count = 0;
     SCT_REQUIRE(bench_sweep_expand(&o, &configs, &count, why, sizeof why) == 0);
-    SCT_CHECK_EQ_U64(count, 4);
+    SCT_CHECK_EQ_U64(count, 8);
     bench_row *rows = calloc(count, sizeof *rows);
     SCT_REQUIRE(rows);
     size_t failed = bench_run_sweep(&ctx, configs, count, rows, NULL, NULL, stderr);

@@ -1,6 +1,6 @@
 /* test_bench_options.c - slabcast-bench's command line: lists (defaults replaced, repeated options
- * added), every value's range, and one-line messages that name the option, the item and what is
- * valid. */
+ * added), every value's range, --shadows and what needs it (--images, the gl-shadowmap peer), and
+ * one-line messages that name the option, the item and what is valid. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +37,9 @@ static void test_defaults(void)
     SCT_CHECK_EQ_U64(o.deforms[0], APP_DEFORM_TWIST | APP_DEFORM_WAVE);
     SCT_CHECK_EQ_U64(o.views, 1);
     SCT_CHECK_EQ_U64(o.peer_count, 0);
+    SCT_CHECK_EQ_U64(o.shadow_count, 1);
+    SCT_CHECK_EQ_U64(o.shadows[0], 0);
+    SCT_CHECK(o.images_dir == NULL);
     SCT_CHECK(o.backend == SC_BACKEND_DEFAULT);
     SCT_CHECK_EQ_U64(bench_frames_for(&o, SC_BACKEND_CUDA), BENCH_DEFAULT_FRAMES_CUDA);
     SCT_CHECK_EQ_U64(bench_frames_for(&o, SC_BACKEND_CPU), BENCH_DEFAULT_FRAMES_CPU);
@@ -101,6 +104,50 @@ static void test_scalars(void)
     SCT_CHECK(o.help);
 }
 
+/* --shadows: a list of off and on (the default off replaced, a repeated option added); --images. */
+static void test_shadows(void)
+{
+    bench_options o;
+    char msg[512];
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--shadows", "off,on", NULL) == 0);
+    SCT_REQUIRE(o.shadow_count == 2);
+    SCT_CHECK(o.shadows[0] == 0 && o.shadows[1] == 1);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--shadows", "on", NULL) == 0);
+    SCT_REQUIRE(o.shadow_count == 1);
+    SCT_CHECK(o.shadows[0] == 1);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--shadows=on", "--shadows", "off", NULL) == 0);
+    SCT_REQUIRE(o.shadow_count == 2);
+    SCT_CHECK(o.shadows[0] == 1 && o.shadows[1] == 0);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--shadows", "on", "--images", "pics", NULL) == 0);
+    SCT_CHECK(o.images_dir && strcmp(o.images_dir, "pics") == 0);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--shadows", "off,on", "--images=d", NULL) == 0);
+    SCT_CHECK(o.images_dir && strcmp(o.images_dir, "d") == 0);
+}
+
+/* A peer that compares shadows, and --images, need a configuration with shadows on. */
+static void test_shadow_combinations(void)
+{
+    bench_options o;
+    char msg[512];
+    SCT_CHECK(parse(&o, msg, sizeof msg, "--images", "d", NULL) == -1);
+    check_message(msg, "--images", "--shadows on");
+    SCT_CHECK(parse(&o, msg, sizeof msg, "--images", "d", "--shadows", "off", NULL) == -1);
+    check_message(msg, "--images", "--shadows on");
+    SCT_CHECK(bench_peer_known("gl-shadowmap"));
+    const bench_peer *p = bench_peer_find("gl-shadowmap");
+    if (!p) {
+        SCT_CHECK(parse(&o, msg, sizeof msg, "--peers", "gl-shadowmap", "--shadows", "on", NULL) == -1);
+        check_message(msg, "not built in this build", "gl-shadowmap");
+        return;
+    }
+    SCT_CHECK(p->needs_shadows);
+    SCT_CHECK(parse(&o, msg, sizeof msg, "--peers", "gl-shadowmap", NULL) == -1);
+    check_message(msg, "--peers gl-shadowmap compares shadows", "--shadows on");
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--peers", "gl-shadowmap", "--shadows", "off,on", NULL) == 0);
+    SCT_REQUIRE(o.peer_count == 1);
+    SCT_CHECK(strcmp(o.peers[0], "gl-shadowmap") == 0);
+}
+
 /* Each bad value: exit status of the parse, and the words its message must hold. */
 static void test_errors(void)
 {
@@ -133,6 +180,10 @@ static void test_errors(void)
         {"--camera", "1,2,3", "expected 7 comma-separated numbers", NULL},
         {"--resolution", "2", "--resolution", "3 .. 16384"},
         {"--threads", "0", "--threads", "1 .. 1024"},
+        {"--shadows", "maybe", "--shadows 'maybe'", "item 1 'maybe': neither off nor on"},
+        {"--shadows", "off,", "item 2 '': empty value", "off, on, or both"},
+        {"--shadows", "ON", "neither off nor on", "(off,on)"},
+        {"--images", "", "--images", "empty folder name"},
     };
     for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; ++i) {
         bench_options o;
@@ -146,13 +197,13 @@ static void test_errors(void)
 /* A peer slabcast-bench knows but this build lacks is told apart from an unknown name. */
 static void test_unbuilt_peer(void)
 {
-    const char *names[] = {"cub-grid", "gl-raster"};
-    for (size_t i = 0; i < 2; ++i) {
+    const char *names[] = {"cub-grid", "gl-raster", "gl-shadowmap"};
+    for (size_t i = 0; i < 3; ++i) {
         SCT_CHECK(bench_peer_known(names[i]));
         if (bench_peer_find(names[i])) continue; /* built here */
         bench_options o;
         char msg[512];
-        SCT_CHECK(parse(&o, msg, sizeof msg, "--peers", names[i], NULL) == -1);
+        SCT_CHECK(parse(&o, msg, sizeof msg, "--peers", names[i], "--shadows", "on", NULL) == -1);
         check_message(msg, "not built in this build", "peers built here: cpu");
     }
     SCT_CHECK(!bench_peer_known("nosuch"));
@@ -202,6 +253,8 @@ int main(int argc, char **argv)
     SCT_RUN(test_defaults);
     SCT_RUN(test_lists);
     SCT_RUN(test_scalars);
+    SCT_RUN(test_shadows);
+    SCT_RUN(test_shadow_combinations);
     SCT_RUN(test_errors);
     SCT_RUN(test_unbuilt_peer);
     SCT_RUN(test_usage_errors);

@@ -93,15 +93,18 @@ static void test_labels(void)
     }
 }
 
+/* The sum of the stages' medians of make_rows' first row: 0.1 + 0.2 + ... over SC_STAGE_COUNT stages. */
+#define STAGE_SUM (0.05 * SC_STAGE_COUNT * (SC_STAGE_COUNT + 1))
+
 /* Three configurations; the second failed. */
 static void make_rows(bench_row rows[3])
 {
     memset(rows, 0, 3 * sizeof *rows);
     for (int i = 0; i < 3; ++i) {
         rows[i].config = (bench_config){(unsigned)i, 0, i == 2 ? "a<b>&\"c\".obj" : NULL, 0, 5,
-                                        64u << i, 48u << i, 8, 16, 0, 1};
+                                        64u << i, 48u << i, 8, 16, 0, 1, 0};
         for (int s = 0; s < SC_STAGE_COUNT; ++s) rows[i].stage[s].median = 0.1 * (s + 1) * (i + 1);
-        rows[i].stage[SC_STAGE_COUNT].median = 6.0 * (i + 1); /* a bit above the stages' sum (5.5 each) */
+        rows[i].stage[SC_STAGE_COUNT].median = (STAGE_SUM + 0.5) * (i + 1); /* a bit above the stages' sum */
         rows[i].triangles = 576u * (i + 1);
     }
     rows[1].failed = 1;
@@ -117,17 +120,20 @@ static void test_data(void)
     SCT_CHECK_EQ_U64(d.bars[0].config, 0);
     SCT_CHECK_EQ_U64(d.bars[1].config, 2);
     for (int s = 0; s < SC_STAGE_COUNT; ++s) SCT_CHECK(near(d.bars[1].stage_ms[s], 0.3 * (s + 1)));
-    SCT_CHECK(near(d.bars[0].stack_ms, 5.5));
-    SCT_CHECK(near(d.bars[1].stack_ms, 16.5));
-    SCT_CHECK(near(d.bars[1].frame_ms, 18.0));
+    SCT_CHECK(near(d.bars[0].stack_ms, STAGE_SUM));
+    SCT_CHECK(near(d.bars[1].stack_ms, 3.0 * STAGE_SUM));
+    SCT_CHECK(near(d.bars[1].frame_ms, 3.0 * (STAGE_SUM + 0.5)));
     SCT_CHECK(near(d.bars[1].pixels, 256.0 * 192.0));
     SCT_CHECK(near(d.bars[1].triangles, 1728.0));
-    /* The bar axis holds the tallest of stacks and markers (18 ms): 0 .. 20. */
-    SCT_CHECK(near(d.bar_y.hi, 20.0));
+    /* The bar axis holds the tallest of stacks and markers (the last frame marker), rounded up to a step. */
+    bench_axis want;
+    bench_axis_linear(3.0 * (STAGE_SUM + 0.5), &want);
+    SCT_CHECK(near(d.bar_y.hi, want.hi) && d.bar_y.hi >= 3.0 * (STAGE_SUM + 0.5));
     SCT_CHECK(d.has_points);
     SCT_CHECK(near(d.tri_x.lo, 100.0) && near(d.tri_x.hi, 1e4));
     SCT_CHECK(near(d.pix_x.lo, 1e3) && near(d.pix_x.hi, 1e5));
-    SCT_CHECK(near(d.time_y.lo, 1.0) && near(d.time_y.hi, 100.0));
+    bench_axis_log(STAGE_SUM + 0.5, 3.0 * (STAGE_SUM + 0.5), &want);
+    SCT_CHECK(near(d.time_y.lo, want.lo) && near(d.time_y.hi, want.hi));
     for (size_t i = 0; i < d.bar_count; ++i) {
         double t = bench_axis_fraction(&d.time_y, d.bars[i].frame_ms);
         SCT_CHECK(t > 0.0 && t < 1.0);
@@ -225,10 +231,25 @@ static void test_svg_empty(void)
     bench_plot_data_free(&d);
 }
 
-/* The stages' colours as the SVG writes them. */
+/* The stages' colours as the plot draws them: every stage has its own. */
 static const unsigned k_stage_rgb[SC_STAGE_COUNT] = {
-    0x4e79a7, 0xa0cbe8, 0xf28e2b, 0xffbe7d, 0x59a14f, 0x8cd17d, 0xb6992d, 0xf1ce63, 0xe15759, 0x79706e,
+    [SC_STAGE_DEFORM] = 0x4e79a7,           [SC_STAGE_NORMALS] = 0xa0cbe8,
+    [SC_STAGE_PROJECT] = 0xf28e2b,          [SC_STAGE_REDUCE] = 0xffbe7d,
+    [SC_STAGE_SCAN] = 0x59a14f,             [SC_STAGE_EMIT] = 0x8cd17d,
+    [SC_STAGE_TILE_SPLIT] = 0xb6992d,       [SC_STAGE_SLAB_SPLIT] = 0xf1ce63,
+    [SC_STAGE_RAYCAST] = 0xe15759,          [SC_STAGE_SHADOW_RECEIVERS] = 0x499894,
+    [SC_STAGE_SHADOW_EMIT] = 0x86bcb6,      [SC_STAGE_SHADOW_SPLIT] = 0xd37295,
+    [SC_STAGE_SHADOW_CAST] = 0xfabfd2,      [SC_STAGE_SHADE] = 0x79706e,
 };
+
+/* No stage is left without a colour of its own (a new sc_stage needs one in bench_plot.c and here). */
+static void test_stage_colors(void)
+{
+    for (int s = 0; s < SC_STAGE_COUNT; ++s) {
+        SCT_CHECK_MSG(k_stage_rgb[s] != 0, "stage %d has no colour", s);
+        for (int t = 0; t < s; ++t) SCT_CHECK_MSG(k_stage_rgb[s] != k_stage_rgb[t], "stages %d and %d share a colour", t, s);
+    }
+}
 
 typedef struct png_image {
     unsigned char *rgba;
@@ -273,12 +294,18 @@ static void make_png_rows(bench_row rows[2])
 {
     memset(rows, 0, 2 * sizeof *rows);
     for (int i = 0; i < 2; ++i) {
-        rows[i].config = (bench_config){(unsigned)i, 0, NULL, 0, 5, 64u << i, 48u << i, 8, 16, 0, 1};
+        rows[i].config = (bench_config){(unsigned)i, 0, NULL, 0, 5, 64u << i, 48u << i, 8, 16, 0, 1, 0};
         for (int s = 0; s < SC_STAGE_COUNT; ++s) rows[i].stage[s].median = (1.0 + 0.1 * s) * (i + 1);
-        rows[i].stage[SC_STAGE_COUNT].median = 16.0 * (i + 1) + 5.0; /* 21, 37: between ticks */
         rows[i].triangles = 3000u * (i * 9 + 1);
     }
     rows[1].stage[3].median = 0.0;
+    /* The frame marks 1.9 ms above the stacks, clear of every segment's middle (with 14 stages: 25 and
+     * 45.5 ms, between the log panels' ticks). */
+    for (int i = 0; i < 2; ++i) {
+        double stack = 0.0;
+        for (int s = 0; s < SC_STAGE_COUNT; ++s) stack += rows[i].stage[s].median;
+        rows[i].stage[SC_STAGE_COUNT].median = stack + 1.9;
+    }
 }
 
 static void test_png(void)
@@ -366,6 +393,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_single_point);
     SCT_RUN(test_svg);
     SCT_RUN(test_svg_empty);
+    SCT_RUN(test_stage_colors);
     SCT_RUN(test_png);
     SCT_RUN(test_format);
     return sct_end();

@@ -25,7 +25,7 @@ typedef struct fixture {
 
 static void fill_ok_row(bench_row *r)
 {
-    r->config = (bench_config){0, 0, k_hostile, 1, 5, 64, 48, 8, 4, 1, 3};
+    r->config = (bench_config){0, 0, k_hostile, 1, 5, 64, 48, 8, 4, 1, 3, 1};
     snprintf(r->model_name, sizeof r->model_name, "we,ird");
     r->backend = SC_BACKEND_CPU;
     r->frames = 3;
@@ -48,9 +48,21 @@ static void fill_ok_row(bench_row *r)
     r->tiles_exited_early = 7;
     r->hit_pixels = 400;
     r->device_memory_bytes = -1;
+    r->light.type = SC_LIGHT_POINT;
+    r->light.position[0] = 1.5f;
+    r->light.position[1] = 3.0f;
+    r->light.position[2] = -0.25f;
+    r->shadow_lights = 1;
+    r->light_views = 2;
+    r->shadow_receivers = 400;
+    r->shadow_references = 1234;
+    r->shadow_ray_tests = 56789;
+    r->shadow_rays_blocked = 120;
+    r->shadow_rays_early = 300;
     r->peer_count = 2;
-    r->peers[0] = (bench_peer_row){"cpu", BENCH_PEER_OK, {5.5, 6.5, 7.5, 0.995, "host, \"quoted\""}, 0.5, ""};
-    r->peers[1] = (bench_peer_row){"gl-raster", BENCH_PEER_SKIPPED, {0, 0, 0, -1.0, ""}, NAN, "no GL: none"};
+    r->peers[0] = (bench_peer_row){"cpu", BENCH_PEER_OK, {5.5, 6.5, 7.5, 0.995, "host, \"quoted\"", "masks, \"equal\""},
+                                   0.5, ""};
+    r->peers[1] = (bench_peer_row){"gl-raster", BENCH_PEER_SKIPPED, {0, 0, 0, -1.0, "", ""}, NAN, "no GL: none"};
 }
 
 static void fixture_init(fixture *f, sc_backend backend)
@@ -70,7 +82,7 @@ static void fixture_init(fixture *f, sc_backend backend)
     fill_ok_row(&f->rows[0]);
     if (backend == SC_BACKEND_CUDA) f->rows[0].device_memory_bytes = 123456789;
     bench_row *bad = &f->rows[1];
-    bad->config = (bench_config){1, 1, NULL, 0, 0, 96, 64, 8, 16, 0, 0};
+    bad->config = (bench_config){1, 1, NULL, 0, 0, 96, 64, 8, 16, 0, 0, 0};
     snprintf(bad->model_name, sizeof bad->model_name, "builtin");
     bad->failed = 1;
     snprintf(bad->error, sizeof bad->error, "sc_renderer_create: \"bad\"\tgrid\n");
@@ -104,6 +116,14 @@ static void check_json_valid(const char *text, size_t len)
     SCT_CHECK_MSG(json_check(text, len, &where) == 0, "invalid JSON at byte %zu: ...%.60s", where, text + where);
 }
 
+/* The fixture's frame quantiles (stage SC_STAGE_COUNT: 0.25, 0.5 and 1 x (SC_STAGE_COUNT + 1)) as the
+ * writers print them. */
+static void frame_text(const char *fmt, char *buf, size_t size)
+{
+    const double k = SC_STAGE_COUNT + 1;
+    snprintf(buf, size, fmt, 0.25 * k, 0.5 * k, 1.0 * k);
+}
+
 static void test_json_cpu(void)
 {
     fixture f;
@@ -112,6 +132,9 @@ static void test_json_cpu(void)
     char *j = capture(bench_json, &f.report, &len);
     SCT_REQUIRE(j);
     check_json_valid(j, len);
+    char frame[128];
+    frame_text("\"frame\": {\"median\": %.6f, \"p95\": %.6f, \"max\": %.6f}", frame, sizeof frame);
+    SCT_CHECK_MSG(strstr(j, frame), "JSON lacks %s", frame);
     static const char *const k_fields[] = {
         "\"schema\": 1", "\"program\": \"slabcast-bench\"", "\"commit\": \"abc123-dirty\"",
         "\"command_line\": \"slabcast-bench --size 64x48 'a b'\"", "\"sizes\": [\"64x48\"]",
@@ -120,23 +143,35 @@ static void test_json_cpu(void)
         "\"error\": \"sc_renderer_create: \\\"bad\\\"\\tgrid\\n\"", "\"model\": \"we,ird \\\"model\\\"\\nname\\u0001.obj\"",
         "\"subdivide\": 1", "\"deform\": \"twist,wave\"", "\"pixels\": 3072", "\"view\": 1, \"views\": 3",
         "\"view\": null, \"views\": null", "\"raycast\": {\"median\": 2.250000, \"p95\": 4.500000, \"max\": 9.000000}",
-        "\"frame\": {\"median\": 2.750000", "\"render_call_ms\": {\"median\": 3.000000",
+        "\"render_call_ms\": {\"median\": 3.000000",
         "\"back_to_back\": {\"frames\": 3, \"ms\": 9.000000, \"ms_per_frame\": 3.000000, \"fps\": 333.333000}",
         "\"tiles_exited_early\": 7", "\"device_memory_used_bytes\": null", "\"agreement\": 0.995000",
         "\"ratio\": 0.500000, \"speedup\": 2.000000", "\"status\": \"skipped\", \"why\": \"no GL: none\"",
         "\"fps\": null", "\"triangles\": null", "\"note\": \"host, \\\"quoted\\\"\"",
+        "\"detail\": \"masks, \\\"equal\\\"\"", "\"shadows\": [\"off\"]", "\"images\": null",
+        "\"shadows\": true, \"light\": {\"type\": \"point\", \"position\": [1.500000, 3.000000, -0.250000]}",
+        "\"shadow_lights\": 1", "\"light_views\": 2", "\"shadow_receivers\": 400", "\"shadow_references\": 1234",
+        "\"shadow_ray_tests\": 56789", "\"shadow_rays_blocked\": 120", "\"shadow_rays_early\": 300",
+        "\"shadow_overflow_passes\": 0", "\"shadows\": false, \"light\": null", "\"shadow_receivers\": null",
     };
     for (size_t i = 0; i < sizeof k_fields / sizeof k_fields[0]; ++i)
         SCT_CHECK_MSG(strstr(j, k_fields[i]), "JSON lacks %s", k_fields[i]);
     SCT_CHECK_EQ_U64(count_of(j, "\"index\":"), 2);
     SCT_CHECK_EQ_U64(count_of(j, "\"stages_ms\":"), 2);
-    /* Every stage of the schema's list, in every row. */
+    /* Every stage (sc_stage, the shadow pass's included) and the frame, in every row, in the stage list
+     * once, named by the names every output shares. */
+    char list[1024] = "\"stages\": [";
+    for (int s = 0; s < SC_STAGE_COUNT; ++s)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", s ? ", " : "", bench_stage_name(s));
+    SCT_CHECK_MSG(strstr(j, list), "JSON lacks %s", list);
     static const char *const k_stages[] = {"deform", "normals", "project", "reduce", "scan", "emit", "tile_split",
-                                           "slab_split", "raycast", "shade", "frame"};
-    for (size_t i = 0; i < sizeof k_stages / sizeof k_stages[0]; ++i) {
-        char key[32];
-        snprintf(key, sizeof key, "\"%s\": {\"median\"", k_stages[i]);
-        SCT_CHECK_MSG(count_of(j, key) == 2, "stage %s not in both rows", k_stages[i]);
+                                           "slab_split", "raycast", "shade"};
+    for (size_t i = 0; i < sizeof k_stages / sizeof k_stages[0]; ++i)
+        SCT_CHECK_MSG(strstr(list, k_stages[i]), "stage %s missing", k_stages[i]);
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
+        char key[64];
+        snprintf(key, sizeof key, "\"%s\": {\"median\"", bench_stage_name(s));
+        SCT_CHECK_MSG(count_of(j, key) == 2, "stage %s not in both rows", bench_stage_name(s));
     }
     free(j);
 }
@@ -208,7 +243,19 @@ static void test_csv(void)
     SCT_CHECK(strcmp(cell(&t, 1, "model"), k_hostile) == 0);
     SCT_CHECK(strcmp(cell(&t, 1, "kind"), "slabcast") == 0);
     SCT_CHECK(strcmp(cell(&t, 1, "raycast_median_ms"), "2.250000") == 0);
-    SCT_CHECK(strcmp(cell(&t, 1, "frame_max_ms"), "11.000000") == 0);
+    char frame[64];
+    frame_text("%.6f", frame, sizeof frame); /* the median */
+    SCT_CHECK(strcmp(cell(&t, 1, "frame_median_ms"), frame) == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "shadows"), "on") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "light_x"), "1.500000") == 0 && strcmp(cell(&t, 1, "light_z"), "-0.250000") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "shadow_ray_tests"), "56789") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "light_views"), "2") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "peer_detail"), "") == 0);
+    for (int s = 0; s < SC_STAGE_COUNT; ++s) {
+        char column[64];
+        snprintf(column, sizeof column, "%s_p95_ms", bench_stage_name(s));
+        SCT_CHECK_MSG(csv_column(&t, column) >= 0, "no column %s", column);
+    }
     SCT_CHECK(strcmp(cell(&t, 1, "tiles_exited_early"), "7") == 0);
     SCT_CHECK(strcmp(cell(&t, 1, "device_memory_used_bytes"), "") == 0);
     SCT_CHECK(strcmp(cell(&t, 1, "peer"), "") == 0);
@@ -222,6 +269,8 @@ static void test_csv(void)
     SCT_CHECK(strcmp(cell(&t, 2, "ratio"), "0.500000") == 0);
     SCT_CHECK(strcmp(cell(&t, 2, "speedup"), "2.000000") == 0);
     SCT_CHECK(strcmp(cell(&t, 2, "peer_note"), "host, \"quoted\"") == 0);
+    SCT_CHECK(strcmp(cell(&t, 2, "peer_detail"), "masks, \"equal\"") == 0);
+    SCT_CHECK(strcmp(cell(&t, 2, "shadow_ray_tests"), "") == 0);
     SCT_CHECK(strcmp(cell(&t, 3, "status"), "skipped") == 0);
     SCT_CHECK(strcmp(cell(&t, 3, "error"), "no GL: none") == 0);
     SCT_CHECK(strcmp(cell(&t, 3, "frame_median_ms"), "") == 0);
@@ -231,6 +280,7 @@ static void test_csv(void)
     SCT_CHECK(strcmp(cell(&t, 4, "config"), "1") == 0);
     SCT_CHECK(strcmp(cell(&t, 4, "view"), "") == 0);
     SCT_CHECK(strcmp(cell(&t, 4, "commit"), "abc123-dirty") == 0);
+    SCT_CHECK(strcmp(cell(&t, 4, "shadows"), "off") == 0 && strcmp(cell(&t, 4, "light_x"), "") == 0);
     csv_table_free(&t);
     free(text);
 }
@@ -271,7 +321,13 @@ static void test_table(void)
     char *text = capture(bench_print_table, &f.report, &len);
     SCT_REQUIRE(text);
     SCT_CHECK(strstr(text, "2 configurations on cpu (cpu, 4 threads), 3 frames each after"));
-    SCT_CHECK(strstr(text, "2.750/5.500/11.000"));
+    char frame[64];
+    frame_text("%.3f/%.3f/%.3f", frame, sizeof frame);
+    SCT_CHECK_MSG(strstr(text, frame), "no %s", frame);
+    SCT_CHECK(strstr(text, "shadows: point light (1.5, 3, -0.25), 2 light views, 400 receivers, 1234 caster refs, "
+                           "56.8k shadow-ray tests, 120 blocked, 300 decided early, 0 overflow passes"));
+    SCT_CHECK(strstr(text, "          masks, \"equal\"\n"));
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) SCT_CHECK_MSG(strstr(text, bench_stage_name(s)), "no %s", bench_stage_name(s));
     SCT_CHECK(strstr(text, "peer cpu: 5.500 ms median (p95 6.500, max 7.500), agreement 0.9950: ours is 2.00x faster"));
     SCT_CHECK(strstr(text, "peer gl-raster: skipped: no GL: none"));
     SCT_CHECK(strstr(text, "failed: sc_renderer_create"));

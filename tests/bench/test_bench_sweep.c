@@ -24,7 +24,7 @@ static void test_sweep_order(void)
     SCT_REQUIRE(bench_sweep_count(&o, &count, factors, sizeof factors, why, sizeof why) == 0);
     SCT_CHECK_EQ_U64(count, 2 * 2 * 3 * 2 * 2);
     SCT_CHECK_MSG(strcmp(factors, "2 models x 1 subdivision level x 2 deformer sets x 2 sizes x 1 tile size x 3 slab "
-                                  "counts x 2 views") == 0, "factors: %s", factors);
+                                  "counts x 2 views x 1 shadow setting") == 0, "factors: %s", factors);
     bench_config *c = NULL;
     size_t n = 0;
     SCT_REQUIRE(bench_sweep_expand(&o, &c, &n, why, sizeof why) == 0);
@@ -41,6 +41,7 @@ static void test_sweep_order(void)
         SCT_CHECK_EQ_U64(c[i].model, i / 24);
         SCT_CHECK((c[i].model_path == NULL) == (i < 24));
         SCT_CHECK_EQ_U64(c[i].tile_size, 8);
+        SCT_CHECK_EQ_U64(c[i].shadows, 0);
     }
     char label[256];
     bench_config_label(&c[47], label, sizeof label);
@@ -66,6 +67,43 @@ static void test_sweep_camera_and_subdivide(void)
     bench_config_label(&c[1], label, sizeof label);
     SCT_CHECK_MSG(strcmp(label, "builtin 1024x1024 tile 8 slabs 16 deform twist,wave subdivide 1 camera") == 0, "%s",
                   label);
+    free(c);
+}
+
+/* --shadows off,on: the shadow setting varies fastest, so a view's two settings sit side by side. */
+static void test_sweep_shadows(void)
+{
+    bench_options o;
+    char msg[512];
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--views", "2", "--slabs", "8,16", "--shadows", "off,on", NULL) == 0);
+    uint64_t count = 0;
+    char factors[256], why[256];
+    SCT_REQUIRE(bench_sweep_count(&o, &count, factors, sizeof factors, why, sizeof why) == 0);
+    SCT_CHECK_EQ_U64(count, 8);
+    SCT_CHECK_MSG(strstr(factors, "x 2 views x 2 shadow settings"), "factors: %s", factors);
+    bench_config *c = NULL;
+    size_t n = 0;
+    SCT_REQUIRE(bench_sweep_expand(&o, &c, &n, why, sizeof why) == 0);
+    SCT_REQUIRE(n == 8);
+    for (size_t i = 0; i < n; ++i) {
+        SCT_CHECK_EQ_U64(c[i].shadows, i % 2);
+        SCT_CHECK_EQ_U64(c[i].view, (i / 2) % 2);
+        SCT_CHECK_EQ_U64(c[i].num_slabs, i < 4 ? 8 : 16);
+    }
+    char label[256];
+    bench_config_label(&c[7], label, sizeof label);
+    SCT_CHECK_MSG(strcmp(label, "builtin 1024x1024 tile 8 slabs 16 deform twist,wave view 2/2 shadows") == 0, "label: %s",
+                  label);
+    bench_config_label(&c[6], label, sizeof label);
+    SCT_CHECK_MSG(strcmp(label, "builtin 1024x1024 tile 8 slabs 16 deform twist,wave view 2/2") == 0, "label: %s", label);
+    free(c);
+    /* With --camera and a subdivision: every part of the label. */
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--camera", "0,0,5,0,0,0,45", "--subdivide", "2", "--shadows", "on", NULL) == 0);
+    SCT_REQUIRE(bench_sweep_expand(&o, &c, &n, why, sizeof why) == 0);
+    SCT_REQUIRE(n == 1);
+    bench_config_label(&c[0], label, sizeof label);
+    SCT_CHECK_MSG(strcmp(label, "builtin 1024x1024 tile 8 slabs 16 deform twist,wave subdivide 2 camera shadows") == 0,
+                  "label: %s", label);
     free(c);
 }
 
@@ -112,6 +150,7 @@ int main(int argc, char **argv)
     sct_begin(argc, argv, "bench_sweep");
     SCT_RUN(test_sweep_order);
     SCT_RUN(test_sweep_camera_and_subdivide);
+    SCT_RUN(test_sweep_shadows);
     SCT_RUN(test_sweep_limit);
     SCT_RUN(test_model_names);
     return sct_end();

@@ -135,8 +135,8 @@ static void check_host_scene(const char *label, const sc_camera_desc *camera, do
     float *positions = malloc(3 * sizeof(float) * m.vertex_count);
     sc_hit *hits = malloc(n * sizeof *hits);
     uint32_t *ids = malloc(n * sizeof *ids);
-    gl_raster_view view;
-    if (r && positions && hits && ids && gl_raster_view_of(camera, W, H, &view)) {
+    peer_gl_view view;
+    if (r && positions && hits && ids && peer_gl_view_of(camera, W, H, &view)) {
         SCT_CHECK_OK(gl_raster_create(&g, W, H, &m));
         SCT_CHECK_OK(gl_raster_set_view(&g, &view));
         glGenQueries(FRAMES, queries); /* one a frame, as the peer has */
@@ -241,8 +241,8 @@ static void test_view_is_the_ray_casters(void)
             sc_frame_params p;
             sc_renderer_testing_frame_params(r, &p);
             sc_renderer_destroy(r);
-            gl_raster_view v;
-            SCT_REQUIRE(gl_raster_view_of(cams[c], sizes[s][0], sizes[s][1], &v));
+            peer_gl_view v;
+            SCT_REQUIRE(peer_gl_view_of(cams[c], sizes[s][0], sizes[s][1], &v));
             const int same_basis = memcmp(v.eye, p.eye, sizeof v.eye) == 0 &&
                                    memcmp(v.right, p.right, sizeof v.right) == 0 &&
                                    memcmp(v.up, p.up, sizeof v.up) == 0 &&

@@ -32,10 +32,10 @@ static void check_toggled_equals_created(bool in_flight)
     const size_t npix = (size_t)OPT_W * OPT_H;
     sc_renderer *ref[4] = {NULL, NULL, NULL, NULL}; /* index cull | flat << 1 */
     for (int k = 0; k < 4; ++k) {
-        sc_render_options o = {k & 1, k >> 1};
+        sc_render_options o = {k & 1, k >> 1, 0};
         ref[k] = options_renderer(&m, SC_BACKEND_CUDA, o);
     }
-    sc_render_options none = {0, 0};
+    sc_render_options none = {0, 0, 0};
     sc_renderer *r = options_renderer(&m, SC_BACKEND_CUDA, none);
     unsigned char *d_img = NULL, *d_want = NULL;
     SCT_CUDA(cudaMalloc((void **)&d_img, npix * 4 * OPT_FRAMES));

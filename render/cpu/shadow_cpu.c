@@ -1,0 +1,400 @@
+/* shadow_cpu.c - the shadow pass on the CPU (render/core/shadow.h has the method and the contract):
+ * for each light with shadows, the hit pixels' shadow rays (receivers) mapped into the light's views,
+ * the light grids fitted to them, receivers grouped by light tile and casters (every finite triangle)
+ * binned to the tiles holding receivers and to the slab of their light-space depth key (counting
+ * sorts by tile, then by (tile, slab) cell, with the plain-C loops the split library's references
+ * use), then each tile's rays against its casters, slabs from the light on, each ray stopping at its
+ * first blocker or at the first slab beyond it. The casters share the eye grid's reference buffers
+ * (free once the eye ray cast is done), so a frame whose caster references exceed them answers
+ * SC_ERROR_CAPACITY like the eye grid and is redone after the front end grows them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_cpu.h"
+#include "cpu_parallel.h"
+#include "intersect.h"
+#include "render_tuning.h"
+#include "sc_report.h"
+#include "shadow.h"
+#include "sizes.h"
+
+enum { NO_TILE = 0xFFFFFFFFu, ROWS_PER_TASK = 16 };
+
+typedef struct shadow_ctx {
+    sc_cpu_state *st;
+    const sc_frame_params *p;
+    sc_shadow_grid g;
+    uint32_t light;                /* index: bit of the mask */
+    uint32_t tasks;
+    sc_shadow_bounds bounds[SC_CPU_MAX_THREADS];
+    uint64_t rays[SC_CPU_MAX_THREADS];
+    uint64_t tests[SC_CPU_MAX_THREADS], blocked[SC_CPU_MAX_THREADS], early[SC_CPU_MAX_THREADS];
+    uint32_t *task_counts;         /* caster references per triangle task */
+    sc_shadow_image *images[SC_CPU_MAX_THREADS]; /* per worker: the images of a tile's casters */
+    size_t image_cap[SC_CPU_MAX_THREADS];
+    int out_of_memory;
+} shadow_ctx;
+
+static const float *vertex(const sc_cpu_state *st, uint32_t tri, int k)
+{
+    return st->positions + 3 * (size_t)st->indices[3 * (size_t)tri + k];
+}
+
+static int finite_tri(const float *a, const float *b, const float *c)
+{
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(a[k]) || !isfinite(b[k]) || !isfinite(c[k])) return 0;
+    return 1;
+}
+
+/* Receivers of rows [y0, y1): the shadow ray's origin and depth, the bounds per view. */
+static void receivers_rows(void *arg, uint32_t task, uint32_t worker)
+{
+    shadow_ctx *c = arg;
+    sc_cpu_state *st = c->st;
+    const sc_frame_params *p = c->p;
+    const uint32_t y0 = task * ROWS_PER_TASK, y1 = y0 + ROWS_PER_TASK < p->height ? y0 + ROWS_PER_TASK : p->height;
+    for (size_t px = (size_t)y0 * p->width; px < (size_t)y1 * p->width; ++px) {
+        st->shadow_tile[px] = NO_TILE;
+        const sc_hit h = st->hits[px];
+        if (h.tri == SC_NO_HIT) continue;
+        c->rays[worker] += 1;
+        float org[3], dir[3], tmax;
+        sc_shadow_ray(&c->g.light, vertex(st, h.tri, 0), vertex(st, h.tri, 1), vertex(st, h.tri, 2), h.u, h.v, org,
+                      dir, &tmax);
+        sc_shadow_receiver r;
+        if (!sc_shadow_receiver_of(&c->g, org, &r)) continue; /* a zero direction: blocked by nothing */
+        float *o = st->shadow_org + 4 * px;
+        o[0] = org[0]; o[1] = org[1]; o[2] = org[2]; o[3] = r.w;
+        st->shadow_tile[px] = r.view; /* the view until the grid is fitted */
+        sc_shadow_bounds_add(&c->bounds[worker], &r);
+    }
+}
+
+/* Receivers' light tiles, once the grid is fitted. */
+static void receiver_tiles_rows(void *arg, uint32_t task, uint32_t worker)
+{
+    (void)worker;
+    shadow_ctx *c = arg;
+    sc_cpu_state *st = c->st;
+    const sc_frame_params *p = c->p;
+    const uint32_t y0 = task * ROWS_PER_TASK, y1 = y0 + ROWS_PER_TASK < p->height ? y0 + ROWS_PER_TASK : p->height;
+    for (size_t px = (size_t)y0 * p->width; px < (size_t)y1 * p->width; ++px) {
+        if (st->shadow_tile[px] == NO_TILE) continue;
+        sc_shadow_receiver r;
+        (void)sc_shadow_receiver_of(&c->g, st->shadow_org + 4 * px, &r);
+        st->shadow_tile[px] = sc_shadow_tile_of(&c->g, &r);
+    }
+}
+
+/* Visits the caster references of triangle t: fn(tile, slab) for each tile of its spans that holds
+ * receivers, views in order, rows then columns. */
+#define SC_VISIT_CASTER(c, t, BODY)                                                                       \
+    do {                                                                                                  \
+        const sc_cpu_state *st_ = (c)->st;                                                                \
+        const float *a_ = vertex(st_, (t), 0), *b_ = vertex(st_, (t), 1), *c_ = vertex(st_, (t), 2);      \
+        if (!finite_tri(a_, b_, c_)) break;                                                               \
+        const uint32_t G_ = (c)->g.grid;                                                                  \
+        for (uint32_t view_ = 0; view_ < SC_SHADOW_MAX_VIEWS; ++view_) {                                  \
+            sc_shadow_image im_;                                                                          \
+            sc_shadow_span s_;                                                                            \
+            if (!sc_shadow_caster_image(&(c)->g, view_, a_, b_, c_, &im_)) continue;                       \
+            if (!sc_shadow_span_of(&(c)->g, &(c)->g.views[view_], &im_, &s_)) continue;                    \
+            const uint32_t slab = sc_shadow_slab_of(&(c)->g, &(c)->g.views[view_], im_.key);              \
+            for (uint32_t ty_ = s_.ty0; ty_ <= s_.ty1; ++ty_)                                             \
+                for (uint32_t tx_ = s_.tx0; tx_ <= s_.tx1; ++tx_) {                                       \
+                    const uint32_t tile = view_ * G_ * G_ + ty_ * G_ + tx_;                               \
+                    if (st_->shadow_recv_offsets[tile + 1] == st_->shadow_recv_offsets[tile]) continue;   \
+                    BODY;                                                                                 \
+                }                                                                                         \
+        }                                                                                                 \
+    } while (0)
+
+static void count_casters(void *arg, uint32_t task, uint32_t worker)
+{
+    (void)worker;
+    shadow_ctx *c = arg;
+    const uint32_t t0 = task * SC_CPU_TRIANGLES_PER_TASK;
+    const uint32_t t1 = t0 + SC_CPU_TRIANGLES_PER_TASK < c->p->num_triangles ? t0 + SC_CPU_TRIANGLES_PER_TASK
+                                                                            : c->p->num_triangles;
+    uint32_t n = 0;
+    for (uint32_t t = t0; t < t1; ++t) SC_VISIT_CASTER(c, t, { (void)slab; (void)tile; ++n; });
+    c->task_counts[task] = n;
+}
+
+static void emit_casters(void *arg, uint32_t task, uint32_t worker)
+{
+    (void)worker;
+    shadow_ctx *c = arg;
+    sc_cpu_state *st = c->st;
+    const uint32_t t0 = task * SC_CPU_TRIANGLES_PER_TASK;
+    const uint32_t t1 = t0 + SC_CPU_TRIANGLES_PER_TASK < c->p->num_triangles ? t0 + SC_CPU_TRIANGLES_PER_TASK
+                                                                            : c->p->num_triangles;
+    size_t at = c->task_counts[task]; /* the task's first reference (scanned) */
+    const uint32_t bits = c->g.tile_bits;
+    for (uint32_t t = t0; t < t1; ++t)
+        SC_VISIT_CASTER(c, t, {
+            st->ref_keys[at] = tile | slab << bits;
+            st->ref_values[at] = t;
+            ++at;
+        });
+}
+
+/* The rays of one light tile against its casters, slabs from the light on. A caster is tested
+ * against a ray only when the ray's light coordinates lie in its image (sc_shadow_image_holds). */
+static void cast_tile(void *arg, uint32_t tile, uint32_t worker)
+{
+    shadow_ctx *c = arg;
+    sc_cpu_state *st = c->st;
+    const uint32_t r0 = st->shadow_recv_offsets[tile], r1 = st->shadow_recv_offsets[tile + 1];
+    if (r0 == r1) return;
+    const uint32_t S = c->g.num_slabs;
+    const uint32_t *cells = st->shadow_cell_offsets + (size_t)tile * S;
+    const uint32_t view = tile / (c->g.grid * c->g.grid);
+    const sc_shadow_view *vw = &c->g.views[view];
+    const uint32_t n = cells[S] - cells[0];
+    if (c->image_cap[worker] < n) {
+        sc_shadow_image *im = realloc(c->images[worker], n * sizeof *im);
+        if (!im) {
+            c->out_of_memory = 1;
+            return;
+        }
+        c->images[worker] = im;
+        c->image_cap[worker] = n;
+    }
+    sc_shadow_image *images = c->images[worker];
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t tri = st->ref_values[cells[0] + i];
+        if (!sc_shadow_caster_image(&c->g, view, vertex(st, tri, 0), vertex(st, tri, 1), vertex(st, tri, 2),
+                                    &images[i]))
+            images[i].x0 = images[i].y0 = INFINITY; /* holds nothing (never the case for a binned caster) */
+    }
+    uint32_t last_nonempty = 0;
+    for (uint32_t k = 0; k < S; ++k)
+        if (cells[k + 1] > cells[k]) last_nonempty = k + 1;
+    const uint8_t bit = (uint8_t)(1u << c->light);
+    for (uint32_t r = r0; r < r1; ++r) {
+        const uint32_t px = st->shadow_recv[r];
+        const float *o = st->shadow_org + 4 * (size_t)px;
+        const uint32_t hit_tri = st->hits[px].tri;
+        sc_shadow_receiver rec;
+        (void)sc_shadow_receiver_of(&c->g, o, &rec);
+        float dir[3];
+        float tmax = INFINITY;
+        if (c->g.light.type == SC_LIGHT_POINT) {
+            for (int k = 0; k < 3; ++k) dir[k] = SC_FSUB(c->g.light.pos[k], o[k]);
+            tmax = SC_SHADOW_TMAX_POINT;
+        } else {
+            for (int k = 0; k < 3; ++k) dir[k] = c->g.light.to_light[k];
+        }
+        sc_ray ray;
+        sc_ray_setup(&ray, o, dir);
+        const uint32_t end = sc_shadow_slab_end(&c->g, vw, o[3]);
+        uint32_t tests = 0, blocked = 0, k = 0;
+        for (; k < end && !blocked; ++k)
+            for (uint32_t i = cells[k]; i < cells[k + 1]; ++i) {
+                const uint32_t tri = st->ref_values[i];
+                if (tri == hit_tri || !sc_shadow_image_holds(&images[i - cells[0]], rec.u, rec.v)) continue;
+                ++tests;
+                float t, u, v;
+                if (sc_intersect(&ray, vertex(st, tri, 0), vertex(st, tri, 1), vertex(st, tri, 2), 0.0f, tmax, &t, &u,
+                                 &v)) {
+                    blocked = 1;
+                    break;
+                }
+            }
+        if (blocked) st->shadow_mask[px] |= bit;
+        st->shadow_tests[px] += tests;
+        c->tests[worker] += tests;
+        c->blocked[worker] += blocked;
+        c->early[worker] += k < last_nonempty;
+    }
+}
+
+/* Exclusive scan in place; returns the total (64-bit: a reference count may pass 2^32). */
+static uint64_t scan_u32(uint32_t *v, size_t n)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t x = v[i];
+        v[i] = (uint32_t)sum;
+        sum += x;
+    }
+    return sum;
+}
+
+/* Receivers grouped by light tile: a counting sort of the hit pixels by tile. */
+static void group_receivers(sc_cpu_state *st, const sc_frame_params *p, uint32_t num_tiles)
+{
+    uint32_t *off = st->shadow_recv_offsets;
+    memset(off, 0, ((size_t)num_tiles + 2) * sizeof *off);
+    const size_t pixels = (size_t)p->width * p->height;
+    for (size_t px = 0; px < pixels; ++px)
+        if (st->shadow_tile[px] != NO_TILE) off[st->shadow_tile[px] + 1] += 1;
+    for (uint32_t t = 0; t < num_tiles; ++t) off[t + 1] += off[t];
+    uint32_t *cursor = st->shadow_cursor;
+    memcpy(cursor, off, (size_t)num_tiles * sizeof *cursor);
+    for (size_t px = 0; px < pixels; ++px)
+        if (st->shadow_tile[px] != NO_TILE) st->shadow_recv[cursor[st->shadow_tile[px]]++] = (uint32_t)px;
+}
+
+/* Casters grouped by (tile, slab) cell: a stable counting sort of the triangle ids by cell into
+ * ref_values (through its tmp buffer), and the cell offsets. */
+static void group_casters(sc_cpu_state *st, const sc_shadow_grid *g, size_t n)
+{
+    const uint32_t S = g->num_slabs;
+    const size_t cells = (size_t)g->num_tiles * S;
+    uint32_t *off = st->shadow_cell_offsets;
+    memset(off, 0, (cells + 1) * sizeof *off);
+    const uint32_t tile_mask = (1u << g->tile_bits) - 1u;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t key = st->ref_keys[i];
+        off[(size_t)(key & tile_mask) * S + (key >> g->tile_bits) + 1] += 1;
+    }
+    for (size_t k = 0; k < cells; ++k) off[k + 1] += off[k];
+    uint32_t *cursor = st->shadow_cell_cursor;
+    memcpy(cursor, off, cells * sizeof *cursor);
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t key = st->ref_keys[i];
+        st->ref_values_tmp[cursor[(size_t)(key & tile_mask) * S + (key >> g->tile_bits)]++] = st->ref_values[i];
+    }
+    if (n) memcpy(st->ref_values, st->ref_values_tmp, n * sizeof *st->ref_values);
+}
+
+/* The per-pixel and per-tile buffers of the shadow pass, allocated with the first frame that has
+ * shadows (and again after a resize), counted against the memory bound. */
+static sc_status shadow_buffers(sc_cpu_state *st, const sc_frame_params *p, uint32_t G)
+{
+    const size_t pixels = (size_t)p->width * p->height;
+    if (st->shadow_pixels >= pixels && st->shadow_cell_offsets && st->shadow_grid == G) return SC_OK;
+    const size_t tiles = (size_t)SC_SHADOW_MAX_VIEWS * G * G;
+    const size_t cells = tiles * SC_SHADOW_SLABS;
+    /* mask 1, tests 4, origin 16, tile 4, receiver list 4 bytes a pixel; below 2^40 for 32-bit sizes. */
+    const size_t bytes = pixels * 29 + (2 * tiles + 2 + 2 * cells + 1) * sizeof(uint32_t);
+    SC_TRY(sc_cpu_check_memory(st, st->shadow_bytes, bytes, "renderer",
+                               "the shadow pass's per-pixel buffers", "lower the target size"));
+    sc_cpu_free_shadows(st);
+    st->shadow_mask = calloc(pixels ? pixels : 1, 1);
+    st->shadow_tests = calloc(pixels ? pixels : 1, sizeof(uint32_t));
+    st->shadow_org = malloc((pixels ? pixels : 1) * 4 * sizeof(float));
+    st->shadow_tile = malloc((pixels ? pixels : 1) * sizeof(uint32_t));
+    st->shadow_recv = malloc((pixels ? pixels : 1) * sizeof(uint32_t));
+    st->shadow_recv_offsets = malloc((tiles + 2) * sizeof(uint32_t));
+    st->shadow_cursor = malloc(tiles * sizeof(uint32_t));
+    st->shadow_cell_offsets = malloc((cells + 1) * sizeof(uint32_t));
+    st->shadow_cell_cursor = malloc(cells * sizeof(uint32_t));
+    if (!st->shadow_mask || !st->shadow_tests || !st->shadow_org || !st->shadow_tile || !st->shadow_recv ||
+        !st->shadow_recv_offsets || !st->shadow_cursor || !st->shadow_cell_offsets || !st->shadow_cell_cursor) {
+        sc_cpu_free_shadows(st);
+        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass of a %ux%u target",
+                       p->width, p->height);
+    }
+    st->shadow_pixels = pixels;
+    st->shadow_bytes = bytes;
+    st->shadow_grid = G;
+    return SC_OK;
+}
+
+void sc_cpu_free_shadows(sc_cpu_state *st)
+{
+    free(st->shadow_mask); free(st->shadow_tests); free(st->shadow_org); free(st->shadow_tile);
+    free(st->shadow_recv); free(st->shadow_recv_offsets); free(st->shadow_cursor);
+    free(st->shadow_cell_offsets); free(st->shadow_cell_cursor);
+    st->shadow_mask = NULL; st->shadow_tests = NULL; st->shadow_org = NULL;
+    st->shadow_tile = st->shadow_recv = st->shadow_recv_offsets = st->shadow_cursor = NULL;
+    st->shadow_cell_offsets = st->shadow_cell_cursor = NULL;
+    st->shadow_pixels = 0;
+    st->shadow_bytes = 0;
+    st->shadow_grid = 0;
+}
+
+sc_status sc_cpu_shadows(sc_cpu_state *st, const sc_frame_params *p, const sc_shade_params *s, size_t *refs_needed,
+                         sc_frame_stats *stats, double *stage_ms)
+{
+    const size_t pixels = (size_t)p->width * p->height;
+    if (st->shadow_pixels >= pixels && st->shadow_mask) {
+        memset(st->shadow_mask, 0, pixels);
+        memset(st->shadow_tests, 0, pixels * sizeof(uint32_t));
+    }
+    if (s->shadow_lights == 0) return SC_OK;
+    const uint32_t G = sc_shadow_grid_size(p->num_triangles);
+    SC_TRY(shadow_buffers(st, p, G));
+    memset(st->shadow_mask, 0, pixels);
+    memset(st->shadow_tests, 0, pixels * sizeof(uint32_t));
+    shadow_ctx *c = calloc(1, sizeof *c);
+    const uint32_t tri_tasks = (p->num_triangles + SC_CPU_TRIANGLES_PER_TASK - 1) / SC_CPU_TRIANGLES_PER_TASK;
+    uint32_t *task_counts = malloc(((size_t)tri_tasks + 1) * sizeof(uint32_t));
+    if (!c || !task_counts) {
+        free(c);
+        free(task_counts);
+        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass");
+    }
+    sc_status status = SC_OK;
+    const uint32_t row_tasks = (p->height + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
+    for (uint32_t li = 0; li < s->num_lights && status == SC_OK; ++li) {
+        if (!s->lights[li].shadows) continue;
+        double t = sc_now_ms(), t2;
+        sc_shadow_image *images[SC_CPU_MAX_THREADS];
+        size_t image_cap[SC_CPU_MAX_THREADS];
+        memcpy(images, c->images, sizeof images);
+        memcpy(image_cap, c->image_cap, sizeof image_cap);
+        memset(c, 0, sizeof *c);
+        memcpy(c->images, images, sizeof images); /* kept from light to light */
+        memcpy(c->image_cap, image_cap, sizeof image_cap);
+        c->st = st;
+        c->p = p;
+        c->light = li;
+        c->task_counts = task_counts;
+        sc_shadow_grid_init(&c->g, &s->lights[li], s->center, G, SC_SHADOW_SLABS);
+        for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) sc_shadow_bounds_clear(&c->bounds[w]);
+        sc_cpu_parallel_for(st->threads, row_tasks, receivers_rows, c);
+        sc_shadow_bounds b;
+        sc_shadow_bounds_clear(&b);
+        for (int w = 0; w < SC_CPU_MAX_THREADS; ++w)
+            for (int k = 0; k < SC_SHADOW_MAX_VIEWS; ++k) {
+                const sc_shadow_bounds *x = &c->bounds[w];
+                if (!x->count[k]) continue;
+                b.u0[k] = fminf(b.u0[k], x->u0[k]); b.u1[k] = fmaxf(b.u1[k], x->u1[k]);
+                b.v0[k] = fminf(b.v0[k], x->v0[k]); b.v1[k] = fmaxf(b.v1[k], x->v1[k]);
+                b.w0[k] = fminf(b.w0[k], x->w0[k]); b.w1[k] = fmaxf(b.w1[k], x->w1[k]);
+                b.ext[k] = fmaxf(b.ext[k], x->ext[k]);
+                b.count[k] += x->count[k];
+            }
+        sc_shadow_grid_fit(&c->g, &b);
+        for (int k = 0; k < SC_SHADOW_MAX_VIEWS; ++k) stats->light_views += c->g.views[k].active;
+        sc_cpu_parallel_for(st->threads, row_tasks, receiver_tiles_rows, c);
+        group_receivers(st, p, c->g.num_tiles);
+        for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) stats->shadow_receivers += c->rays[w];
+        t2 = sc_now_ms(); stage_ms[0] += t2 - t; t = t2;
+
+        sc_cpu_parallel_for(st->threads, tri_tasks, count_casters, c);
+        const uint64_t total = scan_u32(task_counts, tri_tasks);
+        stats->shadow_references += total;
+        if (total > st->ref_capacity) {
+            *refs_needed = (size_t)total;
+            status = SC_ERROR_CAPACITY; /* internal: the front end grows and calls again */
+            break;
+        }
+        sc_cpu_parallel_for(st->threads, tri_tasks, emit_casters, c);
+        t2 = sc_now_ms(); stage_ms[1] += t2 - t; t = t2;
+        group_casters(st, &c->g, (size_t)total);
+        t2 = sc_now_ms(); stage_ms[2] += t2 - t; t = t2;
+        sc_cpu_parallel_for(st->threads, c->g.num_tiles, cast_tile, c);
+        if (c->out_of_memory) {
+            status = SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow cast");
+            break;
+        }
+        for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) {
+            stats->shadow_ray_tests += c->tests[w];
+            stats->shadow_rays_blocked += c->blocked[w];
+            stats->shadow_rays_early += c->early[w];
+        }
+        stats->shadow_lights += 1;
+        t2 = sc_now_ms(); stage_ms[3] += t2 - t;
+    }
+    for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) free(c->images[w]);
+    free(c);
+    free(task_counts);
+    return status;
+}
