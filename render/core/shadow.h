@@ -37,13 +37,19 @@
  * blocker of a receiver at depth w has depth <= w, so the receiver needs only slabs whose near bound
  * is <= w: every caster of a later slab has key >= that bound > w.
  *
- * The margins. The ray test reports a hit when the exact ray meets a triangle whose vertices moved by
- * at most a few ulps of their distance to the ray origin (the translation, shear and edge products of
- * intersect.h, each rounded once); the float ray's direction is off by an ulp of its length. Measured
- * in light coordinates at depth w those are at most about 16 u E / w (perspective) or 16 u E
- * (orthographic), u = 2^-24, E the larger of the caster's and the receivers' distance to the light
- * (or to C), times (1 + |uv|)^2 for the perspective's slope. SC_SHADOW_MARGIN_REL is 64 u: four times
- * that. The depth key is lowered by SC_SHADOW_KEY_REL of the depth plus the same margin of E. */
+ * The margins. The ray test reports a hit when the exact ray meets a triangle whose vertices moved by a
+ * few ulps of their distance to the ray's origin (the translation, shear and edge products of
+ * intersect.h, each rounded once); a blocker is within sqrt(3) D of its receiver, D the largest
+ * distance (inf norm) from the caster's vertices to the receivers' bounding box. The float ray's
+ * direction is off by an ulp per component, which moves a point t along it by ulps of t |dir|, the
+ * blocker's distance to the receiver again. So a blocker seen from a point light is off the caster by
+ * an angle of a few ulps of D / w (w its depth, at least the caster's nearest), which becomes at most
+ * (1 + u^2 + v^2) times that in light coordinates at a receiver; for a directional light it is off by
+ * ulps of D outright. Both add the rounding of the light coordinates themselves (ulps of their size).
+ * SC_SHADOW_RAY_REL (32 u) is about three times the ray's part, SC_SHADOW_PROJ_REL (8 u) covers the
+ * coordinates'. The margin does not grow with the distance to the light: a point light 10^4 radii away
+ * bins a caster to about the tiles its own image covers. The depth key is lowered by the ray's part and
+ * SC_SHADOW_KEY_REL of the depths' size. */
 #ifndef SC_SHADOW_H
 #define SC_SHADOW_H
 
@@ -58,9 +64,12 @@
 /* The contract's constants (slabcast.h states them). */
 #define SC_SHADOW_OFFSET_REL (1.0f / 65536.0f)       /* origin offset: of the triangle's largest coordinate */
 #define SC_SHADOW_TMAX_POINT (1.0f - 1.0f / 4096.0f)  /* point light: t = 1 is the light */
-/* The grid's margins (see the header). */
-#define SC_SHADOW_MARGIN_REL 3.814697265625e-06f      /* 64 u */
-#define SC_SHADOW_KEY_REL (1.0f / 4096.0f)
+/* The grid's margins (see the header): RAY for the ray test's and the direction's error, a multiple of
+ * the distance D between a caster and the receivers; PROJ for the rounding of the light coordinates;
+ * KEY for the depths'. */
+#define SC_SHADOW_RAY_REL 1.9073486328125e-06f        /* 32 u */
+#define SC_SHADOW_PROJ_REL 4.76837158203125e-07f      /* 8 u */
+#define SC_SHADOW_KEY_REL 2.384185791015625e-07f      /* 4 u */
 
 enum {
     SC_SHADOW_MAX_VIEWS = 6,       /* cube faces of a point light */
@@ -84,6 +93,8 @@ typedef struct sc_shadow_view {
     float w_lo, w_hi;              /* receivers' depth range: the slab range */
     float wc;                      /* point light: the clip depth of casters */
     float ext;                     /* receivers' largest distance to L (or C), inf norm */
+    float uv_max;                  /* receivers' largest |u|, |v| */
+    float box0[3], box1[3];        /* receivers' world bounding box (the rays' origins) */
 } sc_shadow_view;
 
 /* A light's grid for this frame. Tile id = view * G^2 + ty * G + tx; key = tile | slab << tile_bits;
@@ -105,6 +116,7 @@ typedef struct sc_shadow_bounds {
     float v0[SC_SHADOW_MAX_VIEWS], v1[SC_SHADOW_MAX_VIEWS];
     float w0[SC_SHADOW_MAX_VIEWS], w1[SC_SHADOW_MAX_VIEWS];
     float ext[SC_SHADOW_MAX_VIEWS];
+    float box0[3][SC_SHADOW_MAX_VIEWS], box1[3][SC_SHADOW_MAX_VIEWS];
     uint32_t count[SC_SHADOW_MAX_VIEWS];
 } sc_shadow_bounds;
 
@@ -328,6 +340,12 @@ SC_HD static inline int sc_shadow_caster_image(const sc_shadow_grid *g, uint32_t
     const sc_shadow_view *vw = &g->views[view];
     if (!vw->active) return 0;
     const float *v[3] = {a, b, c};
+    /* D: the largest distance (inf norm) from a vertex to the receivers' box: a blocker lies within
+     * sqrt(3) D of its receiver. */
+    float D = 0.0f;
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            D = sc_maxf_s(D, sc_maxf_s(sc_absf(SC_FSUB(v[i][k], vw->box0[k])), sc_absf(SC_FSUB(v[i][k], vw->box1[k]))));
     if (g->light.type != SC_LIGHT_POINT) {
         float x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY, w0 = INFINITY, e = 0.0f;
         for (int i = 0; i < 3; ++i) {
@@ -338,9 +356,12 @@ SC_HD static inline int sc_shadow_caster_image(const sc_shadow_grid *g, uint32_t
             w0 = sc_minf_s(w0, w);
             e = sc_maxf_s(e, ext);
         }
-        const float E = SC_FADD(SC_FMUL(2.0f, e), vw->ext);
-        const float m = SC_FMUL(SC_SHADOW_MARGIN_REL, E);
-        const float key = SC_FSUB(SC_FSUB(w0, SC_FMUL(SC_SHADOW_KEY_REL, sc_absf(w0))), m);
+        /* The ray test (blocker off the caster by a few ulps of D), the light direction's rounding
+         * (parallel to the axes up to ulps, over a distance of at most sqrt(3) D), the dot products
+         * (ulps of the coordinates' size e + ext). */
+        const float E = SC_FADD(e, vw->ext);
+        const float m = SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D), SC_FMUL(SC_SHADOW_PROJ_REL, E));
+        const float key = SC_FSUB(w0, SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D), SC_FMUL(SC_SHADOW_KEY_REL, E)));
         if (!(key <= vw->w_hi)) return 0; /* behind every receiver */
         sc_shadow_image_set(x0, x1, y0, y1, m, key, im);
         return 1;
@@ -377,12 +398,15 @@ SC_HD static inline int sc_shadow_caster_image(const sc_shadow_grid *g, uint32_t
             big = sc_maxf_s(big, sc_maxf_s(sc_absf(U), sc_absf(V)));
         }
     }
-    /* 16 u E / w (1 + |uv|)^2, times 4 (SC_SHADOW_MARGIN_REL); E also counts the receivers. The clip
-     * points were rounded relative to the edge: E / wc covers that too. */
-    const float E = SC_FADD(e, vw->ext);
-    const float slope = SC_FMUL(SC_FADD(1.0f, big), SC_FADD(1.0f, big));
-    const float m = SC_FMUL(SC_FMUL(SC_SHADOW_MARGIN_REL, SC_FADD(1.0f, SC_FDIV(E, wmin))), slope);
-    const float key = SC_FSUB(SC_FSUB(wmin, SC_FMUL(SC_SHADOW_KEY_REL, wmin)), SC_FMUL(SC_SHADOW_MARGIN_REL, E));
+    /* The ray test and the ray's direction move a blocker off the caster, as seen from L, by an angle
+     * of a few ulps of D / w (w >= wmin: its depth), which the projection turns into at most
+     * (1 + u^2 + v^2) <= 1 + 2 uv_max^2 times that at a receiver; the light coordinates themselves
+     * (the caster's vertices and clip points, the receiver's u, v) are rounded by ulps of their size. */
+    const float slope = SC_FADD(1.0f, SC_FMUL(2.0f, SC_FMUL(vw->uv_max, vw->uv_max)));
+    const float m = SC_FADD(SC_FMUL(SC_FMUL(SC_SHADOW_RAY_REL, SC_FDIV(D, wmin)), slope),
+                            SC_FMUL(SC_SHADOW_PROJ_REL, SC_FADD(SC_FADD(1.0f, big), vw->uv_max)));
+    const float key = SC_FSUB(wmin, SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D),
+                                            SC_FMUL(SC_SHADOW_KEY_REL, SC_FADD(e, vw->ext))));
     if (!(key <= vw->w_hi)) return 0;
     sc_shadow_image_set(x0, x1, y0, y1, m, key, im);
     return 1;
@@ -403,13 +427,21 @@ SC_HD static inline void sc_shadow_bounds_clear(sc_shadow_bounds *b)
         b->u0[k] = b->v0[k] = b->w0[k] = INFINITY;
         b->u1[k] = b->v1[k] = b->w1[k] = -INFINITY;
         b->ext[k] = 0.0f;
+        for (int i = 0; i < 3; ++i) {
+            b->box0[i][k] = INFINITY;
+            b->box1[i][k] = -INFINITY;
+        }
         b->count[k] = 0;
     }
 }
 
-SC_HD static inline void sc_shadow_bounds_add(sc_shadow_bounds *b, const sc_shadow_receiver *r)
+SC_HD static inline void sc_shadow_bounds_add(sc_shadow_bounds *b, const sc_shadow_receiver *r, const float org[3])
 {
     const uint32_t k = r->view;
+    for (int i = 0; i < 3; ++i) {
+        b->box0[i][k] = sc_minf_s(b->box0[i][k], org[i]);
+        b->box1[i][k] = sc_maxf_s(b->box1[i][k], org[i]);
+    }
     b->u0[k] = sc_minf_s(b->u0[k], r->u); b->u1[k] = sc_maxf_s(b->u1[k], r->u);
     b->v0[k] = sc_minf_s(b->v0[k], r->v); b->v1[k] = sc_maxf_s(b->v1[k], r->v);
     b->w0[k] = sc_minf_s(b->w0[k], r->w); b->w1[k] = sc_maxf_s(b->w1[k], r->w);
@@ -453,6 +485,8 @@ SC_HD static inline void sc_shadow_grid_init(sc_shadow_grid *g, const sc_light_p
         sc_shadow_view *vw = &g->views[k];
         vw->active = 0;
         vw->u0 = vw->v0 = vw->u1 = vw->v1 = vw->su = vw->sv = vw->w_lo = vw->w_hi = vw->wc = vw->ext = 0.0f;
+        vw->uv_max = 0.0f;
+        for (int i = 0; i < 3; ++i) vw->box0[i] = vw->box1[i] = 0.0f;
     }
 }
 
@@ -474,6 +508,11 @@ SC_HD static inline void sc_shadow_grid_fit(sc_shadow_grid *g, const sc_shadow_b
         vw->w_lo = b->w0[k];
         vw->w_hi = b->w1[k];
         vw->ext = b->ext[k];
+        vw->uv_max = sc_maxf_s(sc_maxf_s(sc_absf(vw->u0), sc_absf(vw->u1)), sc_maxf_s(sc_absf(vw->v0), sc_absf(vw->v1)));
+        for (int i = 0; i < 3; ++i) {
+            vw->box0[i] = b->box0[i][k];
+            vw->box1[i] = b->box1[i][k];
+        }
         vw->wc = SC_FMUL(0.5f, SC_FMUL(SC_FSUB(1.0f, SC_SHADOW_TMAX_POINT), b->w0[k]));
     }
 }

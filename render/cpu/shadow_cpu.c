@@ -68,7 +68,7 @@ static void receivers_rows(void *arg, uint32_t task, uint32_t worker)
         float *o = st->shadow_org + 4 * px;
         o[0] = org[0]; o[1] = org[1]; o[2] = org[2]; o[3] = r.w;
         st->shadow_tile[px] = r.view; /* the view until the grid is fitted */
-        sc_shadow_bounds_add(&c->bounds[worker], &r);
+        sc_shadow_bounds_add(&c->bounds[worker], &r, org);
     }
 }
 
@@ -359,6 +359,10 @@ sc_status sc_cpu_shadows(sc_cpu_state *st, const sc_frame_params *p, const sc_sh
                 b.v0[k] = fminf(b.v0[k], x->v0[k]); b.v1[k] = fmaxf(b.v1[k], x->v1[k]);
                 b.w0[k] = fminf(b.w0[k], x->w0[k]); b.w1[k] = fmaxf(b.w1[k], x->w1[k]);
                 b.ext[k] = fmaxf(b.ext[k], x->ext[k]);
+                for (int i = 0; i < 3; ++i) {
+                    b.box0[i][k] = fminf(b.box0[i][k], x->box0[i][k]);
+                    b.box1[i][k] = fmaxf(b.box1[i][k], x->box1[i][k]);
+                }
                 b.count[k] += x->count[k];
             }
         sc_shadow_grid_fit(&c->g, &b);

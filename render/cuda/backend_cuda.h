@@ -98,11 +98,12 @@ typedef struct sc_cuda_frame_consts {
 } sc_cuda_frame_consts;
 
 /* One light's shadow grid of the frame on the device (shadow_cuda.cu), zeroed when the frame's shadow
- * pass starts: the receivers' bounds per view (floats as order-preserving integers: u0 inverted, u1,
- * v0 inverted, v1, w0 inverted, w1, extent, count), the grid fitted to them, the caster references
- * appended, and what the splits read (0 after an overflow). */
+ * pass starts: the receivers' bounds per view (floats as order-preserving integers, minima inverted:
+ * u0, u1, v0, v1, w0, w1, extent, count, then the world box x0, x1, y0, y1, z0, z1), the grid fitted
+ * to them, the caster references appended, and what the splits read (0 after an overflow). */
+enum { SC_CUDA_SHADOW_BOUNDS = 14 };
 typedef struct sc_cuda_shadow_light {
-    uint32_t bounds[SC_SHADOW_MAX_VIEWS][8];
+    uint32_t bounds[SC_SHADOW_MAX_VIEWS][SC_CUDA_SHADOW_BOUNDS];
     sc_shadow_grid grid;
     unsigned long long cursor;
     uint32_t split_count;

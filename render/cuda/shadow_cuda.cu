@@ -83,8 +83,9 @@ sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t
                            sc_cuda_globals *g, const sc_hit *hits, const float *pos, const uint32_t *idx,
                            float4 *org_out, uint32_t *view_out, uint32_t pixels)
 {
-    __shared__ uint32_t s_b[SH_VIEWS][8]; /* u0 inv, u1, v0 inv, v1, w0 inv, w1, ext, count */
-    if (threadIdx.x < SH_VIEWS * 8) (&s_b[0][0])[threadIdx.x] = 0;
+    enum { NB = SC_CUDA_SHADOW_BOUNDS };
+    __shared__ uint32_t s_b[SH_VIEWS][NB]; /* as sc_cuda_shadow_light.bounds */
+    if (threadIdx.x < SH_VIEWS * NB) (&s_b[0][0])[threadIdx.x] = 0;
     __syncthreads();
     sc_shadow_grid grid;
     sh_grid_init(fc, li, &grid);
@@ -107,14 +108,18 @@ sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t
                 atomicMax(&b[2], ~sh_ord(r.v)); atomicMax(&b[3], sh_ord(r.v));
                 atomicMax(&b[4], ~sh_ord(r.w)); atomicMax(&b[5], sh_ord(r.w));
                 atomicMax(&b[6], sh_ord(r.ext)); atomicAdd(&b[7], 1u);
+                for (int k = 0; k < 3; ++k) {
+                    atomicMax(&b[8 + 2 * k], ~sh_ord(org[k]));
+                    atomicMax(&b[9 + 2 * k], sh_ord(org[k]));
+                }
             }
         }
         view_out[px] = view;
     }
     sh_add(&g->shadow_receivers, rays);
     __syncthreads();
-    if (threadIdx.x < SH_VIEWS * 8) {
-        const uint32_t v = threadIdx.x / 8, k = threadIdx.x % 8, x = s_b[v][k];
+    if (threadIdx.x < SH_VIEWS * NB) {
+        const uint32_t v = threadIdx.x / NB, k = threadIdx.x % NB, x = s_b[v][k];
         if (s_b[v][7] == 0) return;
         if (k == 7) atomicAdd(&L->bounds[v][7], x);
         else atomicMax(&L->bounds[v][k], x);
@@ -138,6 +143,10 @@ __global__ void sc_shadow_setup_kernel(const sc_cuda_frame_consts *__restrict__ 
         b.v0[v] = sh_unord(~x[2]); b.v1[v] = sh_unord(x[3]);
         b.w0[v] = sh_unord(~x[4]); b.w1[v] = sh_unord(x[5]);
         b.ext[v] = sh_unord(x[6]);
+        for (int k = 0; k < 3; ++k) {
+            b.box0[k][v] = sh_unord(~x[8 + 2 * k]);
+            b.box1[k][v] = sh_unord(x[9 + 2 * k]);
+        }
         ++views;
     }
     sc_shadow_grid_fit(&grid, &b);

@@ -78,8 +78,10 @@ int shadow_render(sc_renderer *r, const shadow_case *c, const float *positions, 
 int shadow_render_case(sc_backend backend, const shadow_case *c, const float *positions, shadow_frame *f);
 
 /* Renders case c on `backend` and checks it against the reference (sctest failures for every wrong
- * pixel, wrong counter, a vacuous case and the case's extra check). keep: the frame, or NULL. 0 when
- * it was rendered and compared, -1 otherwise. */
+ * pixel, wrong counter, a vacuous case and the case's extra check). A case with an initial reference
+ * capacity renders and checks two frames on one renderer: the first overflows the small buffers, the
+ * second runs on the grown ones and must not overflow. keep: the (last) frame, or NULL. 0 when it
+ * was rendered and compared, -1 otherwise. */
 int shadow_check_case(sc_backend backend, const shadow_case *c, const float *positions, shadow_frame *keep);
 
 void shadow_frame_free(shadow_frame *f);
