@@ -6,8 +6,8 @@ usage: bench-table.py RESULT.json...   (python3, standard library only)"""
 import json
 import sys
 
-STAGES = ["deform", "normals", "project", "reduce", "scan", "emit", "tile_split", "slab_split", "raycast", "shade",
-          "frame"]
+STAGES = ["deform", "normals", "project", "reduce", "scan", "emit", "tile_split", "slab_split", "raycast",
+          "shadow-recv", "shadow-emit", "shadow-split", "shadow-cast", "shade", "frame"]
 GRID = ["project", "reduce", "scan", "emit", "tile_split", "slab_split"]
 
 
@@ -47,7 +47,7 @@ def main(paths):
             st = row["stages_ms"]
             grid = sum(st[s]["median"] for s in GRID)
             b2b = row["back_to_back"]["fps"] if row.get("back_to_back") else None
-            print(f"| {name(row)} | {row['frames']} | " + " | ".join(cell(st.get(s)) for s in STAGES) +
+            print(f"| {name(row)} | {row['frames']} | " + " | ".join(cell(st.get(s) or st.get(s.replace('-', '_'))) for s in STAGES) +
                   f" | {grid:.3f} | {b2b:.0f} | {row['visible_triangles']} | {row['references']} | "
                   f"{row['ray_triangle_tests']} | {row['tiles_exited_early']} / {row['tiles']} |")
     return 0

@@ -16,7 +16,9 @@ sc_shade_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cuda_globa
 {
     const uint32_t x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     sc_frame_params p = fc->p;
-    const sc_cuda_shade_params sp = fc->shade;
+    /* The shading inputs stay in (cached) global memory: with the lights they are too large to copy
+     * per thread. */
+    const sc_cuda_shade_params &sp = fc->shade;
     if (x >= p.width || y >= p.height || (!sp.rgba && !sp.surface)) return; /* no image this frame */
     p.depth_min = g->depth_min;
     p.depth_max = g->depth_max;

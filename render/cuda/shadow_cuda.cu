@@ -77,6 +77,18 @@ __device__ static inline void sh_grid_init(const sc_cuda_frame_consts *fc, uint3
     sc_shadow_grid_init(g, &s->lights[li], s->center, sc_shadow_grid_size(fc->p.num_triangles), SC_SHADOW_SLABS);
 }
 
+/* The light's grid into shared memory, copied by the block's threads (a grid is about 600 bytes: a
+ * copy per thread in registers or local memory costs more than the kernel's own work). Ends with a
+ * barrier: every thread of the block must call it. */
+__device__ static inline void sh_load_grid(const sc_shadow_grid *src, sc_shadow_grid *dst)
+{
+    static_assert(sizeof(sc_shadow_grid) % 4 == 0, "a grid is whole words");
+    const uint32_t *s = (const uint32_t *)src;
+    uint32_t *d = (uint32_t *)dst;
+    for (uint32_t i = threadIdx.x; i < sizeof(sc_shadow_grid) / 4; i += blockDim.x) d[i] = s[i];
+    __syncthreads();
+}
+
 /* 1. Receivers: origin and depth per hit pixel (org), view (keys), the bounds per view. */
 __global__ void __launch_bounds__(SH_PIXEL_THREADS)
 sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t li, sc_cuda_shadow_light *L,
@@ -85,10 +97,10 @@ sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t
 {
     enum { NB = SC_CUDA_SHADOW_BOUNDS };
     __shared__ uint32_t s_b[SH_VIEWS][NB]; /* as sc_cuda_shadow_light.bounds */
+    __shared__ sc_shadow_grid grid;
     if (threadIdx.x < SH_VIEWS * NB) (&s_b[0][0])[threadIdx.x] = 0;
+    if (threadIdx.x == 0) sh_grid_init(fc, li, &grid);
     __syncthreads();
-    sc_shadow_grid grid;
-    sh_grid_init(fc, li, &grid);
     const uint32_t px = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long rays = 0;
     if (px < pixels) {
@@ -160,9 +172,11 @@ __global__ void __launch_bounds__(SH_PIXEL_THREADS)
 sc_shadow_receiver_keys_kernel(const sc_cuda_shadow_light *__restrict__ L, const float4 *org, uint32_t *keys,
                                uint32_t *values, uint32_t pixels)
 {
+    __shared__ sc_shadow_grid s_grid;
+    sh_load_grid(&L->grid, &s_grid);
+    const sc_shadow_grid *grid = &s_grid;
     const uint32_t px = blockIdx.x * blockDim.x + threadIdx.x;
     if (px >= pixels) return;
-    const sc_shadow_grid *grid = &L->grid;
     uint32_t key = (1u << grid->tile_bits) - 1u;
     if (keys[px] != SH_NO_VIEW) {
         const float4 o = org[px];
@@ -206,7 +220,8 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t 
     typedef cub::BlockScan<uint32_t, SH_EMIT> scan_t;
     __shared__ typename scan_t::TempStorage temp;
     __shared__ unsigned long long s_base;
-    const sc_shadow_grid grid = L->grid;
+    __shared__ sc_shadow_grid grid;
+    sh_load_grid(&L->grid, &grid);
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t count = 0;
     if (t < num_triangles) sh_visit_caster(grid, recv_off, pos, idx, t, [&](uint32_t, uint32_t) { ++count; });
@@ -243,7 +258,8 @@ sc_shadow_images_kernel(const sc_cuda_shadow_light *__restrict__ L, const uint32
                         const float *pos, const uint32_t *idx, float4 *images)
 {
     if (L->overflow) return;
-    const sc_shadow_grid &grid = L->grid;
+    __shared__ sc_shadow_grid grid;
+    sh_load_grid(&L->grid, &grid);
     const uint32_t n = L->split_count, tile_mask = (1u << grid.tile_bits) - 1u, GG = grid.grid * grid.grid;
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         const uint32_t tri = ref_tris[i];
@@ -266,8 +282,9 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
                       const uint32_t *idx, uint8_t *mask, uint32_t *tests_px, uint32_t pixels)
 {
     if (L->overflow) return;
+    __shared__ sc_shadow_grid grid;
+    sh_load_grid(&L->grid, &grid);
     const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-    const sc_shadow_grid &grid = L->grid;
     unsigned long long n_tests = 0, n_blocked = 0, n_early = 0;
     const uint32_t tile = r < pixels ? recv_tile[r] : grid.num_tiles;
     if (tile < grid.num_tiles) {
@@ -333,7 +350,8 @@ sc_shadow_fallback_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t l
                           uint32_t *tests_px)
 {
     if (!L->overflow) return;
-    const sc_shadow_grid &grid = L->grid;
+    __shared__ sc_shadow_grid grid;
+    sh_load_grid(&L->grid, &grid);
     const bool point = grid.light.type == SC_LIGHT_POINT;
     const uint32_t lane = threadIdx.x & 31;
     const uint32_t warps = gridDim.x * (blockDim.x / 32);
