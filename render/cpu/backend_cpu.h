@@ -54,6 +54,7 @@ typedef struct sc_cpu_state {
     float *shadow_org;
     uint32_t *shadow_tile, *shadow_recv, *shadow_recv_offsets, *shadow_cursor;
     uint32_t *shadow_cell_offsets, *shadow_cell_cursor;
+    float *shadow_tile_wmax;       /* per light tile: its farthest receiver's depth (-inf: none) */
     size_t shadow_pixels, shadow_bytes;
     uint32_t shadow_grid;          /* G the per-tile buffers are sized for */
 } sc_cpu_state;

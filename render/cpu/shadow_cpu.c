@@ -105,7 +105,7 @@ static void receiver_tiles_rows(void *arg, uint32_t task, uint32_t worker)
             for (uint32_t ty_ = s_.ty0; ty_ <= s_.ty1; ++ty_)                                             \
                 for (uint32_t tx_ = s_.tx0; tx_ <= s_.tx1; ++tx_) {                                       \
                     const uint32_t tile = view_ * G_ * G_ + ty_ * G_ + tx_;                               \
-                    if (st_->shadow_recv_offsets[tile + 1] == st_->shadow_recv_offsets[tile]) continue;   \
+                    if (!(im_.key <= st_->shadow_tile_wmax[tile])) continue; /* behind its receivers */   \
                     BODY;                                                                                 \
                 }                                                                                         \
         }                                                                                                 \
@@ -233,6 +233,10 @@ static void group_receivers(sc_cpu_state *st, const sc_frame_params *p, uint32_t
     for (size_t px = 0; px < pixels; ++px)
         if (st->shadow_tile[px] != NO_TILE) off[st->shadow_tile[px] + 1] += 1;
     for (uint32_t t = 0; t < num_tiles; ++t) off[t + 1] += off[t];
+    float *wmax = st->shadow_tile_wmax;
+    for (uint32_t t = 0; t < num_tiles; ++t) wmax[t] = -INFINITY;
+    for (size_t px = 0; px < pixels; ++px)
+        if (st->shadow_tile[px] != NO_TILE) wmax[st->shadow_tile[px]] = fmaxf(wmax[st->shadow_tile[px]], st->shadow_org[4 * px + 3]);
     uint32_t *cursor = st->shadow_cursor;
     memcpy(cursor, off, (size_t)num_tiles * sizeof *cursor);
     for (size_t px = 0; px < pixels; ++px)
@@ -271,7 +275,7 @@ static sc_status shadow_buffers(sc_cpu_state *st, const sc_frame_params *p, uint
     const size_t tiles = (size_t)SC_SHADOW_MAX_VIEWS * G * G;
     const size_t cells = tiles * SC_SHADOW_SLABS;
     /* mask 1, tests 4, origin 16, tile 4, receiver list 4 bytes a pixel; below 2^40 for 32-bit sizes. */
-    const size_t bytes = pixels * 29 + (2 * tiles + 2 + 2 * cells + 1) * sizeof(uint32_t);
+    const size_t bytes = pixels * 29 + (3 * tiles + 2 + 2 * cells + 1) * sizeof(uint32_t);
     SC_TRY(sc_cpu_check_memory(st, st->shadow_bytes, bytes, "renderer",
                                "the shadow pass's per-pixel buffers", "lower the target size"));
     sc_cpu_free_shadows(st);
@@ -284,8 +288,9 @@ static sc_status shadow_buffers(sc_cpu_state *st, const sc_frame_params *p, uint
     st->shadow_cursor = malloc(tiles * sizeof(uint32_t));
     st->shadow_cell_offsets = malloc((cells + 1) * sizeof(uint32_t));
     st->shadow_cell_cursor = malloc(cells * sizeof(uint32_t));
+    st->shadow_tile_wmax = malloc(tiles * sizeof(float));
     if (!st->shadow_mask || !st->shadow_tests || !st->shadow_org || !st->shadow_tile || !st->shadow_recv ||
-        !st->shadow_recv_offsets || !st->shadow_cursor || !st->shadow_cell_offsets || !st->shadow_cell_cursor) {
+        !st->shadow_recv_offsets || !st->shadow_cursor || !st->shadow_cell_offsets || !st->shadow_cell_cursor || !st->shadow_tile_wmax) {
         sc_cpu_free_shadows(st);
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass of a %ux%u target",
                        p->width, p->height);
@@ -300,10 +305,11 @@ void sc_cpu_free_shadows(sc_cpu_state *st)
 {
     free(st->shadow_mask); free(st->shadow_tests); free(st->shadow_org); free(st->shadow_tile);
     free(st->shadow_recv); free(st->shadow_recv_offsets); free(st->shadow_cursor);
-    free(st->shadow_cell_offsets); free(st->shadow_cell_cursor);
+    free(st->shadow_cell_offsets); free(st->shadow_cell_cursor); free(st->shadow_tile_wmax);
     st->shadow_mask = NULL; st->shadow_tests = NULL; st->shadow_org = NULL;
     st->shadow_tile = st->shadow_recv = st->shadow_recv_offsets = st->shadow_cursor = NULL;
     st->shadow_cell_offsets = st->shadow_cell_cursor = NULL;
+    st->shadow_tile_wmax = NULL;
     st->shadow_pixels = 0;
     st->shadow_bytes = 0;
     st->shadow_grid = 0;

@@ -128,6 +128,7 @@ static void free_shadows(sc_cuda_state *st)
         dev_free(st->recv_values[i]);
     }
     dev_free(st->recv_offsets); dev_free(st->shadow_tile_offsets); dev_free(st->shadow_cells);
+    dev_free(st->shadow_tile_wmax);
     dev_free(st->shadow_lights_dev); dev_free(st->shadow_temp); dev_free(st->shadow_images);
     st->shadow_temp_bytes = 0;
     st->shadow_image_cap = 0;
@@ -149,7 +150,7 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         const size_t buckets = (size_t)1 << shape.tile_bits;
         const size_t cells = ((size_t)shape.num_tiles << shape.slab_bits) + 1;
         /* mask 1 (words), tests 4, origin 16, receiver pairs 16 bytes a pixel. */
-        const size_t need = pixels * 37 + 4 + (3 * buckets + 2 + cells) * sizeof(uint32_t) +
+        const size_t need = pixels * 37 + 4 + (4 * buckets + 2 + cells) * sizeof(uint32_t) +
                             SC_MAX_LIGHTS * sizeof(sc_cuda_shadow_light);
         char what[96];
         snprintf(what, sizeof what, "the shadow pass of a %ux%u target", st->grid.width, st->grid.height);
@@ -164,6 +165,7 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         if (s == SC_OK) s = dev_alloc(st->recv_offsets, buckets + 1, "light tile receiver offsets");
         if (s == SC_OK) s = dev_alloc(st->shadow_tile_offsets, buckets + 1, "light tile caster offsets");
         if (s == SC_OK) s = dev_alloc(st->shadow_cells, cells, "light cell offsets");
+        if (s == SC_OK) s = dev_alloc(st->shadow_tile_wmax, shape.num_tiles, "light tile depths");
         if (s == SC_OK) s = dev_alloc(st->shadow_lights_dev, SC_MAX_LIGHTS, "light grids");
         if (s == SC_OK) {
             cudaError_t e = cudaMemset(st->shadow_mask, 0, (pixels + 3) / 4 * 4);

@@ -157,6 +157,7 @@ typedef struct sc_cuda_state {
     float *shadow_org;
     uint32_t *recv_keys[2], *recv_values[2];
     uint32_t *recv_offsets, *shadow_tile_offsets, *shadow_cells;
+    uint32_t *shadow_tile_wmax;    /* per light tile: its farthest receiver's depth (order-preserving) */
     sc_cuda_shadow_light *shadow_lights_dev;
     float *shadow_images;          /* per caster reference (ref capacity): its image, 4 floats */
     size_t shadow_image_cap;

@@ -167,10 +167,11 @@ __global__ void sc_shadow_setup_kernel(const sc_cuda_frame_consts *__restrict__ 
     g->shadow_lights += 1;
 }
 
-/* 3. Each pixel's light tile (key; the sentinel bucket when it is no receiver) and its index (value). */
+/* 3. Each pixel's light tile (key; the sentinel bucket when it is no receiver) and its index (value);
+ * per light tile the depth of its farthest receiver (tile_wmax, an order-preserving integer). */
 __global__ void __launch_bounds__(SH_PIXEL_THREADS)
 sc_shadow_receiver_keys_kernel(const sc_cuda_shadow_light *__restrict__ L, const float4 *org, uint32_t *keys,
-                               uint32_t *values, uint32_t pixels)
+                               uint32_t *values, uint32_t *tile_wmax, uint32_t pixels)
 {
     __shared__ sc_shadow_grid s_grid;
     sh_load_grid(&L->grid, &s_grid);
@@ -182,16 +183,21 @@ sc_shadow_receiver_keys_kernel(const sc_cuda_shadow_light *__restrict__ L, const
         const float4 o = org[px];
         const float p[3] = {o.x, o.y, o.z};
         sc_shadow_receiver r;
-        if (sc_shadow_receiver_of(grid, p, &r)) key = sc_shadow_tile_of(grid, &r);
+        if (sc_shadow_receiver_of(grid, p, &r)) {
+            key = sc_shadow_tile_of(grid, &r);
+            atomicMax(&tile_wmax[key], sh_ord(r.w));
+        }
     }
     keys[px] = key;
     values[px] = px;
 }
 
-/* Visits the references of triangle t: fn(tile, slab) for each tile of its spans that holds receivers
- * (recv offsets), views in order, rows then columns (the CPU's order; the order does not matter). */
+/* Visits the references of triangle t: fn(tile, slab) for each tile of its spans that holds a receiver
+ * it may block (its key not beyond the tile's farthest receiver, tile_wmax: 0 for a tile without
+ * receivers, which decodes to NaN), views in order, rows then columns (the CPU's order; the order does
+ * not matter). */
 template <typename F>
-__device__ static inline void sh_visit_caster(const sc_shadow_grid &grid, const uint32_t *recv_off, const float *pos,
+__device__ static inline void sh_visit_caster(const sc_shadow_grid &grid, const uint32_t *tile_wmax, const float *pos,
                                               const uint32_t *idx, uint32_t t, F fn)
 {
     const float *a = sh_vertex(pos, idx, t, 0), *b = sh_vertex(pos, idx, t, 1), *c = sh_vertex(pos, idx, t, 2);
@@ -207,7 +213,7 @@ __device__ static inline void sh_visit_caster(const sc_shadow_grid &grid, const 
         for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
             for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx) {
                 const uint32_t tile = view * G * G + ty * G + tx;
-                if (recv_off[tile + 1] != recv_off[tile]) fn(tile, slab);
+                if (im.key <= sh_unord(tile_wmax[tile])) fn(tile, slab);
             }
     }
 }
@@ -215,7 +221,7 @@ __device__ static inline void sh_visit_caster(const sc_shadow_grid &grid, const 
 /* 4. Caster references of every triangle, appended per block; none written past the capacity. */
 __global__ void __launch_bounds__(SH_EMIT)
 sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t *idx, uint32_t num_triangles,
-                      const uint32_t *recv_off, uint32_t *keys, uint32_t *values, size_t capacity)
+                      const uint32_t *tile_wmax, uint32_t *keys, uint32_t *values, size_t capacity)
 {
     typedef cub::BlockScan<uint32_t, SH_EMIT> scan_t;
     __shared__ typename scan_t::TempStorage temp;
@@ -224,7 +230,7 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t 
     sh_load_grid(&L->grid, &grid);
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t count = 0;
-    if (t < num_triangles) sh_visit_caster(grid, recv_off, pos, idx, t, [&](uint32_t, uint32_t) { ++count; });
+    if (t < num_triangles) sh_visit_caster(grid, tile_wmax, pos, idx, t, [&](uint32_t, uint32_t) { ++count; });
     uint32_t excl, total;
     scan_t(temp).ExclusiveSum(count, excl, total);
     if (threadIdx.x == 0) s_base = total ? atomicAdd(&L->cursor, (unsigned long long)total) : 0ull;
@@ -233,7 +239,7 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t 
     if (count == 0 || base + total > capacity) return; /* an overflow: finalize sees it */
     size_t at = (size_t)base + excl;
     const uint32_t bits = grid.tile_bits;
-    sh_visit_caster(grid, recv_off, pos, idx, t, [&](uint32_t tile, uint32_t slab) {
+    sh_visit_caster(grid, tile_wmax, pos, idx, t, [&](uint32_t tile, uint32_t slab) {
         keys[at] = tile | slab << bits;
         values[at] = t;
         ++at;
@@ -345,9 +351,9 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
 /* 8. After an overflow: a warp per triangle tests the receivers of every tile it covers directly. */
 __global__ void __launch_bounds__(256)
 sc_shadow_fallback_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, sc_cuda_globals *g,
-                          const uint32_t *recv_off, const uint32_t *recv_px, const float4 *org, const sc_hit *hits,
-                          const float *pos, const uint32_t *idx, uint32_t num_triangles, uint32_t *mask_words,
-                          uint32_t *tests_px)
+                          const uint32_t *recv_off, const uint32_t *tile_wmax, const uint32_t *recv_px, const float4 *org,
+                          const sc_hit *hits, const float *pos, const uint32_t *idx, uint32_t num_triangles,
+                          uint32_t *mask_words, uint32_t *tests_px)
 {
     if (!L->overflow) return;
     __shared__ sc_shadow_grid grid;
@@ -358,7 +364,7 @@ sc_shadow_fallback_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t l
     unsigned long long n_tests = 0, n_blocked = 0;
     for (uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / 32; t < num_triangles; t += warps) {
         const float *a = sh_vertex(pos, idx, t, 0), *b = sh_vertex(pos, idx, t, 1), *c = sh_vertex(pos, idx, t, 2);
-        sh_visit_caster(grid, recv_off, pos, idx, t, [&](uint32_t tile, uint32_t) {
+        sh_visit_caster(grid, tile_wmax, pos, idx, t, [&](uint32_t tile, uint32_t) {
             sc_shadow_image im;
             if (!sc_shadow_caster_image(&grid, tile / (grid.grid * grid.grid), a, b, c, &im)) return;
             for (uint32_t r = recv_off[tile] + lane; r < recv_off[tile + 1]; r += 32) {
@@ -500,6 +506,7 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
         sc_cuda_shadow_light *L = &st->shadow_lights_dev[li];
         split_desc d;
         size_t bytes = st->shadow_temp_bytes;
+        SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_tile_wmax, 0, (size_t)shape.num_tiles * sizeof(uint32_t), s));
         sc_shadow_receivers_kernel<<<pix_blocks, SH_PIXEL_THREADS, 0, s>>>(
             st->consts, li, L, st->globals, st->hits, st->positions, st->indices, (float4 *)st->shadow_org,
             st->recv_keys[0], pixels);
@@ -507,7 +514,7 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
         sc_shadow_setup_kernel<<<1, 1, 0, s>>>(st->consts, li, L, st->globals);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_setup_kernel");
         sc_shadow_receiver_keys_kernel<<<pix_blocks, SH_PIXEL_THREADS, 0, s>>>(
-            L, (const float4 *)st->shadow_org, st->recv_keys[0], st->recv_values[0], pixels);
+            L, (const float4 *)st->shadow_org, st->recv_keys[0], st->recv_values[0], st->shadow_tile_wmax, pixels);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_receiver_keys_kernel");
         receiver_split_desc(st, &shape, pixels, &d);
         SC_TRY(split_multisplit(st->shadow_temp, &bytes, &d, s));
@@ -515,7 +522,7 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
 
         if (p->num_triangles) {
             sc_shadow_emit_kernel<<<(p->num_triangles + SH_EMIT - 1) / SH_EMIT, SH_EMIT, 0, s>>>(
-                L, st->positions, st->indices, p->num_triangles, st->recv_offsets, st->ref_keys[0], st->ref_values[0],
+                L, st->positions, st->indices, p->num_triangles, st->shadow_tile_wmax, st->ref_keys[0], st->ref_values[0],
                 st->ref_capacity);
             SC_CUDA_CHECK_LAUNCH("sc_shadow_emit_kernel");
         }
@@ -540,8 +547,8 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
             st->shadow_mask, st->shadow_tests, pixels);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_cast_kernel");
         sc_shadow_fallback_kernel<<<st->shadow_fallback_blocks, 256, 0, s>>>(
-            L, li, st->globals, st->recv_offsets, st->recv_values[1], (const float4 *)st->shadow_org, st->hits,
-            st->positions, st->indices, p->num_triangles, (uint32_t *)st->shadow_mask, st->shadow_tests);
+            L, li, st->globals, st->recv_offsets, st->shadow_tile_wmax, st->recv_values[1], (const float4 *)st->shadow_org,
+            st->hits, st->positions, st->indices, p->num_triangles, (uint32_t *)st->shadow_mask, st->shadow_tests);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_fallback_kernel");
     }
     while (marks < 3) { SC_TRY(mark(mark_ctx)); ++marks; }
