@@ -62,6 +62,13 @@ enum {
     SC_CUDA_SHADOW_EMIT_THREADS = 256 /* caster emit: a thread per triangle, one atomic per block */
 };
 
+/* The light grid's margins (render/core/shadow.h says why these suffice): RAY for the ray test's and
+ * the shadow ray direction's error, a multiple of the distance D between a caster and the receivers;
+ * PROJ for the rounding of the light coordinates; KEY for the depths'. u = 2^-24. */
+#define SC_SHADOW_RAY_REL 1.9073486328125e-06f        /* 32 u */
+#define SC_SHADOW_PROJ_REL 4.76837158203125e-07f      /* 8 u */
+#define SC_SHADOW_KEY_REL 2.384185791015625e-07f      /* 4 u */
+
 /* Automatic initial reference capacity: this many references per triangle (at least the min): most
  * triangles of a typical view fall in one tile at the default tile size. */
 #define SC_REF_CAPACITY_PER_TRIANGLE 1.5

@@ -64,12 +64,6 @@
 /* The contract's constants (slabcast.h states them). */
 #define SC_SHADOW_OFFSET_REL (1.0f / 65536.0f)       /* origin offset: of the triangle's largest coordinate */
 #define SC_SHADOW_TMAX_POINT (1.0f - 1.0f / 4096.0f)  /* point light: t = 1 is the light */
-/* The grid's margins (see the header): RAY for the ray test's and the direction's error, a multiple of
- * the distance D between a caster and the receivers; PROJ for the rounding of the light coordinates;
- * KEY for the depths'. */
-#define SC_SHADOW_RAY_REL 1.9073486328125e-06f        /* 32 u */
-#define SC_SHADOW_PROJ_REL 4.76837158203125e-07f      /* 8 u */
-#define SC_SHADOW_KEY_REL 2.384185791015625e-07f      /* 4 u */
 
 enum {
     SC_SHADOW_MAX_VIEWS = 6,       /* cube faces of a point light */
@@ -143,6 +137,17 @@ SC_HD static inline float sc_shadow_maxabs3(const float *p)
     return sc_absf(p[2]) > m ? sc_absf(p[2]) : m;
 }
 
+/* The direction of the shadow ray from origin org towards light l, and its tmax (tmin is 0). */
+SC_HD static inline float sc_shadow_ray_dir(const sc_light_params *l, const float org[3], float dir[3])
+{
+    if (l->type == SC_LIGHT_POINT) {
+        for (int i = 0; i < 3; ++i) dir[i] = SC_FSUB(l->pos[i], org[i]);
+        return SC_SHADOW_TMAX_POINT;
+    }
+    for (int i = 0; i < 3; ++i) dir[i] = l->to_light[i];
+    return INFINITY;
+}
+
 /* The shadow ray of a hit on triangle (a, b, c) with barycentric weights u (of b) and v (of c)
  * towards light l: origin, direction and tmax (tmin is 0). See the header. */
 SC_HD static inline void sc_shadow_ray(const sc_light_params *l, const float *a, const float *b, const float *c,
@@ -173,13 +178,7 @@ SC_HD static inline void sc_shadow_ray(const sc_light_params *l, const float *a,
     m = sc_shadow_maxabs3(c) > m ? sc_shadow_maxabs3(c) : m;
     const float off = SC_FMUL(side, SC_FMUL(SC_SHADOW_OFFSET_REL, m));
     for (int i = 0; i < 3; ++i) org[i] = SC_FADD(p[i], SC_FMUL(off, n[i]));
-    if (l->type == SC_LIGHT_POINT) {
-        for (int i = 0; i < 3; ++i) dir[i] = SC_FSUB(l->pos[i], org[i]);
-        *tmax = SC_SHADOW_TMAX_POINT;
-    } else {
-        for (int i = 0; i < 3; ++i) dir[i] = l->to_light[i];
-        *tmax = INFINITY;
-    }
+    *tmax = sc_shadow_ray_dir(l, org, dir);
 }
 
 /* Light coordinates of point p relative to the light's frame: the face of a point light and

@@ -181,13 +181,7 @@ static void cast_tile(void *arg, uint32_t tile, uint32_t worker)
         sc_shadow_receiver rec;
         (void)sc_shadow_receiver_of(&c->g, o, &rec);
         float dir[3];
-        float tmax = INFINITY;
-        if (c->g.light.type == SC_LIGHT_POINT) {
-            for (int k = 0; k < 3; ++k) dir[k] = SC_FSUB(c->g.light.pos[k], o[k]);
-            tmax = SC_SHADOW_TMAX_POINT;
-        } else {
-            for (int k = 0; k < 3; ++k) dir[k] = c->g.light.to_light[k];
-        }
+        const float tmax = sc_shadow_ray_dir(&c->g.light, o, dir);
         sc_ray ray;
         sc_ray_setup(&ray, o, dir);
         const uint32_t end = sc_shadow_slab_end(&c->g, vw, o[3]);

@@ -5,18 +5,21 @@
  *     and per view the bounds of the receivers' light coordinates (a block reduces in shared memory,
  *     then one atomic per view and bound, floats as order-preserving integers);
  *  2. setup (one thread): the light's grid fitted to those bounds (sc_shadow_grid_fit);
- *  3. receiver keys: each receiver's light tile (the sentinel bucket for the others), then the split
- *     library's multisplit groups the pixels by light tile (receiver offsets per tile);
+ *  3. receiver keys: each receiver's light tile (the sentinel bucket for the others) and per tile the
+ *     depth of its deepest receiver, then the split library's multisplit groups the pixels by light
+ *     tile (receiver offsets per tile);
  *  4. emit: every finite triangle, for each view its image covers, appends one reference per tile
- *     of its span that holds receivers (key = tile | slab << tile_bits, value = triangle), with a
- *     block scan and one 64-bit atomic per block; references past the capacity are not written;
+ *     of its span whose deepest receiver is not in front of it (key = tile | slab << tile_bits, value =
+ *     triangle), with a block scan and one 64-bit atomic per block; references past the capacity are
+ *     not written;
  *  5. finalize (one thread): the reference count against the capacity: the count the splits read,
  *     or an overflow (the splits read nothing, the fallback below casts);
  *  6. the split library groups the references by light tile (multisplit) and each tile's by slab
  *     (segmented split) into the eye grid's reference buffers, free once the eye ray cast is done;
- *  7. cast: a block per light tile; each thread a receiver, slabs from the light on, a triangle batch
- *     staged in shared memory per round; a ray stops at its first blocker or at the first slab whose
- *     near bound lies beyond it, the block when every ray is decided (__syncthreads_and);
+ *  7. cast: each reference's image in its tile's view (a thread per reference), then a thread per
+ *     shadow ray in light tile order (a warp's rays share their tile's casters), slabs from the light
+ *     on: a caster is tested only when the ray's light coordinates lie in its image, and a ray stops
+ *     at its first blocker or at the first slab whose near bound lies beyond it;
  *  8. overflow fallback (only when 5 found an overflow): a warp per triangle visits the tiles it
  *     covers and tests their receivers directly (exact, no slabs), setting mask bits with atomics.
  * The mask byte of a pixel holds bit i for light i; shadow tests per pixel add up over lights. */
@@ -305,13 +308,8 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
         const float orig[3] = {o.x, o.y, o.z};
         sc_shadow_receiver rec;
         (void)sc_shadow_receiver_of(&grid, orig, &rec);
-        float dir[3], tmax = INFINITY;
-        if (grid.light.type == SC_LIGHT_POINT) {
-            for (int k = 0; k < 3; ++k) dir[k] = SC_FSUB(grid.light.pos[k], orig[k]);
-            tmax = SC_SHADOW_TMAX_POINT;
-        } else {
-            for (int k = 0; k < 3; ++k) dir[k] = grid.light.to_light[k];
-        }
+        float dir[3];
+        const float tmax = sc_shadow_ray_dir(&grid.light, orig, dir);
         sc_ray ray;
         sc_ray_setup(&ray, orig, dir);
         const uint32_t hit_tri = hits[px].tri;
@@ -358,7 +356,6 @@ sc_shadow_fallback_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t l
     if (!L->overflow) return;
     __shared__ sc_shadow_grid grid;
     sh_load_grid(&L->grid, &grid);
-    const bool point = grid.light.type == SC_LIGHT_POINT;
     const uint32_t lane = threadIdx.x & 31;
     const uint32_t warps = gridDim.x * (blockDim.x / 32);
     unsigned long long n_tests = 0, n_blocked = 0;
@@ -377,13 +374,8 @@ sc_shadow_fallback_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t l
                 sc_shadow_receiver rec;
                 (void)sc_shadow_receiver_of(&grid, orig, &rec);
                 if (!sc_shadow_image_holds(&im, rec.u, rec.v)) continue;
-                float dir[3], tmax = INFINITY;
-                if (point) {
-                    for (int k = 0; k < 3; ++k) dir[k] = SC_FSUB(grid.light.pos[k], orig[k]);
-                    tmax = SC_SHADOW_TMAX_POINT;
-                } else {
-                    for (int k = 0; k < 3; ++k) dir[k] = grid.light.to_light[k];
-                }
+                float dir[3];
+                const float tmax = sc_shadow_ray_dir(&grid.light, orig, dir);
                 sc_ray ray;
                 sc_ray_setup(&ray, orig, dir);
                 atomicAdd(&tests_px[px], 1u);
