@@ -5,7 +5,8 @@
  *
  * Input format (fuzz/make_corpus.py writes the same; keep both in step, and only ever append to the
  * tables below so that the committed regression cases keep their meaning):
- *   a sequence of operations, each one byte (op % OP_COUNT) and its fields; missing bytes read as 0.
+ *   a sequence of operations, each one byte (op % OP_COUNT, or 0xFF: the lights, op_lights) and its
+ *   fields; missing bytes read as 0.
  *   A float field is a tag byte t: t >> 5 in 0..3: a small value ((t & 31) - 16) * 2^(2 (t >> 5) - 3);
  *   4: k_special_floats[t & 31]; 5..7: the next 4 bytes as IEEE bits (little-endian).
  * Each input starts from the same state: a 32x32 CPU renderer (one per process, one thread) with a
@@ -145,6 +146,7 @@ typedef struct scf_state {
     int mesh_known;          /* the last set_mesh succeeded: verts is the renderer's vertex count */
     uint32_t verts;
     int renders;
+    int shadows;             /* the shadows option in force (op_lights) */
 } scf_state;
 
 static void call_ok(sc_status s, const char *call)
@@ -178,8 +180,9 @@ static sc_renderer *base_renderer(void)
     call_ok(sc_renderer_set_camera(r, &cam), "sc_renderer_set_camera");
     call_ok(sc_renderer_set_deform(r, NULL), "sc_renderer_set_deform");
     call_ok(sc_renderer_set_shading(r, NULL), "sc_renderer_set_shading");
-    const sc_render_options none = {0, 0};
+    const sc_render_options none = {0, 0, 0};
     call_ok(sc_renderer_set_options(r, &none), "sc_renderer_set_options");
+    call_ok(sc_renderer_set_lights(r, NULL, 0), "sc_renderer_set_lights");
     return r;
 }
 
@@ -333,8 +336,15 @@ static void read_results(scf_state *st, int after_frame)
                   (unsigned long long)stats.hit_pixels, pixels);
         SCF_CHECK(stats.triangles <= UINT32_MAX, "%llu triangles", (unsigned long long)stats.triangles);
         scf_check_hits(hits, pixels, (uint32_t)stats.triangles);
+        SCF_CHECK(stats.shadow_rays_blocked <= stats.shadow_receivers, "%llu shadow rays blocked of %llu",
+                  (unsigned long long)stats.shadow_rays_blocked, (unsigned long long)stats.shadow_receivers);
     }
     free(hits);
+    uint8_t *mask = malloc(pixels + 1);
+    SCF_CHECK(mask != NULL, "out of memory");
+    sc_clear_error();
+    scf_check_status(sc_renderer_read_shadows(st->r, mask), "sc_renderer_read_shadows");
+    free(mask);
     if (st->mesh_known) {
         float *pos = malloc(3 * (size_t)st->verts * sizeof(float) + 1);
         SCF_CHECK(pos != NULL, "out of memory");
@@ -373,7 +383,7 @@ static void op_render(scf_state *st, scf_bytes *b)
     }
     if (flags & 16) f.surface = 1ull + take_u8(b);
     if (flags & 32) { /* per-frame options before the frame: cull = bit 6, flat = bit 7 */
-        sc_render_options o = {(flags >> 6) & 1, (flags >> 7) & 1};
+        sc_render_options o = {(flags >> 6) & 1, (flags >> 7) & 1, st->shadows};
         sc_clear_error();
         scf_check_status(sc_renderer_set_options(st->r, &o), "sc_renderer_set_options");
     }
@@ -385,10 +395,44 @@ static void op_render(scf_state *st, scf_bytes *b)
     if (s == SC_OK) read_results(st, 1);
 }
 
+/* Lights (op byte 0xFF): count 0 .. SC_MAX_LIGHTS + 1, each light's type byte, position, direction,
+ * colour, intensity and a no_shadows bit, then the shadows option (bit 0 of the last byte): lights
+ * with decoded fields are checked (a bad one refused, naming the field) and later frames cast their
+ * shadows. */
+static void op_lights(scf_state *st, scf_bytes *b)
+{
+    sc_light_desc lights[SC_MAX_LIGHTS + 1];
+    memset(lights, 0, sizeof lights);
+    const uint32_t count = take_u8(b) % (SC_MAX_LIGHTS + 2);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint8_t t = take_u8(b);
+        lights[i].type = (sc_light_type)((int)(t % 4) - 1); /* -1 .. 2: the two types and two bad ones */
+        take_float3(b, lights[i].position);
+        take_float3(b, lights[i].direction);
+        take_float3(b, lights[i].color);
+        lights[i].intensity = take_float(b);
+        lights[i].no_shadows = (t >> 2) & 1;
+    }
+    sc_clear_error();
+    scf_check_status(sc_renderer_set_lights(st->r, count ? lights : NULL, count), "sc_renderer_set_lights");
+    st->shadows = take_u8(b) & 1;
+    sc_render_options o;
+    sc_clear_error();
+    scf_check_status(sc_renderer_get_options(st->r, &o), "sc_renderer_get_options");
+    o.shadows = st->shadows;
+    sc_clear_error();
+    scf_check_status(sc_renderer_set_options(st->r, &o), "sc_renderer_set_options");
+}
+
 static void run_ops(scf_state *st, sc_renderer **fresh, scf_bytes *b)
 {
     for (int n = 0; n < SCF_MAX_OPS && b->p < b->end; ++n) {
-        switch ((scf_op)(take_u8(b) % OP_COUNT)) {
+        const uint8_t op = take_u8(b);
+        if (op == 0xFF) { /* appended after the table below: earlier inputs keep their meaning but for 0xFF */
+            op_lights(st, b);
+            continue;
+        }
+        switch ((scf_op)(op % OP_COUNT)) {
         case OP_CREATE: op_create(st, fresh, b); break;
         case OP_MESH: op_mesh(st, b); break;
         case OP_CAMERA: op_camera(st, b); break;
@@ -408,7 +452,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     scf_init();
     scf_bytes b = {data, data + size};
-    scf_state st = {base_renderer(), 0, 0, SCF_BASE_SIZE, SCF_BASE_SIZE, 1, 4, 0};
+    scf_state st = {base_renderer(), 0, 0, SCF_BASE_SIZE, SCF_BASE_SIZE, 1, 4, 0, 0};
     sc_renderer *fresh = NULL;
     run_ops(&st, &fresh, &b);
     sc_renderer_destroy(fresh);

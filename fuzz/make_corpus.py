@@ -395,9 +395,32 @@ def render(time=0.0, rgba=True, pitch=1, positions=None, surface=False, options=
     return b
 
 
+def lights(ls, shadows=1):
+    """Op 0xFF: ls = [(type, position, direction, colour, intensity, no_shadows)], then the shadows option.
+    type: 0 point, 1 directional, -1 and 2 invalid."""
+    b = bytes([0xFF, len(ls)])
+    for t, pos, d, col, inten, nos in ls:
+        b += bytes([(t + 1) | (4 if nos else 0)]) + floats(*pos, *d, *col, inten)
+    return b + bytes([shadows])
+
+
 def render_files():
     C, R = corpus, regression
     T = "fuzz_render_desc"
+    P0 = (0, 0, 0)
+    C(T, "shadows_point", lights([(0, (2, 2, 2), P0, P0, 0, 0)]) + render() + shading(7) + render(0.5)
+      + shading(8) + render(1.0) + bytes([OP_READ]))
+    C(T, "shadows_mixed", lights([(0, (2, 2, 2), P0, P0, 0, 0), (1, P0, (-1, -1, -1), (1, 0.5, 0.25), 2, 0),
+                                  (0, (0.25, 0.25, 0.25), P0, P0, 0, 1)]) + render(0.5, options=(1, 0))
+      + lights([], 0) + render(1.0))
+    R(T, "lights_invalid", lights([(0, P0, P0, P0, 0, 0)] * 5) + lights([(2, P0, P0, P0, 0, 0)])
+      + lights([(-1, P0, P0, P0, 0, 0)]) + lights([(0, ("nan", 0, 0), P0, P0, 0, 0)])
+      + lights([(1, P0, P0, P0, 0, 0)]) + lights([(0, P0, P0, P0, -1.0, 0)]) + lights([(0, P0, P0, (-1, 0, 0), 0, 0)])
+      + render())
+    R(T, "lights_extreme", lights([(0, (3e38, 3e38, 3e38), P0, P0, "max", 0), (1, P0, ("max", "denorm", 0), P0, 0, 0),
+                                   (0, (0.25, 0.25, 0.25), P0, P0, 0, 0), (0, ("-max", 0, "max"), P0, P0, 0, 0)])
+      + render() + mesh([(3e38, 0, 0), (-3e38, 1, 0), (0, 3e38, 0), (0, 0, "max")], [(0, 1, 2), (1, 2, 3)])
+      + render(0.5) + bytes([OP_READ]))
     C(T, "base_render", render())
     C(T, "modes", b"".join(shading(m) + render(0.5) for m in ("shaded", "normals", "depth", "tile_heat", "slab", "tests_heat")))
     C(T, "create_tetra", create(48, 40, 4, 8) + mesh(*TETRA) + render() + bytes([OP_READ]))

@@ -319,10 +319,18 @@ SC_HD static inline int sc_shadow_span_of(const sc_shadow_grid *g, const sc_shad
     return 1;
 }
 
-/* Bounds [x0, x1] x [y0, y1] widened by m, with key, as an image. */
+/* Bounds [x0, x1] x [y0, y1] widened by m, with key, as an image. A bound, margin or key that
+ * overflowed into NaN (coordinates near the float range's end: inf - inf, inf / inf) becomes the
+ * widest: the caster is then binned everywhere rather than nowhere. */
 SC_HD static inline void sc_shadow_image_set(float x0, float x1, float y0, float y1, float m, float key,
                                              sc_shadow_image *im)
 {
+    if (!(m >= 0.0f)) m = INFINITY;
+    if (key != key) key = -INFINITY;
+    if (x0 != x0) x0 = -INFINITY;
+    if (y0 != y0) y0 = -INFINITY;
+    if (x1 != x1) x1 = INFINITY;
+    if (y1 != y1) y1 = INFINITY;
     im->x0 = SC_FSUB(x0, m);
     im->x1 = SC_FADD(x1, m);
     im->y0 = SC_FSUB(y0, m);
@@ -361,7 +369,7 @@ SC_HD static inline int sc_shadow_caster_image(const sc_shadow_grid *g, uint32_t
         const float E = SC_FADD(e, vw->ext);
         const float m = SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D), SC_FMUL(SC_SHADOW_PROJ_REL, E));
         const float key = SC_FSUB(w0, SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D), SC_FMUL(SC_SHADOW_KEY_REL, E)));
-        if (!(key <= vw->w_hi)) return 0; /* behind every receiver */
+        if (key > vw->w_hi) return 0; /* behind every receiver (a NaN key is kept: binned as nearest) */
         sc_shadow_image_set(x0, x1, y0, y1, m, key, im);
         return 1;
     }
@@ -406,7 +414,7 @@ SC_HD static inline int sc_shadow_caster_image(const sc_shadow_grid *g, uint32_t
                             SC_FMUL(SC_SHADOW_PROJ_REL, SC_FADD(SC_FADD(1.0f, big), vw->uv_max)));
     const float key = SC_FSUB(wmin, SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D),
                                             SC_FMUL(SC_SHADOW_KEY_REL, SC_FADD(e, vw->ext))));
-    if (!(key <= vw->w_hi)) return 0;
+    if (key > vw->w_hi) return 0; /* behind every receiver (a NaN key is kept: binned as nearest) */
     sc_shadow_image_set(x0, x1, y0, y1, m, key, im);
     return 1;
 }
