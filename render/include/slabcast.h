@@ -349,15 +349,16 @@ sc_status sc_renderer_set_deform(sc_renderer *r, const sc_deform_desc *deform);
 sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading);
 /* Sets the options of the frames rendered from now on. They take effect with the next
  * sc_renderer_render and cost no allocation, no upload and no wait (CUDA: the next frames' constants
- * carry them; a change of flat_shading re-records each frame graph once, on the host). A frame
+ * carry them; a change of flat_shading or shadows re-records each frame graph once, on the host). A frame
  * rendered with an option toggled is the same, pixel for pixel, as one from a renderer created with
  * it. INVALID_ARGUMENT: NULL. */
 sc_status sc_renderer_set_options(sc_renderer *r, const sc_render_options *options);
 /* Sets the lights of the frames rendered from now on: count lights (0 .. SC_MAX_LIGHTS) from lights
  * (NULL when count is 0). count 0: the shading's single light_dir (no shadows), as before any call.
  * Shadows are cast for the lights without no_shadows while sc_render_options.shadows is on. Costs no
- * allocation and no wait (CUDA: a change in the number of lights with shadows re-records each frame
- * graph once, on the host). INVALID_ARGUMENT naming the field (e.g. "sc_renderer_set_lights:
+ * allocation and no wait (CUDA: a change in which lights cast shadows re-records each frame graph
+ * once, on the host; the first frame with shadows allocates the shadow pass's buffers, waiting for the
+ * frames in flight). INVALID_ARGUMENT naming the field (e.g. "sc_renderer_set_lights:
  * lights[1].direction is 0"): count above SC_MAX_LIGHTS, an unknown type, a non-finite field, a zero
  * direction of a directional light, a negative intensity or colour. */
 sc_status sc_renderer_set_lights(sc_renderer *r, const sc_light_desc *lights, uint32_t count);
