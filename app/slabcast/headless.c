@@ -100,6 +100,7 @@ int app_run_headless(const app_options *o, app_scene *s)
 {
     unsigned w = o->width, h = o->height;
     int cuda = s->backend == SC_BACKEND_CUDA;
+    const char *backend = sc_backend_name(cuda ? SC_BACKEND_CUDA : SC_BACKEND_CPU);
     int frames = o->frames ? o->frames : (cuda ? APP_HEADLESS_FRAMES_CUDA : APP_HEADLESS_FRAMES_CPU);
     int warmup = cuda ? (frames >= 50 ? 20 : frames / 5) : 0;
     const char *out_path = o->out_path ? o->out_path : "slabcast.png";
@@ -121,7 +122,7 @@ int app_run_headless(const app_options *o, app_scene *s)
     }
     if (rc == 0)
         printf("slabcast: %s backend, %s: %u triangles, %ux%u, %d frames (%d warm-up), deform 0x%x, mode %s\n",
-               cuda ? "cuda" : "cpu", s->mesh_name, s->mesh.triangle_count, w, h, frames, warmup, s->deform_mask,
+               backend, s->mesh_name, s->mesh.triangle_count, w, h, frames, warmup, s->deform_mask,
                app_mode_name(s->mode));
     if (rc == 0) print_lights(o, s);
     int measured = rc == 0 ? render_measured(o, s, o->record_dir ? &img : NULL, img.pixels, frames, warmup, &log) : 0;
@@ -134,7 +135,7 @@ int app_run_headless(const app_options *o, app_scene *s)
     if (rc == 0) {
         app_frame_log_print(&log, stdout);
         if (write_image(&img, out_path, format, 1) != 0) rc = 1;
-        else if (o->stats_json && app_frame_log_write_json(&log, o->stats_json, cuda ? "cuda" : "cpu", s->mesh_name,
+        else if (o->stats_json && app_frame_log_write_json(&log, o->stats_json, backend, s->mesh_name,
                                                              w, h, stderr) != 0)
             rc = 1;
     }

@@ -17,11 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const k_mode_names[SC_VIEW_MODE_COUNT] = {
-    [SC_VIEW_SHADED] = "shaded", [SC_VIEW_TRIANGLE_ID] = "id",  [SC_VIEW_NORMALS] = "normals",
-    [SC_VIEW_DEPTH] = "depth",   [SC_VIEW_TILE_HEAT] = "tiles", [SC_VIEW_SLAB] = "slab",
-    [SC_VIEW_TESTS_HEAT] = "tests", [SC_VIEW_SHADOW] = "shadow", [SC_VIEW_SHADOW_TESTS] = "shadow-tests",
-};
 
 static const struct { const char *name; unsigned bit; } k_deformers[] = {
     {"twist", APP_DEFORM_TWIST}, {"bend", APP_DEFORM_BEND}, {"wave", APP_DEFORM_WAVE},
@@ -61,7 +56,8 @@ static const struct app_opt { const char *name; const char *arg; opt_id id; } k_
 
 const char *app_mode_name(sc_view_mode mode)
 {
-    return (unsigned)mode < SC_VIEW_MODE_COUNT ? k_mode_names[mode] : "?";
+    const char *name = sc_view_mode_name(mode);
+    return name ? name : "?";
 }
 
 void app_print_usage(FILE *f)
@@ -371,20 +367,15 @@ static int add_light(const char *opt, const char *v, app_options *o, FILE *err)
     return 0;
 }
 
-/* --mode: a name of k_mode_names; a bad one is refused naming them all. */
+/* --mode: a view mode's name (sc_view_mode_name); a bad one is refused naming them all. */
 static int parse_mode(const char *opt, const char *v, sc_view_mode *out, FILE *err)
 {
-    int m = 0;
-    while (m < SC_VIEW_MODE_COUNT && strcmp(v, k_mode_names[m]) != 0) ++m;
-    if (m < SC_VIEW_MODE_COUNT) {
-        *out = (sc_view_mode)m;
-        return 0;
-    }
+    if (sc_view_mode_from_name(v, out)) return 0;
     char valid[160];
     size_t len = 0;
     valid[0] = '\0';
     for (int i = 0; i < SC_VIEW_MODE_COUNT && len < sizeof valid; ++i) {
-        int n = snprintf(valid + len, sizeof valid - len, "%s%s", i ? ", " : "", k_mode_names[i]);
+        int n = snprintf(valid + len, sizeof valid - len, "%s%s", i ? ", " : "", sc_view_mode_name((sc_view_mode)i));
         if (n > 0) len += (size_t)n;
     }
     return bad_value(err, opt, v, "unknown mode", valid);
@@ -439,11 +430,8 @@ static int apply_value(app_options *o, opt_id id, const char *opt, const char *v
     case OPT_MAX_TRIANGLES: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_triangles, err);
     case OPT_MAX_XZ_RATIO: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_xz_ratio, err);
     case OPT_BACKEND:
-        if (strcmp(v, "auto") == 0) o->backend = SC_BACKEND_DEFAULT;
-        else if (strcmp(v, "cuda") == 0 || strcmp(v, "gpu") == 0) o->backend = SC_BACKEND_CUDA;
-        else if (strcmp(v, "cpu") == 0) o->backend = SC_BACKEND_CPU;
-        else return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
-        return 0;
+        if (sc_backend_from_name(v, &o->backend)) return 0;
+        return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
     case OPT_DEFORM:
         if (parse_deform(v, &o->deform_mask) != 0)
             return bad_value(err, opt, v, "unknown deformer list",

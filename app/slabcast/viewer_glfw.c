@@ -351,7 +351,7 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
     app_viewer_find_gpu_name(&v);
     printf("slabcast: window %dx%d, OpenGL %s (%s), %s backend\n", v.fb_width, v.fb_height,
            (const char *)glGetString(GL_VERSION), (const char *)glGetString(GL_RENDERER),
-           s->backend == SC_BACKEND_CUDA ? "cuda" : "cpu");
+           sc_backend_name(s->backend == SC_BACKEND_CUDA ? SC_BACKEND_CUDA : SC_BACKEND_CPU));
     fflush(stdout);
 
     void *host_rgba = NULL;

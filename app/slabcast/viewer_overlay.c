@@ -87,7 +87,7 @@ void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fp
             (unsigned long long)st->shadow_receivers, (unsigned long long)st->shadow_references,
             (unsigned long long)st->shadow_ray_tests, (unsigned long long)st->shadow_rays_blocked);
     PUT("%dx%d  tile %u x %u slabs  %s backend%s%s\n", v->fb_width, v->fb_height, v->tile_size, v->num_slabs,
-        cuda ? "cuda" : "cpu", v->gpu_name[0] ? "  " : "", v->gpu_name);
+        sc_backend_name(cuda ? SC_BACKEND_CUDA : SC_BACKEND_CPU), v->gpu_name[0] ? "  " : "", v->gpu_name);
     PUT("%s  mode %s  deform %s  t %.2f s%s\n", s->mesh_name, app_mode_name(s->mode), deform, app_viewer_time(v),
         v->paused ? " (paused)" : "");
     PUT("cull %s  flat %s  vsync %s   F1 or ?: keys", v->cull ? "on" : "off", v->flat ? "on" : "off",

@@ -417,11 +417,8 @@ static int apply_value(bench_options *o, list_state *st, opt_id id, const char *
         return 0;
     }
     case OPT_BACKEND:
-        if (strcmp(v, "auto") == 0) o->backend = SC_BACKEND_DEFAULT;
-        else if (strcmp(v, "cuda") == 0 || strcmp(v, "gpu") == 0) o->backend = SC_BACKEND_CUDA;
-        else if (strcmp(v, "cpu") == 0) o->backend = SC_BACKEND_CPU;
-        else return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
-        return 0;
+        if (sc_backend_from_name(v, &o->backend)) return 0;
+        return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
     case OPT_JSON: return apply_file_name(opt, v, &o->json_path, err);
     case OPT_CSV: return apply_file_name(opt, v, &o->csv_path, err);
     case OPT_IMAGES:
@@ -575,5 +572,6 @@ void bench_deform_name(unsigned mask, char *buf, size_t size)
 
 const char *bench_backend_name(sc_backend backend)
 {
-    return backend == SC_BACKEND_CUDA ? "cuda" : backend == SC_BACKEND_CPU ? "cpu" : "auto";
+    const char *name = sc_backend_name(backend);
+    return name ? name : "auto";
 }
