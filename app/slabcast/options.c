@@ -18,10 +18,6 @@
 #include <string.h>
 
 
-static const struct { const char *name; unsigned bit; } k_deformers[] = {
-    {"twist", APP_DEFORM_TWIST}, {"bend", APP_DEFORM_BEND}, {"wave", APP_DEFORM_WAVE},
-    {"pulse", APP_DEFORM_PULSE}, {"noise", APP_DEFORM_NOISE},
-};
 
 typedef enum opt_id {
     OPT_HELP, OPT_CULL, OPT_FLAT, OPT_HEADLESS, OPT_WINDOW, OPT_VERBOSE, OPT_NO_HUD, OPT_SHADOWS, /* flags */
@@ -186,18 +182,28 @@ static int parse_limit_opt(const char *opt, const char *v, int suffixes, uint64_
 
 /* ---- words ------------------------------------------------------------------------------------- */
 
+/* The deformer named by the len bytes at p (sc_deformer_name), or SC_DEFORMER_COUNT. */
+static unsigned deformer_of(const char *p, size_t len)
+{
+    unsigned d = 0;
+    while (d < SC_DEFORMER_COUNT) {
+        const char *name = sc_deformer_name((sc_deformer)d);
+        if (strlen(name) == len && strncmp(p, name, len) == 0) break;
+        ++d;
+    }
+    return d;
+}
+
 /* Comma-separated deformer names, or "none"; empty names are refused. */
 static int parse_deform(const char *s, unsigned *mask)
 {
     *mask = 0;
     if (strcmp(s, "none") == 0) return 0;
-    const size_t count = sizeof k_deformers / sizeof k_deformers[0];
     for (const char *p = s;; ++p) {
         size_t len = strcspn(p, ",");
-        size_t i = 0;
-        while (i < count && !(strlen(k_deformers[i].name) == len && strncmp(p, k_deformers[i].name, len) == 0)) ++i;
-        if (i == count) return -1;
-        *mask |= k_deformers[i].bit;
+        const unsigned d = deformer_of(p, len);
+        if (d == SC_DEFORMER_COUNT) return -1;
+        *mask |= 1u << d;
         p += len;
         if (!*p) return 0;
     }

@@ -12,11 +12,11 @@ typedef enum app_window_mode { APP_WINDOW_AUTO = 0, APP_WINDOW_ON, APP_WINDOW_OF
 typedef enum app_interop_mode { APP_INTEROP_AUTO = 0, APP_INTEROP_ON, APP_INTEROP_OFF } app_interop_mode;
 
 enum {
-    APP_DEFORM_TWIST = 1 << 0,
-    APP_DEFORM_BEND = 1 << 1,
-    APP_DEFORM_WAVE = 1 << 2,
-    APP_DEFORM_PULSE = 1 << 3,
-    APP_DEFORM_NOISE = 1 << 4
+    APP_DEFORM_TWIST = 1 << SC_DEFORMER_TWIST, /* bit d: deformer d (sc_deformer) */
+    APP_DEFORM_BEND = 1 << SC_DEFORMER_BEND,
+    APP_DEFORM_WAVE = 1 << SC_DEFORMER_WAVE,
+    APP_DEFORM_PULSE = 1 << SC_DEFORMER_PULSE,
+    APP_DEFORM_NOISE = 1 << SC_DEFORMER_NOISE
 };
 
 /* Valid ranges of the numeric options (printed by --help, enforced by app_parse_options). */

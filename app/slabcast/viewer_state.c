@@ -11,15 +11,11 @@
 
 void app_deform_names(unsigned mask, char *buf, size_t size)
 {
-    static const struct { unsigned bit; const char *name; } k[] = {
-        {APP_DEFORM_TWIST, "twist"}, {APP_DEFORM_BEND, "bend"}, {APP_DEFORM_WAVE, "wave"},
-        {APP_DEFORM_PULSE, "pulse"}, {APP_DEFORM_NOISE, "noise"},
-    };
     size_t len = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
-        if ((mask & k[i].bit) && len < size) {
-            int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", k[i].name);
+    for (unsigned i = 0; i < SC_DEFORMER_COUNT; ++i)
+        if ((mask & 1u << i) && len < size) {
+            int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", sc_deformer_name((sc_deformer)i));
             if (n > 0) len += (size_t)n;
         }
     if (!buf[0]) snprintf(buf, size, "none");

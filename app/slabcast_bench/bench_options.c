@@ -18,11 +18,6 @@
 #include "option_values.h"
 #include "options.h"
 
-static const struct { const char *name; unsigned bit; } k_deformers[] = {
-    {"twist", APP_DEFORM_TWIST}, {"bend", APP_DEFORM_BEND}, {"wave", APP_DEFORM_WAVE},
-    {"pulse", APP_DEFORM_PULSE}, {"noise", APP_DEFORM_NOISE},
-};
-#define DEFORMER_COUNT (sizeof k_deformers / sizeof k_deformers[0])
 
 typedef enum opt_id {
     OPT_HELP, OPT_VERBOSE, /* flags: no value */
@@ -217,15 +212,16 @@ static int parse_deform_set(const list_parse *l, unsigned item, const char *p, s
     for (const char *q = p; q <= end;) {
         size_t len = 0;
         while (q + len < end && q[len] != ',') ++len;
-        size_t i = 0;
-        while (i < DEFORMER_COUNT && !(strlen(k_deformers[i].name) == len && strncmp(q, k_deformers[i].name, len) == 0))
+        unsigned i = 0;
+        while (i < SC_DEFORMER_COUNT && !(strlen(sc_deformer_name((sc_deformer)i)) == len &&
+                                          strncmp(q, sc_deformer_name((sc_deformer)i), len) == 0))
             ++i;
-        if (i == DEFORMER_COUNT) {
+        if (i == SC_DEFORMER_COUNT) {
             char problem[64];
             snprintf(problem, sizeof problem, "unknown deformer '%.*s'", (int)(len > 20 ? 20 : len), q);
             return bad_item(l, item, p, n, len ? problem : "empty deformer name");
         }
-        *mask |= k_deformers[i].bit;
+        *mask |= 1u << i;
         q += len + 1;
     }
     return 0;
@@ -562,9 +558,9 @@ void bench_deform_name(unsigned mask, char *buf, size_t size)
         return;
     }
     size_t used = 0;
-    for (size_t i = 0; i < DEFORMER_COUNT; ++i) {
-        if (!(mask & k_deformers[i].bit) || used >= size) continue;
-        int n = snprintf(buf + used, size - used, "%s%s", used ? "," : "", k_deformers[i].name);
+    for (unsigned i = 0; i < SC_DEFORMER_COUNT; ++i) {
+        if (!(mask & 1u << i) || used >= size) continue;
+        int n = snprintf(buf + used, size - used, "%s%s", used ? "," : "", sc_deformer_name((sc_deformer)i));
         if (n < 0) return;
         used += (size_t)n;
     }

@@ -1,6 +1,6 @@
-/* names.c - the names of the renderer's enums (slabcast.h: sc_view_mode_name, sc_backend_name and their
- * inverses), one table each, so programs, state logs and help texts take them from the library and a
- * value added to an enum without a name does not build. */
+/* names.c - the names of the renderer's enums (slabcast.h: sc_view_mode_name, sc_backend_name,
+ * sc_deformer_name and their inverses), one table each, so programs, state logs and help texts take
+ * them from the library and a value added to an enum without a name does not build. */
 #include <string.h>
 
 #include "slabcast.h"
@@ -19,6 +19,13 @@ static const char *const k_backend_names[] = {
 };
 _Static_assert(sizeof k_backend_names / sizeof k_backend_names[0] == SC_BACKEND_CUDA + 1,
                "every sc_backend has a name");
+
+static const char *const k_deformer_names[] = {
+    [SC_DEFORMER_TWIST] = "twist", [SC_DEFORMER_BEND] = "bend",   [SC_DEFORMER_WAVE] = "wave",
+    [SC_DEFORMER_PULSE] = "pulse", [SC_DEFORMER_NOISE] = "noise",
+};
+_Static_assert(sizeof k_deformer_names / sizeof k_deformer_names[0] == SC_DEFORMER_COUNT,
+               "every sc_deformer has a name");
 
 const char *sc_view_mode_name(sc_view_mode mode)
 {
@@ -53,5 +60,21 @@ int sc_backend_from_name(const char *name, sc_backend *out)
         *out = SC_BACKEND_CUDA;
         return 1;
     }
+    return 0;
+}
+
+const char *sc_deformer_name(sc_deformer deformer)
+{
+    return (unsigned)deformer < SC_DEFORMER_COUNT ? k_deformer_names[deformer] : NULL;
+}
+
+int sc_deformer_from_name(const char *name, sc_deformer *out)
+{
+    if (!name || !out) return 0;
+    for (int d = 0; d < SC_DEFORMER_COUNT; ++d)
+        if (strcmp(name, k_deformer_names[d]) == 0) {
+            *out = (sc_deformer)d;
+            return 1;
+        }
     return 0;
 }

@@ -125,6 +125,16 @@ typedef struct sc_noise_desc {
     uint32_t seed;
 } sc_noise_desc;
 
+/* The deformation effects, in the order of sc_deform_desc's fields (their names: sc_deformer_name). */
+typedef enum sc_deformer {
+    SC_DEFORMER_TWIST = 0,
+    SC_DEFORMER_BEND,
+    SC_DEFORMER_WAVE,
+    SC_DEFORMER_PULSE,
+    SC_DEFORMER_NOISE,
+    SC_DEFORMER_COUNT
+} sc_deformer;
+
 typedef struct sc_deform_desc {
     sc_twist_desc twist;
     sc_bend_desc bend;
@@ -431,7 +441,8 @@ sc_status sc_renderer_copy_positions(const sc_renderer *r, float *dst);
 
 /* Names. Each enum's values have one name, which programs, logs and help texts take from here:
  * view modes "shaded", "id", "normals", "depth", "tiles", "slab", "tests", "shadow", "shadow-tests";
- * backends "auto" (SC_BACKEND_DEFAULT), "cpu", "cuda" ("gpu" is read as "cuda" too). A name function
+ * backends "auto" (SC_BACKEND_DEFAULT), "cpu", "cuda" ("gpu" is read as "cuda" too); deformers "twist",
+ * "bend", "wave", "pulse", "noise". A name function
  * gives NULL for a value that is not of its enum; a from_name function returns 1 and sets *out when the
  * name is one of them, else 0 with *out unchanged (an unknown name is the caller's to report: nothing
  * is logged or recorded as the last error). Every value from 0 to the enum's count - 1 has a name, so
@@ -440,6 +451,8 @@ const char *sc_view_mode_name(sc_view_mode mode);
 int sc_view_mode_from_name(const char *name, sc_view_mode *out);
 const char *sc_backend_name(sc_backend backend);
 int sc_backend_from_name(const char *name, sc_backend *out);
+const char *sc_deformer_name(sc_deformer deformer);
+int sc_deformer_from_name(const char *name, sc_deformer *out);
 
 /* Colour legends. The colour scale of the view mode in force (sc_renderer_set_shading), for a legend
  * drawn beside the image: the range of values, how they map onto the colours, and the colour of any

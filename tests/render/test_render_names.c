@@ -1,6 +1,6 @@
-/* test_render_names.c - the names of the renderer's enums (sc_view_mode_name, sc_backend_name and their
- * inverses): every value has a distinct name that reads back to it, the programs' spellings, unknown
- * values and names refused (cpu). */
+/* test_render_names.c - the names of the renderer's enums (sc_view_mode_name, sc_backend_name,
+ * sc_deformer_name and their inverses): every value has a distinct name that reads back to it, the
+ * programs' spellings, unknown values and names refused without an error recorded (cpu). */
 #include <string.h>
 
 #include "sctest.h"
@@ -41,6 +41,24 @@ static void test_backends_round_trip(void)
     SCT_CHECK(sc_backend_name((sc_backend)(SC_BACKEND_CUDA + 1)) == NULL);
 }
 
+static void test_deformers_round_trip(void)
+{
+    static const char *const expected[SC_DEFORMER_COUNT] = {"twist", "bend", "wave", "pulse", "noise"};
+    for (int d = 0; d < SC_DEFORMER_COUNT; ++d) {
+        const char *name = sc_deformer_name((sc_deformer)d);
+        SCT_REQUIRE(name != NULL);
+        SCT_CHECK_MSG(strcmp(name, expected[d]) == 0, "deformer %d is '%s'", d, name);
+        sc_deformer back = SC_DEFORMER_COUNT;
+        SCT_CHECK(sc_deformer_from_name(name, &back));
+        SCT_CHECK(back == (sc_deformer)d);
+    }
+    sc_deformer d = SC_DEFORMER_WAVE;
+    SCT_CHECK(!sc_deformer_from_name("none", &d));
+    SCT_CHECK(!sc_deformer_from_name("twist,wave", &d));
+    SCT_CHECK(d == SC_DEFORMER_WAVE);
+    SCT_CHECK(sc_deformer_name(SC_DEFORMER_COUNT) == NULL);
+}
+
 static void test_unknown_names(void)
 {
     sc_view_mode m = SC_VIEW_SHADED;
@@ -64,6 +82,7 @@ int main(int argc, char **argv)
     sct_begin(argc, argv, "render_names");
     SCT_RUN(test_view_modes_round_trip);
     SCT_RUN(test_backends_round_trip);
+    SCT_RUN(test_deformers_round_trip);
     SCT_RUN(test_unknown_names);
     return sct_end();
 }
