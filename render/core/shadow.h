@@ -456,6 +456,23 @@ SC_HD static inline void sc_shadow_bounds_add(sc_shadow_bounds *b, const sc_shad
     b->count[k] += 1;
 }
 
+/* Merges bounds src into dst (the bounds of the union of their receivers). */
+SC_HD static inline void sc_shadow_bounds_merge(sc_shadow_bounds *dst, const sc_shadow_bounds *src)
+{
+    for (int k = 0; k < SC_SHADOW_MAX_VIEWS; ++k) {
+        if (!src->count[k]) continue;
+        dst->u0[k] = sc_minf_s(dst->u0[k], src->u0[k]); dst->u1[k] = sc_maxf_s(dst->u1[k], src->u1[k]);
+        dst->v0[k] = sc_minf_s(dst->v0[k], src->v0[k]); dst->v1[k] = sc_maxf_s(dst->v1[k], src->v1[k]);
+        dst->w0[k] = sc_minf_s(dst->w0[k], src->w0[k]); dst->w1[k] = sc_maxf_s(dst->w1[k], src->w1[k]);
+        dst->ext[k] = sc_maxf_s(dst->ext[k], src->ext[k]);
+        for (int i = 0; i < 3; ++i) {
+            dst->box0[i][k] = sc_minf_s(dst->box0[i][k], src->box0[i][k]);
+            dst->box1[i][k] = sc_maxf_s(dst->box1[i][k], src->box1[i][k]);
+        }
+        dst->count[k] += src->count[k];
+    }
+}
+
 /* The frame part of a light's grid: the directional axes (before the receivers are mapped). */
 SC_HD static inline void sc_shadow_grid_init(sc_shadow_grid *g, const sc_light_params *l, const float center[3],
                                              uint32_t grid, uint32_t num_slabs)

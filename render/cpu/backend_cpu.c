@@ -65,6 +65,7 @@ static void cpu_destroy(void *state)
     free(st->group_offsets); free(st->tile_offsets); free(st->cell_offsets);
     free(st->hits); free(st->tests);
     sc_cpu_free_shadows(st);
+    sc_cpu_free_shadow_work(st);
     free(st);
 }
 

@@ -57,6 +57,7 @@ typedef struct sc_cpu_state {
     float *shadow_tile_wmax;       /* per light tile: its farthest receiver's depth (-inf: none) */
     size_t shadow_pixels, shadow_bytes;
     uint32_t shadow_grid;          /* G the per-tile buffers are sized for */
+    struct sc_cpu_shadow_work *shadow_work; /* the pass's working state (shadow_cpu.c) */
 } sc_cpu_state;
 
 typedef struct sc_cpu_counters {
@@ -84,7 +85,8 @@ void sc_cpu_raycast(sc_cpu_state *st, const sc_frame_params *p, sc_cpu_counters 
  * to *stats and the times of the four shadow stages to stage_ms[0..3]. */
 sc_status sc_cpu_shadows(sc_cpu_state *st, const sc_frame_params *p, const sc_shade_params *s, size_t *refs_needed,
                          sc_frame_stats *stats, double *stage_ms);
-void sc_cpu_free_shadows(sc_cpu_state *st);
+void sc_cpu_free_shadows(sc_cpu_state *st);      /* the per-pixel and per-tile buffers */
+void sc_cpu_free_shadow_work(sc_cpu_state *st);  /* the working state */
 /* backend_cpu.c: whether `bytes` for one part (now holding `held`) fit the host memory bound. */
 sc_status sc_cpu_check_memory(const sc_cpu_state *st, size_t held, size_t bytes, const char *call, const char *what,
                               const char *lower);

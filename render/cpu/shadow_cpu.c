@@ -21,20 +21,25 @@
 
 enum { NO_TILE = 0xFFFFFFFFu, ROWS_PER_TASK = 16 };
 
-typedef struct shadow_ctx {
+/* The pass's working state, kept in sc_cpu_state from the first frame with shadows on (no allocation
+ * per frame: the task counts follow the mesh, a worker's image buffer grows to its largest tile). */
+struct sc_cpu_shadow_work {
+    /* This light's. */
     sc_cpu_state *st;
     const sc_frame_params *p;
     sc_shadow_grid g;
     uint32_t light;                /* index: bit of the mask */
-    uint32_t tasks;
     sc_shadow_bounds bounds[SC_CPU_MAX_THREADS];
     uint64_t rays[SC_CPU_MAX_THREADS];
     uint64_t tests[SC_CPU_MAX_THREADS], blocked[SC_CPU_MAX_THREADS], early[SC_CPU_MAX_THREADS];
-    uint32_t *task_counts;         /* caster references per triangle task */
+    int out_of_memory;
+    /* Kept. */
+    uint32_t *task_counts;         /* caster references per triangle task (task_cap entries) */
+    size_t task_cap;
     sc_shadow_image *images[SC_CPU_MAX_THREADS]; /* per worker: the images of a tile's casters */
     size_t image_cap[SC_CPU_MAX_THREADS];
-    int out_of_memory;
-} shadow_ctx;
+};
+typedef struct sc_cpu_shadow_work shadow_ctx;
 
 static const float *vertex(const sc_cpu_state *st, uint32_t tri, int k)
 {
@@ -309,62 +314,73 @@ void sc_cpu_free_shadows(sc_cpu_state *st)
     st->shadow_grid = 0;
 }
 
+/* The work state with room for tri_tasks task counts. */
+static sc_status shadow_work(sc_cpu_state *st, uint32_t tri_tasks, shadow_ctx **out)
+{
+    if (!st->shadow_work && !(st->shadow_work = calloc(1, sizeof *st->shadow_work)))
+        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass");
+    shadow_ctx *c = st->shadow_work;
+    if (c->task_cap < (size_t)tri_tasks + 1) {
+        uint32_t *t = realloc(c->task_counts, ((size_t)tri_tasks + 1) * sizeof *t);
+        if (!t) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass");
+        c->task_counts = t;
+        c->task_cap = (size_t)tri_tasks + 1;
+    }
+    *out = c;
+    return SC_OK;
+}
+
+void sc_cpu_free_shadow_work(sc_cpu_state *st)
+{
+    shadow_ctx *c = st->shadow_work;
+    if (!c) return;
+    for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) free(c->images[w]);
+    free(c->task_counts);
+    free(c);
+    st->shadow_work = NULL;
+}
+
+/* Starts light li of the frame: this light's fields cleared, the kept buffers left. */
+static void start_light(shadow_ctx *c, sc_cpu_state *st, const sc_frame_params *p, const sc_shade_params *s,
+                        uint32_t li, uint32_t G)
+{
+    c->st = st;
+    c->p = p;
+    c->light = li;
+    c->out_of_memory = 0;
+    sc_shadow_grid_init(&c->g, &s->lights[li], s->center, G, SC_SHADOW_SLABS);
+    for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) {
+        sc_shadow_bounds_clear(&c->bounds[w]);
+        c->rays[w] = c->tests[w] = c->blocked[w] = c->early[w] = 0;
+    }
+}
+
 sc_status sc_cpu_shadows(sc_cpu_state *st, const sc_frame_params *p, const sc_shade_params *s, size_t *refs_needed,
                          sc_frame_stats *stats, double *stage_ms)
 {
     const size_t pixels = (size_t)p->width * p->height;
-    if (st->shadow_pixels >= pixels && st->shadow_mask) {
+    const uint32_t G = sc_shadow_grid_size(p->num_triangles);
+    const uint32_t tri_tasks = (p->num_triangles + SC_CPU_TRIANGLES_PER_TASK - 1) / SC_CPU_TRIANGLES_PER_TASK;
+    shadow_ctx *c = NULL;
+    if (s->shadow_lights) {
+        SC_TRY(shadow_buffers(st, p, G));
+        SC_TRY(shadow_work(st, tri_tasks, &c));
+    }
+    if (st->shadow_pixels >= pixels && st->shadow_mask) { /* no bit of an earlier frame stays */
         memset(st->shadow_mask, 0, pixels);
         memset(st->shadow_tests, 0, pixels * sizeof(uint32_t));
     }
-    if (s->shadow_lights == 0) return SC_OK;
-    const uint32_t G = sc_shadow_grid_size(p->num_triangles);
-    SC_TRY(shadow_buffers(st, p, G));
-    memset(st->shadow_mask, 0, pixels);
-    memset(st->shadow_tests, 0, pixels * sizeof(uint32_t));
-    shadow_ctx *c = calloc(1, sizeof *c);
-    const uint32_t tri_tasks = (p->num_triangles + SC_CPU_TRIANGLES_PER_TASK - 1) / SC_CPU_TRIANGLES_PER_TASK;
-    uint32_t *task_counts = malloc(((size_t)tri_tasks + 1) * sizeof(uint32_t));
-    if (!c || !task_counts) {
-        free(c);
-        free(task_counts);
-        return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass");
-    }
-    sc_status status = SC_OK;
+    if (!c) return SC_OK;
+    uint32_t *task_counts = c->task_counts;
     const uint32_t row_tasks = (p->height + ROWS_PER_TASK - 1) / ROWS_PER_TASK;
-    for (uint32_t li = 0; li < s->num_lights && status == SC_OK; ++li) {
+    for (uint32_t li = 0; li < s->num_lights; ++li) {
         if (!s->lights[li].shadows) continue;
         double t = sc_now_ms(), t2;
-        sc_shadow_image *images[SC_CPU_MAX_THREADS];
-        size_t image_cap[SC_CPU_MAX_THREADS];
-        memcpy(images, c->images, sizeof images);
-        memcpy(image_cap, c->image_cap, sizeof image_cap);
-        memset(c, 0, sizeof *c);
-        memcpy(c->images, images, sizeof images); /* kept from light to light */
-        memcpy(c->image_cap, image_cap, sizeof image_cap);
-        c->st = st;
-        c->p = p;
-        c->light = li;
-        c->task_counts = task_counts;
-        sc_shadow_grid_init(&c->g, &s->lights[li], s->center, G, SC_SHADOW_SLABS);
-        for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) sc_shadow_bounds_clear(&c->bounds[w]);
+        start_light(c, st, p, s, li, G);
         sc_cpu_parallel_for(st->threads, row_tasks, receivers_rows, c);
         sc_shadow_bounds b;
         sc_shadow_bounds_clear(&b);
-        for (int w = 0; w < SC_CPU_MAX_THREADS; ++w)
-            for (int k = 0; k < SC_SHADOW_MAX_VIEWS; ++k) {
-                const sc_shadow_bounds *x = &c->bounds[w];
-                if (!x->count[k]) continue;
-                b.u0[k] = fminf(b.u0[k], x->u0[k]); b.u1[k] = fmaxf(b.u1[k], x->u1[k]);
-                b.v0[k] = fminf(b.v0[k], x->v0[k]); b.v1[k] = fmaxf(b.v1[k], x->v1[k]);
-                b.w0[k] = fminf(b.w0[k], x->w0[k]); b.w1[k] = fmaxf(b.w1[k], x->w1[k]);
-                b.ext[k] = fmaxf(b.ext[k], x->ext[k]);
-                for (int i = 0; i < 3; ++i) {
-                    b.box0[i][k] = fminf(b.box0[i][k], x->box0[i][k]);
-                    b.box1[i][k] = fmaxf(b.box1[i][k], x->box1[i][k]);
-                }
-                b.count[k] += x->count[k];
-            }
+        for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) sc_shadow_bounds_merge(&b, &c->bounds[w]);
         sc_shadow_grid_fit(&c->g, &b);
         for (int k = 0; k < SC_SHADOW_MAX_VIEWS; ++k) stats->light_views += c->g.views[k].active;
         sc_cpu_parallel_for(st->threads, row_tasks, receiver_tiles_rows, c);
@@ -377,18 +393,14 @@ sc_status sc_cpu_shadows(sc_cpu_state *st, const sc_frame_params *p, const sc_sh
         stats->shadow_references += total;
         if (total > st->ref_capacity) {
             *refs_needed = (size_t)total;
-            status = SC_ERROR_CAPACITY; /* internal: the front end grows and calls again */
-            break;
+            return SC_ERROR_CAPACITY; /* internal: the front end grows and calls again */
         }
         sc_cpu_parallel_for(st->threads, tri_tasks, emit_casters, c);
         t2 = sc_now_ms(); stage_ms[1] += t2 - t; t = t2;
         group_casters(st, &c->g, (size_t)total);
         t2 = sc_now_ms(); stage_ms[2] += t2 - t; t = t2;
         sc_cpu_parallel_for(st->threads, c->g.num_tiles, cast_tile, c);
-        if (c->out_of_memory) {
-            status = SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow cast");
-            break;
-        }
+        if (c->out_of_memory) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow cast");
         for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) {
             stats->shadow_ray_tests += c->tests[w];
             stats->shadow_rays_blocked += c->blocked[w];
@@ -397,8 +409,5 @@ sc_status sc_cpu_shadows(sc_cpu_state *st, const sc_frame_params *p, const sc_sh
         stats->shadow_lights += 1;
         t2 = sc_now_ms(); stage_ms[3] += t2 - t;
     }
-    for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) free(c->images[w]);
-    free(c);
-    free(task_counts);
-    return status;
+    return SC_OK;
 }

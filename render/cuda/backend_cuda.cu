@@ -132,6 +132,7 @@ static void free_shadows(sc_cuda_state *st)
     dev_free(st->shadow_lights_dev); dev_free(st->shadow_temp); dev_free(st->shadow_images);
     st->shadow_temp_bytes = 0;
     st->shadow_image_cap = 0;
+    st->shadow_sized_refs = 0;
     st->shadow_pixels = 0;
 }
 
@@ -143,6 +144,11 @@ static sc_status ensure_shadows(sc_cuda_state *st)
     const size_t pixels = (size_t)st->grid.width * st->grid.height;
     sc_shadow_grid_shape shape;
     sc_cuda_shadow_shape(st, &shape);
+    /* Every frame with shadows comes here: nothing to do (no size query either) while the target, the
+     * mesh's grid and the reference capacity are those the buffers were sized for. */
+    if (st->shadow_mask && st->shadow_pixels >= pixels && st->shadow_tiles == shape.num_tiles &&
+        st->shadow_sized_refs == st->ref_capacity)
+        return SC_OK;
     if (st->shadow_pixels < pixels || !st->shadow_mask || st->shadow_tiles != shape.num_tiles) {
         SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
         drop_graphs(st);
@@ -197,6 +203,7 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         st->shadow_temp_bytes = 0;
         SC_TRY(dev_ensure(st->shadow_temp, &st->shadow_temp_bytes, bytes, "shadow split temporary storage"));
     }
+    st->shadow_sized_refs = st->ref_capacity;
     return SC_OK;
 }
 

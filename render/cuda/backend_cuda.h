@@ -164,6 +164,7 @@ typedef struct sc_cuda_state {
     unsigned char *shadow_temp;
     size_t shadow_temp_bytes, shadow_pixels;
     uint32_t shadow_tiles;         /* light tiles the per-tile buffers hold (the mesh's grid) */
+    size_t shadow_sized_refs;      /* the reference capacity the images and split storage are sized for */
     int shadow_fallback_blocks;    /* blocks of the overflow fallback's grid-stride launch */
     /* Frame values on the device, and the ring of frames in flight: each slot a pinned copy of a
      * frame's globals, its stage events (SC_STAGE_COUNT + 1; the last one ends the frame), what the

@@ -392,58 +392,54 @@ sc_shadow_fallback_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t l
 
 /* ---- Host side ---- */
 
+/* A split of n (key, value) pairs by the key's bit field [start_bit, start_bit + bit_count), the record
+ * count read on the device when count_dev is not NULL. */
+static void pairs_split_desc(size_t n, uint32_t *keys_in, uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out,
+                             uint32_t start_bit, uint32_t bit_count, uint32_t *offsets, const uint32_t *count_dev,
+                             split_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    d->key_type = SPLIT_KEY_U32;
+    d->n = n;
+    d->keys_in = keys_in;
+    d->values_in = values_in;
+    d->keys_out = keys_out;
+    d->values_out = values_out;
+    d->buckets.rule = SPLIT_BUCKETS_BITS;
+    d->buckets.start_bit = start_bit;
+    d->buckets.bit_count = bit_count;
+    d->bucket_offsets = offsets;
+    d->num_records_device = count_dev;
+}
+
+/* The receivers (pixel keys and indices) by light tile: unstable, every pixel (non-receivers in the
+ * sentinel bucket). */
 static void receiver_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, size_t pixels,
                                 split_desc *d)
 {
-    memset(d, 0, sizeof *d);
-    d->key_type = SPLIT_KEY_U32;
-    d->n = pixels;
-    d->keys_in = st->recv_keys[0];
-    d->values_in = st->recv_values[0];
-    d->keys_out = st->recv_keys[1];
-    d->values_out = st->recv_values[1];
-    d->buckets.rule = SPLIT_BUCKETS_BITS;
-    d->buckets.start_bit = 0;
-    d->buckets.bit_count = shape->tile_bits;
+    pairs_split_desc(pixels, st->recv_keys[0], st->recv_values[0], st->recv_keys[1], st->recv_values[1], 0,
+                     shape->tile_bits, st->recv_offsets, NULL, d);
     d->unstable = 1;
-    d->bucket_offsets = st->recv_offsets;
 }
 
+/* The casters by light tile: unstable, over the references light li appended. */
 static void caster_tile_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, uint32_t li,
                                    split_desc *d)
 {
-    memset(d, 0, sizeof *d);
-    d->key_type = SPLIT_KEY_U32;
-    d->n = st->ref_capacity;
-    d->keys_in = st->ref_keys[0];
-    d->values_in = st->ref_values[0];
-    d->keys_out = st->ref_keys[1];
-    d->values_out = st->ref_values[1];
-    d->buckets.rule = SPLIT_BUCKETS_BITS;
-    d->buckets.start_bit = 0;
-    d->buckets.bit_count = shape->tile_bits;
+    pairs_split_desc(st->ref_capacity, st->ref_keys[0], st->ref_values[0], st->ref_keys[1], st->ref_values[1], 0,
+                     shape->tile_bits, st->shadow_tile_offsets, &st->shadow_lights_dev[li].split_count, d);
     d->unstable = 1;
-    d->bucket_offsets = st->shadow_tile_offsets;
-    d->num_records_device = &st->shadow_lights_dev[li].split_count;
 }
 
+/* Each tile's casters by slab (segmented, stable); the keys move too: the images kernel reads each
+ * reference's tile. */
 static void caster_slab_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, uint32_t li,
                                    split_desc *d)
 {
-    memset(d, 0, sizeof *d);
-    d->key_type = SPLIT_KEY_U32;
-    d->n = st->ref_capacity;
-    d->keys_in = st->ref_keys[1];
-    d->values_in = st->ref_values[1];
-    d->keys_out = st->ref_keys[0]; /* the images kernel reads each reference's tile */
-    d->values_out = st->ref_values[0];
-    d->buckets.rule = SPLIT_BUCKETS_BITS;
-    d->buckets.start_bit = shape->tile_bits;
-    d->buckets.bit_count = shape->slab_bits;
+    pairs_split_desc(st->ref_capacity, st->ref_keys[1], st->ref_values[1], st->ref_keys[0], st->ref_values[0],
+                     shape->tile_bits, shape->slab_bits, st->shadow_cells, &st->shadow_lights_dev[li].split_count, d);
     d->segment_offsets = st->shadow_tile_offsets;
     d->num_segments = shape->num_tiles;
-    d->bucket_offsets = st->shadow_cells;
-    d->num_records_device = &st->shadow_lights_dev[li].split_count;
 }
 
 void sc_cuda_shadow_shape(const sc_cuda_state *st, sc_shadow_grid_shape *shape)
