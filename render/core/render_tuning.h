@@ -50,15 +50,14 @@ enum {
  * receivers' bounds, with S depth slabs over their depth range. G follows the mesh (set with it):
  * the smallest power of two from SC_SHADOW_GRID_MIN with G^2 x SC_SHADOW_TRIANGLES_PER_TILE >= the
  * triangles, at most SC_SHADOW_GRID_MAX, so a ray's tile holds a few dozen casters whatever the mesh
- * (every ray reads its tile's caster images: 250 per tile at G = 64 on the 871K dragon made the cast
- * 4x slower than at 256). S = 8: the first slabs hold the blockers of most rays. */
+ * (every ray looks at its tile's casters up to its slab: 250 per tile at G = 64 on the 871K dragon
+ * made the cast 4x slower than at 256). S = 8: the first slabs hold the blockers of most rays. */
 enum {
     SC_SHADOW_GRID_MIN = 64,          /* light tiles per view edge: the least */
-    SC_SHADOW_GRID_MAX = 512,         /* ... the most (6 x 512^2 tiles: 21 key bits) */
+    SC_SHADOW_GRID_MAX = 512,         /* ... the most (6 x 512^2 tiles x 8 slabs: 2^23.6 cells) */
     SC_SHADOW_TRIANGLES_PER_TILE = 32,
     SC_SHADOW_SLABS = 8,              /* light-space depth slabs */
-    SC_CUDA_SHADOW_THREADS = 128,     /* receivers per round of a light tile's block */
-    SC_CUDA_SHADOW_MIN_BLOCKS = 8,    /* ... resident blocks asked of the compiler */
+    SC_CUDA_SHADOW_CAST_WARPS = 8,    /* shadow cast: warps per block (a warp per 32 receivers) */
     SC_CUDA_SHADOW_EMIT_THREADS = 256 /* caster emit: a thread per triangle, one atomic per block */
 };
 

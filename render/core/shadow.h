@@ -91,8 +91,9 @@ typedef struct sc_shadow_view {
     float box0[3], box1[3];        /* receivers' world bounding box (the rays' origins) */
 } sc_shadow_view;
 
-/* A light's grid for this frame. Tile id = view * G^2 + ty * G + tx; key = tile | slab << tile_bits;
- * receivers of no tile take key num_tiles_max (the sentinel bucket). */
+/* A light's grid for this frame. Tile id = view * G^2 + ty * G + tx. The CPU backend keys a caster
+ * reference tile | slab << tile_bits and a receiver of no tile num_tiles_max (the sentinel bucket);
+ * the CUDA backend keys references by cell, tile << slab_bits | slab, and keeps only receivers. */
 typedef struct sc_shadow_grid {
     sc_light_params light;
     float center[3];               /* C: origin of a directional light's coordinates */

@@ -123,15 +123,12 @@ static void drop_graphs(sc_cuda_state *st)
 static void free_shadows(sc_cuda_state *st)
 {
     dev_free(st->shadow_mask); dev_free(st->shadow_tests); dev_free(st->shadow_org);
-    for (int i = 0; i < 2; ++i) {
-        dev_free(st->recv_keys[i]);
-        dev_free(st->recv_values[i]);
-    }
-    dev_free(st->recv_offsets); dev_free(st->shadow_tile_offsets); dev_free(st->shadow_cells);
-    dev_free(st->shadow_tile_wmax);
-    dev_free(st->shadow_lights_dev); dev_free(st->shadow_temp); dev_free(st->shadow_images);
+    dev_free(st->recv_keys);
+    for (int i = 0; i < 2; ++i) dev_free(st->recv_values[i]);
+    dev_free(st->recv_offsets); dev_free(st->shadow_cells);
+    dev_free(st->shadow_tile_wmax); dev_free(st->shadow_tile_box);
+    dev_free(st->shadow_lights_dev); dev_free(st->shadow_temp);
     st->shadow_temp_bytes = 0;
-    st->shadow_image_cap = 0;
     st->shadow_sized_refs = 0;
     st->shadow_pixels = 0;
 }
@@ -155,8 +152,8 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         free_shadows(st);
         const size_t buckets = (size_t)1 << shape.tile_bits;
         const size_t cells = ((size_t)shape.num_tiles << shape.slab_bits) + 1;
-        /* mask 1 (words), tests 4, origin 16, receiver pairs 16 bytes a pixel. */
-        const size_t need = pixels * 37 + 4 + (4 * buckets + 2 + cells) * sizeof(uint32_t) +
+        /* mask 1 (words), tests 4, origin 16, receiver keys 4 and values 8 bytes a pixel. */
+        const size_t need = pixels * 33 + 4 + (2 * buckets + 1 + cells + 5 * (size_t)shape.num_tiles) * sizeof(uint32_t) +
                             SC_MAX_LIGHTS * sizeof(sc_cuda_shadow_light);
         char what[96];
         snprintf(what, sizeof what, "the shadow pass of a %ux%u target", st->grid.width, st->grid.height);
@@ -164,14 +161,12 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         sc_status s = dev_alloc(st->shadow_mask, (pixels + 3) / 4 * 4, "the shadow mask");
         if (s == SC_OK) s = dev_alloc(st->shadow_tests, pixels, "per-pixel shadow test counts");
         if (s == SC_OK) s = dev_alloc(st->shadow_org, 4 * pixels, "shadow ray origins");
-        for (int i = 0; i < 2 && s == SC_OK; ++i) {
-            s = dev_alloc(st->recv_keys[i], pixels, "shadow receiver keys");
-            if (s == SC_OK) s = dev_alloc(st->recv_values[i], pixels, "shadow receivers");
-        }
+        if (s == SC_OK) s = dev_alloc(st->recv_keys, pixels, "shadow receiver keys");
+        for (int i = 0; i < 2 && s == SC_OK; ++i) s = dev_alloc(st->recv_values[i], pixels, "shadow receivers");
         if (s == SC_OK) s = dev_alloc(st->recv_offsets, buckets + 1, "light tile receiver offsets");
-        if (s == SC_OK) s = dev_alloc(st->shadow_tile_offsets, buckets + 1, "light tile caster offsets");
         if (s == SC_OK) s = dev_alloc(st->shadow_cells, cells, "light cell offsets");
         if (s == SC_OK) s = dev_alloc(st->shadow_tile_wmax, shape.num_tiles, "light tile depths");
+        if (s == SC_OK) s = dev_alloc(st->shadow_tile_box, 4 * (size_t)shape.num_tiles, "light tile receiver bounds");
         if (s == SC_OK) s = dev_alloc(st->shadow_lights_dev, SC_MAX_LIGHTS, "light grids");
         if (s == SC_OK) {
             cudaError_t e = cudaMemset(st->shadow_mask, 0, (pixels + 3) / 4 * 4);
@@ -184,16 +179,6 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         }
         st->shadow_pixels = pixels;
         st->shadow_tiles = shape.num_tiles;
-    }
-    if (st->shadow_image_cap < 4 * st->ref_capacity || !st->shadow_images) {
-        SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
-        drop_graphs(st);
-        const size_t held = st->shadow_image_cap * sizeof(float);
-        dev_free(st->shadow_images);
-        st->shadow_image_cap = 0;
-        SC_TRY(check_device_memory(4 * st->ref_capacity * sizeof(float), held, "the shadow casters' images",
-                                   "lower initial_ref_capacity or the mesh's triangles"));
-        SC_TRY(dev_ensure(st->shadow_images, &st->shadow_image_cap, 4 * st->ref_capacity, "shadow caster images"));
     }
     size_t bytes = 0;
     SC_TRY(sc_cuda_shadow_temp_bytes(st, pixels, &bytes));

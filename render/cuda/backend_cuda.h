@@ -100,12 +100,14 @@ typedef struct sc_cuda_frame_consts {
 /* One light's shadow grid of the frame on the device (shadow_cuda.cu), zeroed when the frame's shadow
  * pass starts: the receivers' bounds per view (floats as order-preserving integers, minima inverted:
  * u0, u1, v0, v1, w0, w1, extent, count, then the world box x0, x1, y0, y1, z0, z1), the grid fitted
- * to them, the caster references appended, and what the splits read (0 after an overflow). */
+ * to them, the receivers (compacted), the caster references appended, and what the splits read (0
+ * after an overflow). */
 enum { SC_CUDA_SHADOW_BOUNDS = 14 };
 typedef struct sc_cuda_shadow_light {
     uint32_t bounds[SC_SHADOW_MAX_VIEWS][SC_CUDA_SHADOW_BOUNDS];
     sc_shadow_grid grid;
     unsigned long long cursor;
+    uint32_t receivers;
     uint32_t split_count;
     uint32_t overflow;
 } sc_cuda_shadow_light;
@@ -149,22 +151,22 @@ typedef struct sc_cuda_state {
     size_t pixel_cap;
     /* The shadow pass, allocated with the first frame that has shadows (shadow_cuda.cu): per pixel
      * the mask (bytes, padded to words), shadow tests, the ray origin and light depth (float4), the
-     * receiver keys and pixels (pair 0 and, grouped by light tile, pair 1); per light tile (bucket)
-     * receiver and caster offsets; per (tile, slab) cell caster offsets; the lights' device grids;
+     * receivers' light tiles and pixels, compacted (pixels 0) and grouped by light tile (pixels 1);
+     * per light tile (bucket) receiver offsets; per (tile, slab) cell caster offsets (the casters'
+     * triangles themselves in ref_values[1]); the lights' device grids;
      * the splits' temporary storage. shadow_pixels: the pixels they hold (0: none). */
     uint8_t *shadow_mask;
     uint32_t *shadow_tests;
     float *shadow_org;
-    uint32_t *recv_keys[2], *recv_values[2];
-    uint32_t *recv_offsets, *shadow_tile_offsets, *shadow_cells;
+    uint32_t *recv_keys, *recv_values[2];
+    uint32_t *recv_offsets, *shadow_cells;
     uint32_t *shadow_tile_wmax;    /* per light tile: its farthest receiver's depth (order-preserving) */
+    uint32_t *shadow_tile_box;     /* ... its receivers' light coordinate bounds (4 words, see the keys kernel) */
     sc_cuda_shadow_light *shadow_lights_dev;
-    float *shadow_images;          /* per caster reference (ref capacity): its image, 4 floats */
-    size_t shadow_image_cap;
     unsigned char *shadow_temp;
     size_t shadow_temp_bytes, shadow_pixels;
     uint32_t shadow_tiles;         /* light tiles the per-tile buffers hold (the mesh's grid) */
-    size_t shadow_sized_refs;      /* the reference capacity the images and split storage are sized for */
+    size_t shadow_sized_refs;      /* the reference capacity the split storage is sized for */
     int shadow_fallback_blocks;    /* blocks of the overflow fallback's grid-stride launch */
     /* Frame values on the device, and the ring of frames in flight: each slot a pinned copy of a
      * frame's globals, its stage events (SC_STAGE_COUNT + 1; the last one ends the frame), what the

@@ -5,21 +5,21 @@
  *     and per view the bounds of the receivers' light coordinates (a block reduces in shared memory,
  *     then one atomic per view and bound, floats as order-preserving integers);
  *  2. setup (one thread): the light's grid fitted to those bounds (sc_shadow_grid_fit);
- *  3. receiver keys: each receiver's light tile (the sentinel bucket for the others) and per tile the
- *     depth of its deepest receiver, then the split library's multisplit groups the pixels by light
- *     tile (receiver offsets per tile);
+ *  3. receiver keys: the receivers compacted as (light tile, pixel) pairs and per tile the depth of
+ *     its deepest receiver; the split library's multisplit groups them by light tile (receiver
+ *     offsets per tile);
  *  4. emit: every finite triangle, for each view its image covers, appends one reference per tile
- *     of its span whose deepest receiver is not in front of it (key = tile | slab << tile_bits, value =
- *     triangle), with a block scan and one 64-bit atomic per block; references past the capacity are
- *     not written;
- *  5. finalize (one thread): the reference count against the capacity: the count the splits read,
- *     or an overflow (the splits read nothing, the fallback below casts);
- *  6. the split library groups the references by light tile (multisplit) and each tile's by slab
- *     (segmented split) into the eye grid's reference buffers, free once the eye ray cast is done;
- *  7. cast: each reference's image in its tile's view (a thread per reference), then a thread per
- *     shadow ray in light tile order (a warp's rays share their tile's casters), slabs from the light
- *     on: a caster is tested only when the ray's light coordinates lie in its image, and a ray stops
- *     at its first blocker or at the first slab whose near bound lies beyond it;
+ *     of its span whose deepest receiver is not in front of it (key = its cell, tile << slab_bits |
+ *     slab; value = triangle), with a block scan and one 64-bit atomic per block, the triangle's
+ *     vertices gathered once for both visits; references past the capacity are not written;
+ *  5. finalize (one thread): the reference count against the capacity: the count the split reads,
+ *     or an overflow (the split reads nothing, the fallback below casts);
+ *  6. one multisplit groups the references by cell (tile by tile, slabs from the light on in each)
+ *     into the eye grid's reference buffers, free once the eye ray cast is done;
+ *  7. cast: a warp per 32 receivers in light tile order, a tile's receivers against 32 of its
+ *     casters at a time; a caster's triangle and image are gathered once per round, a ray is tested
+ *     only against casters whose image holds its light coordinates and whose slab it needs, and it
+ *     stops at its first blocker;
  *  8. overflow fallback (only when 5 found an overflow): a warp per triangle visits the tiles it
  *     covers and tests their receivers directly (exact, no slabs), setting mask bits with atomics.
  * The mask byte of a pixel holds bit i for light i; shadow tests per pixel add up over lights. */
@@ -33,8 +33,12 @@
 #include "shadow.h"
 #include "split.h"
 
+static_assert((uint64_t)SC_SHADOW_MAX_VIEWS * SC_SHADOW_GRID_MAX * SC_SHADOW_GRID_MAX * SC_SHADOW_SLABS <=
+                  (uint64_t)SPLIT_MAX_WIDE_BUCKETS,
+              "the cells of the largest light grid are buckets of one wide multisplit");
+
 enum {
-    SH_THREADS = SC_CUDA_SHADOW_THREADS,
+    SH_CAST_WARPS = SC_CUDA_SHADOW_CAST_WARPS,
     SH_EMIT = SC_CUDA_SHADOW_EMIT_THREADS,
     SH_PIXEL_THREADS = 256,
     SH_VIEWS = SC_SHADOW_MAX_VIEWS,
@@ -170,70 +174,147 @@ __global__ void sc_shadow_setup_kernel(const sc_cuda_frame_consts *__restrict__ 
     g->shadow_lights += 1;
 }
 
-/* 3. Each pixel's light tile (key; the sentinel bucket when it is no receiver) and its index (value);
- * per light tile the depth of its farthest receiver (tile_wmax, an order-preserving integer). */
+/* 3. The receivers, compacted (a warp's with one atomic): key = light tile, value = pixel; per light
+ * tile the depth of its farthest receiver (tile_wmax) and the bounds of its receivers' light
+ * coordinates (tile_box: ~u0, u1, ~v0, v1), as order-preserving integers (0: no receiver). views:
+ * the receivers kernel's view per pixel (SH_NO_VIEW: no receiver). */
 __global__ void __launch_bounds__(SH_PIXEL_THREADS)
-sc_shadow_receiver_keys_kernel(const sc_cuda_shadow_light *__restrict__ L, const float4 *org, uint32_t *keys,
-                               uint32_t *values, uint32_t *tile_wmax, uint32_t pixels)
+sc_shadow_receiver_keys_kernel(sc_cuda_shadow_light *L, const float4 *org, const uint32_t *views, uint32_t *keys,
+                               uint32_t *values, uint32_t *tile_wmax, uint32_t *tile_box, uint32_t pixels)
 {
     __shared__ sc_shadow_grid s_grid;
     sh_load_grid(&L->grid, &s_grid);
-    const sc_shadow_grid *grid = &s_grid;
-    const uint32_t px = blockIdx.x * blockDim.x + threadIdx.x;
-    if (px >= pixels) return;
-    uint32_t key = (1u << grid->tile_bits) - 1u;
-    if (keys[px] != SH_NO_VIEW) {
+    const uint32_t px = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
+    uint32_t key = 0, w = 0, b[4] = {0, 0, 0, 0};
+    int is = 0;
+    if (px < pixels && views[px] != SH_NO_VIEW) {
         const float4 o = org[px];
         const float p[3] = {o.x, o.y, o.z};
         sc_shadow_receiver r;
-        if (sc_shadow_receiver_of(grid, p, &r)) {
-            key = sc_shadow_tile_of(grid, &r);
-            atomicMax(&tile_wmax[key], sh_ord(r.w));
+        if (sc_shadow_receiver_of(&s_grid, p, &r)) {
+            key = sc_shadow_tile_of(&s_grid, &r);
+            w = sh_ord(r.w);
+            b[0] = ~sh_ord(r.u);
+            b[1] = sh_ord(r.u);
+            b[2] = ~sh_ord(r.v);
+            b[3] = sh_ord(r.v);
+            is = 1;
         }
     }
-    keys[px] = key;
-    values[px] = px;
-}
-
-/* Visits the references of triangle t: fn(tile, slab) for each tile of its spans that holds a receiver
- * it may block (its key not beyond the tile's farthest receiver, tile_wmax: 0 for a tile without
- * receivers, which decodes to NaN), views in order, rows then columns (the CPU's order; the order does
- * not matter). */
-template <typename F>
-__device__ static inline void sh_visit_caster(const sc_shadow_grid &grid, const uint32_t *tile_wmax, const float *pos,
-                                              const uint32_t *idx, uint32_t t, F fn)
-{
-    const float *a = sh_vertex(pos, idx, t, 0), *b = sh_vertex(pos, idx, t, 1), *c = sh_vertex(pos, idx, t, 2);
-    for (int k = 0; k < 3; ++k)
-        if (!isfinite(a[k]) || !isfinite(b[k]) || !isfinite(c[k])) return;
-    const uint32_t G = grid.grid;
-    for (uint32_t view = 0; view < SH_VIEWS; ++view) {
-        sc_shadow_image im;
-        sc_shadow_span s;
-        if (!sc_shadow_caster_image(&grid, view, a, b, c, &im)) continue;
-        if (!sc_shadow_span_of(&grid, &grid.views[view], &im, &s)) continue;
-        const uint32_t slab = sc_shadow_slab_of(&grid, &grid.views[view], im.key);
-        for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
-            for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx) {
-                const uint32_t tile = view * G * G + ty * G + tx;
-                if (im.key <= sh_unord(tile_wmax[tile])) fn(tile, slab);
-            }
+    if (is) {
+        atomicMax(&tile_wmax[key], w);
+        uint32_t *box = tile_box + 4 * (size_t)key;
+        for (int k = 0; k < 4; ++k) atomicMax(&box[k], b[k]);
+    }
+    const uint32_t m = __ballot_sync(0xFFFFFFFFu, is);
+    if (!m) return;
+    const uint32_t leader = __ffs(m) - 1;
+    uint32_t base = 0;
+    if (lane == leader) base = atomicAdd(&L->receivers, (uint32_t)__popc(m));
+    base = __shfl_sync(0xFFFFFFFFu, base, leader);
+    if (is) {
+        const uint32_t at = base + __popc(m & ((1u << lane) - 1u));
+        keys[at] = key;
+        values[at] = px;
     }
 }
 
-/* 4. Caster references of every triangle, appended per block; none written past the capacity. */
+/* One view's part of a caster's references: the tile span of its image and its slab. */
+typedef struct sh_caster_view {
+    sc_shadow_span s;
+    uint32_t view, slab;
+} sh_caster_view;
+
+/* Per light tile what the receivers' keys kernel gathered: the farthest receiver's depth and the
+ * receivers' light coordinate bounds. */
+typedef struct sh_tile_receivers {
+    const uint32_t *wmax;
+    const uint4 *box;
+} sh_tile_receivers;
+
+/* Whether a caster with image im may block a receiver of tile `tile`: its key is not beyond the
+ * tile's farthest receiver (wmax 0 for a tile without receivers decodes to NaN: no) and its image
+ * meets the bounds of the tile's receivers' light coordinates (a receiver it blocks lies in it). */
+__device__ static inline bool sh_tile_may_block(const sh_tile_receivers &tr, uint32_t tile, const sc_shadow_image &im)
+{
+    if (!(im.key <= sh_unord(tr.wmax[tile]))) return false;
+    const uint4 b = tr.box[tile];
+    return im.x1 >= sh_unord(~b.x) && im.x0 <= sh_unord(b.y) && im.y1 >= sh_unord(~b.z) && im.y0 <= sh_unord(b.w);
+}
+
+/* fn(tile, slab) for each tile of a view's span that holds a receiver the caster may block, rows then
+ * columns (the CPU's order; the order does not matter). */
+template <typename F>
+__device__ static inline void sh_visit_span(const sc_shadow_grid &grid, const sh_tile_receivers &tr,
+                                            const sc_shadow_image &im, const sh_caster_view &cv, F fn)
+{
+    const uint32_t G = grid.grid;
+    for (uint32_t ty = cv.s.ty0; ty <= cv.s.ty1; ++ty)
+        for (uint32_t tx = cv.s.tx0; tx <= cv.s.tx1; ++tx) {
+            const uint32_t tile = cv.view * G * G + ty * G + tx;
+            if (sh_tile_may_block(tr, tile, im)) fn(tile, cv.slab);
+        }
+}
+
+/* Whether every coordinate of a triangle is finite (the frame drops the others as casters). */
+__device__ static inline bool sh_finite_triangle(const float *a, const float *b, const float *c)
+{
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(a[k]) || !isfinite(b[k]) || !isfinite(c[k])) return false;
+    return true;
+}
+
+/* Visits the references of triangle (a, b, c): fn(tile, slab) for each tile of its spans that holds
+ * a receiver it may block, views in order. a, b, c are the caller's copies (registers). */
+template <typename F>
+__device__ static inline void sh_visit_caster(const sc_shadow_grid &grid, const sh_tile_receivers &tr, const float *a,
+                                              const float *b, const float *c, F fn)
+{
+    if (!sh_finite_triangle(a, b, c)) return;
+    for (uint32_t view = 0; view < SH_VIEWS; ++view) {
+        sc_shadow_image im;
+        sh_caster_view cv;
+        if (!sc_shadow_caster_image(&grid, view, a, b, c, &im)) continue;
+        if (!sc_shadow_span_of(&grid, &grid.views[view], &im, &cv.s)) continue;
+        cv.view = view;
+        cv.slab = sc_shadow_slab_of(&grid, &grid.views[view], im.key);
+        sh_visit_span(grid, tr, im, cv, fn);
+    }
+}
+
+/* Triangle t's vertices into registers. */
+__device__ static inline void sh_load_triangle(const float *pos, const uint32_t *idx, uint32_t t, float v[9])
+{
+    for (int k = 0; k < 3; ++k) {
+        const float *p = sh_vertex(pos, idx, t, k);
+        v[3 * k] = p[0];
+        v[3 * k + 1] = p[1];
+        v[3 * k + 2] = p[2];
+    }
+}
+
+/* 4. Caster references of every triangle (key = cell = tile << slab_bits | slab, value = triangle),
+ * appended per block; none written past the capacity. The triangle is gathered once for both visits
+ * (keeping the count visit's spans for the write visit instead raised the registers enough to cost
+ * more than computing them again). */
 __global__ void __launch_bounds__(SH_EMIT)
 sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t *idx, uint32_t num_triangles,
-                      const uint32_t *tile_wmax, uint32_t *keys, uint32_t *values, size_t capacity)
+                      const uint32_t *tile_wmax, const uint4 *tile_box, uint32_t *keys, uint32_t *values,
+                      size_t capacity)
 {
     typedef cub::BlockScan<uint32_t, SH_EMIT> scan_t;
     __shared__ typename scan_t::TempStorage temp;
     __shared__ unsigned long long s_base;
     __shared__ sc_shadow_grid grid;
     sh_load_grid(&L->grid, &grid);
+    const sh_tile_receivers tr = {tile_wmax, tile_box};
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    float v[9];
     uint32_t count = 0;
-    if (t < num_triangles) sh_visit_caster(grid, tile_wmax, pos, idx, t, [&](uint32_t, uint32_t) { ++count; });
+    if (t < num_triangles) {
+        sh_load_triangle(pos, idx, t, v);
+        sh_visit_caster(grid, tr, v, v + 3, v + 6, [&](uint32_t, uint32_t) { ++count; });
+    }
     uint32_t excl, total;
     scan_t(temp).ExclusiveSum(count, excl, total);
     if (threadIdx.x == 0) s_base = total ? atomicAdd(&L->cursor, (unsigned long long)total) : 0ull;
@@ -241,9 +322,9 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t 
     const unsigned long long base = s_base;
     if (count == 0 || base + total > capacity) return; /* an overflow: finalize sees it */
     size_t at = (size_t)base + excl;
-    const uint32_t bits = grid.tile_bits;
-    sh_visit_caster(grid, tile_wmax, pos, idx, t, [&](uint32_t tile, uint32_t slab) {
-        keys[at] = tile | slab << bits;
+    const uint32_t bits = grid.slab_bits;
+    sh_visit_caster(grid, tr, v, v + 3, v + 6, [&](uint32_t tile, uint32_t slab) {
+        keys[at] = tile << bits | slab;
         values[at] = t;
         ++at;
     });
@@ -260,86 +341,128 @@ __global__ void sc_shadow_finalize_kernel(sc_cuda_shadow_light *L, sc_cuda_globa
     if (n > capacity) g->shadow_overflow = 1;
 }
 
-/* 7a. Each caster reference's image in its tile's view, in the (tile, slab) order of the cast (the
- * slab split moved the keys too: a reference's tile is its key's tile field). */
-__global__ void __launch_bounds__(SH_THREADS)
-sc_shadow_images_kernel(const sc_cuda_shadow_light *__restrict__ L, const uint32_t *keys, const uint32_t *ref_tris,
-                        const float *pos, const uint32_t *idx, float4 *images)
-{
-    if (L->overflow) return;
-    __shared__ sc_shadow_grid grid;
-    sh_load_grid(&L->grid, &grid);
-    const uint32_t n = L->split_count, tile_mask = (1u << grid.tile_bits) - 1u, GG = grid.grid * grid.grid;
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const uint32_t tri = ref_tris[i];
-        sc_shadow_image im;
-        if (!sc_shadow_caster_image(&grid, (keys[i] & tile_mask) / GG, sh_vertex(pos, idx, tri, 0),
-                                    sh_vertex(pos, idx, tri, 1), sh_vertex(pos, idx, tri, 2), &im))
-            im.x0 = im.y0 = INFINITY; /* holds nothing (never the case for a binned caster) */
-        images[i] = make_float4(im.x0, im.x1, im.y0, im.y1);
-    }
-}
+/* A receiver of the cast, as its warp's lanes read it (shared memory). */
+typedef struct sh_cast_ray {
+    sc_ray ray;
+    float u, v, tmax;
+    uint32_t hit_tri;
+    uint32_t stop;   /* its casters end here: the first reference of the first slab it does not need */
+} sh_cast_ray;
 
-/* 7b. The shadow rays: a thread per receiver, in light tile order (the receivers grouped by tile, so a
- * warp's rays read the same casters), slabs from the light on; a caster is tested only when the ray's
- * light coordinates lie in its image, and a ray stops at its first blocker or at the first slab
- * whose near bound lies beyond it. */
-__global__ void __launch_bounds__(SH_THREADS, SC_CUDA_SHADOW_MIN_BLOCKS)
+
+/* 7. The shadow rays: a warp per 32 receivers in light tile order (a lane each), the receivers of
+ * one tile at a time (a warp's lanes hold one tile's receivers or a few tiles'); the tile's casters 32
+ * at a time, slabs from the light on, each lane gathering one caster's triangle and computing its
+ * image once per round; then for each of the tile's receivers not yet blocked, the lanes whose
+ * caster's image holds it (and lies in a slab the receiver needs) test its ray together, and the
+ * receiver is done at its first blocker. */
+__global__ void __launch_bounds__(SH_CAST_WARPS * 32)
 sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, sc_cuda_globals *g,
-                      const uint32_t *recv_tile, const uint32_t *recv_px, const float4 *org, const sc_hit *hits,
-                      const uint32_t *cells_all, const uint32_t *ref_tris, const float4 *images, const float *pos,
-                      const uint32_t *idx, uint8_t *mask, uint32_t *tests_px, uint32_t pixels)
+                      const uint32_t *recv_px, const float4 *org, const sc_hit *hits, const uint32_t *cells_all,
+                      const uint32_t *ref_tris, const float *pos, const uint32_t *idx, uint8_t *mask, uint32_t *tests_px)
 {
     if (L->overflow) return;
     __shared__ sc_shadow_grid grid;
+    __shared__ sh_cast_ray s_rays[SH_CAST_WARPS][32];
     sh_load_grid(&L->grid, &grid);
-    const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned long long n_tests = 0, n_blocked = 0, n_early = 0;
-    const uint32_t tile = r < pixels ? recv_tile[r] : grid.num_tiles;
-    if (tile < grid.num_tiles) {
-        const uint32_t S = grid.num_slabs;
-        const sc_shadow_view *vw = &grid.views[tile / (grid.grid * grid.grid)];
-        const uint32_t *cells = cells_all + ((size_t)tile << grid.slab_bits);
-        uint32_t last_nonempty = 0;
-        for (uint32_t k = 0; k < S; ++k)
-            if (cells[k + 1] > cells[k]) last_nonempty = k + 1;
-        const uint32_t px = recv_px[r];
+    const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const uint32_t r = (blockIdx.x * SH_CAST_WARPS + warp) * 32 + lane;
+    const bool mine = r < L->receivers;
+    if (!__any_sync(0xFFFFFFFFu, mine)) return;
+    sh_cast_ray *rays = s_rays[warp];
+    const uint32_t S = grid.num_slabs, GG = grid.grid * grid.grid;
+    uint32_t px = 0, tile = 0xFFFFFFFFu, w_end = 0;
+    if (mine) {
+        px = recv_px[r];
         const float4 o = org[px];
         const float orig[3] = {o.x, o.y, o.z};
         sc_shadow_receiver rec;
         (void)sc_shadow_receiver_of(&grid, orig, &rec);
+        tile = sc_shadow_tile_of(&grid, &rec);
         float dir[3];
-        const float tmax = sc_shadow_ray_dir(&grid.light, orig, dir);
-        sc_ray ray;
-        sc_ray_setup(&ray, orig, dir);
-        const uint32_t hit_tri = hits[px].tri;
-        const uint32_t end = sc_shadow_slab_end(&grid, vw, o.w);
-        const uint32_t stop = cells[end < S ? end : S];
-        uint32_t tests = 0, blocked = 0, i = cells[0];
-        for (; i < stop; ++i) {
-            const float4 im = images[i];
-            if (!(rec.u >= im.x && rec.u <= im.y && rec.v >= im.z && rec.v <= im.w)) continue;
-            const uint32_t tri = ref_tris[i];
-            if (tri == hit_tri) continue;
-            ++tests;
-            float t, u, v;
-            if (sc_intersect(&ray, sh_vertex(pos, idx, tri, 0), sh_vertex(pos, idx, tri, 1), sh_vertex(pos, idx, tri, 2),
-                             0.0f, tmax, &t, &u, &v)) {
-                blocked = 1;
-                break;
+        sh_cast_ray *R = &rays[lane];
+        R->tmax = sc_shadow_ray_dir(&grid.light, orig, dir);
+        sc_ray_setup(&R->ray, orig, dir);
+        R->u = rec.u;
+        R->v = rec.v;
+        R->hit_tri = hits[px].tri;
+        w_end = sc_shadow_slab_end(&grid, &grid.views[rec.view], o.w);
+    }
+    uint32_t tests = 0, blocker = 0xFFFFFFFFu, early = 0; /* the lane's own receiver's */
+    for (uint32_t left = __ballot_sync(0xFFFFFFFFu, mine); left;) {
+        const uint32_t T = __shfl_sync(0xFFFFFFFFu, tile, __ffs(left) - 1);
+        const uint32_t sub = __ballot_sync(0xFFFFFFFFu, mine && tile == T);
+        left &= ~sub;
+        const uint32_t view = T / GG;
+        const uint32_t *cells = cells_all + ((size_t)T << grid.slab_bits);
+        const uint32_t c0 = cells[0];
+        const uint32_t slab_full = __ballot_sync(0xFFFFFFFFu, lane < S && cells[lane + 1] > cells[lane]);
+        uint32_t stop = c0;
+        if (sub >> lane & 1u) {
+            stop = cells[w_end < S ? w_end : S];
+            rays[lane].stop = stop;
+        }
+        uint32_t stop_max = stop;
+        for (int o = 16; o > 0; o >>= 1) {
+            const uint32_t x = __shfl_xor_sync(0xFFFFFFFFu, stop_max, o);
+            stop_max = x > stop_max ? x : stop_max;
+        }
+        __syncwarp();
+        uint32_t pending = sub & __ballot_sync(0xFFFFFFFFu, stop > c0);
+        for (uint32_t i0 = c0; i0 < stop_max && pending; i0 += 32) {
+            const uint32_t i = i0 + lane;
+            float v[9];
+            sc_shadow_image im;
+            uint32_t tri = SC_NO_HIT;
+            bool have = i < stop_max;
+            if (have) {
+                tri = ref_tris[i];
+                sh_load_triangle(pos, idx, tri, v);
+                have = sc_shadow_caster_image(&grid, view, v, v + 3, v + 6, &im);
             }
+            for (uint32_t p = pending; p; p &= p - 1) {
+                const uint32_t j = __ffs(p) - 1;
+                const sh_cast_ray *R = &rays[j];
+                const uint32_t rstop = R->stop;
+                if (rstop <= i0) continue; /* the same for every lane */
+                const bool cand = have && i < rstop && tri != R->hit_tri && im.x0 <= R->u && R->u <= im.x1 &&
+                                  im.y0 <= R->v && R->v <= im.y1;
+                const uint32_t cm = __ballot_sync(0xFFFFFFFFu, cand);
+                if (!cm) continue;
+                bool hit = false;
+                if (cand) {
+                    const sc_ray ray = R->ray;
+                    float t, u, w;
+                    hit = sc_intersect(&ray, v, v + 3, v + 6, 0.0f, R->tmax, &t, &u, &w);
+                }
+                const uint32_t hm = __ballot_sync(0xFFFFFFFFu, hit);
+                if (lane == j) {
+                    tests += __popc(cm);
+                    if (hm) blocker = i0 + __ffs(hm) - 1;
+                }
+                if (hm) pending &= ~(1u << j);
+            }
+            pending &= ~__ballot_sync(0xFFFFFFFFu, stop <= i0 + 32); /* rays whose casters end here */
         }
-        /* The slabs it read: up to the blocker's, or up to end. */
-        uint32_t k_done = end < S ? end : S;
-        if (blocked) {
-            k_done = 1;
-            while (k_done < S && cells[k_done] <= i) ++k_done;
+        if (sub >> lane & 1u) {
+            /* The slabs it read: up to the blocker's, or up to its end. */
+            uint32_t k_done = w_end < S ? w_end : S;
+            if (blocker != 0xFFFFFFFFu) {
+                k_done = 1;
+                while (k_done < S && cells[k_done] <= blocker) ++k_done;
+            }
+            early = k_done < 32 - __clz(slab_full); /* before the tile's last non-empty slab */
         }
+        __syncwarp(); /* the rays' stops are read before the next tile's are written */
+    }
+    unsigned long long n_tests = 0, n_blocked = 0, n_early = 0;
+    if (mine) {
+        const bool blocked = blocker != 0xFFFFFFFFu;
         if (blocked) mask[px] |= (uint8_t)(1u << li);
         tests_px[px] += tests;
         n_tests = tests;
         n_blocked = blocked;
-        n_early = k_done < last_nonempty;
+        n_early = early;
     }
     sh_add(&g->shadow_tests, n_tests);
     sh_add(&g->shadow_blocked, n_blocked);
@@ -349,19 +472,23 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
 /* 8. After an overflow: a warp per triangle tests the receivers of every tile it covers directly. */
 __global__ void __launch_bounds__(256)
 sc_shadow_fallback_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, sc_cuda_globals *g,
-                          const uint32_t *recv_off, const uint32_t *tile_wmax, const uint32_t *recv_px, const float4 *org,
+                          const uint32_t *recv_off, const uint32_t *tile_wmax, const uint4 *tile_box,
+                          const uint32_t *recv_px, const float4 *org,
                           const sc_hit *hits, const float *pos, const uint32_t *idx, uint32_t num_triangles,
                           uint32_t *mask_words, uint32_t *tests_px)
 {
     if (!L->overflow) return;
     __shared__ sc_shadow_grid grid;
     sh_load_grid(&L->grid, &grid);
+    const sh_tile_receivers tr = {tile_wmax, tile_box};
     const uint32_t lane = threadIdx.x & 31;
     const uint32_t warps = gridDim.x * (blockDim.x / 32);
     unsigned long long n_tests = 0, n_blocked = 0;
     for (uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) / 32; t < num_triangles; t += warps) {
-        const float *a = sh_vertex(pos, idx, t, 0), *b = sh_vertex(pos, idx, t, 1), *c = sh_vertex(pos, idx, t, 2);
-        sh_visit_caster(grid, tile_wmax, pos, idx, t, [&](uint32_t tile, uint32_t) {
+        float v9[9];
+        sh_load_triangle(pos, idx, t, v9);
+        const float *a = v9, *b = v9 + 3, *c = v9 + 6;
+        sh_visit_caster(grid, tr, a, b, c, [&](uint32_t tile, uint32_t) {
             sc_shadow_image im;
             if (!sc_shadow_caster_image(&grid, tile / (grid.grid * grid.grid), a, b, c, &im)) return;
             for (uint32_t r = recv_off[tile] + lane; r < recv_off[tile + 1]; r += 32) {
@@ -412,34 +539,28 @@ static void pairs_split_desc(size_t n, uint32_t *keys_in, uint32_t *values_in, u
     d->num_records_device = count_dev;
 }
 
-/* The receivers (pixel keys and indices) by light tile: unstable, every pixel (non-receivers in the
- * sentinel bucket). */
-static void receiver_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, size_t pixels,
+/* The receivers (light tile, pixel), compacted, by light tile: unstable, the receiver count read on
+ * the device; only the pixels move. */
+static void receiver_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, size_t pixels, uint32_t li,
                                 split_desc *d)
 {
-    pairs_split_desc(pixels, st->recv_keys[0], st->recv_values[0], st->recv_keys[1], st->recv_values[1], 0,
-                     shape->tile_bits, st->recv_offsets, NULL, d);
+    pairs_split_desc(pixels, st->recv_keys, st->recv_values[0], NULL, st->recv_values[1], 0, shape->tile_bits,
+                     st->recv_offsets, &st->shadow_lights_dev[li].receivers, d);
     d->unstable = 1;
 }
 
-/* The casters by light tile: unstable, over the references light li appended. */
-static void caster_tile_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, uint32_t li,
+/* The casters by cell (tile << slab_bits | slab: tile by tile, slabs from the light on in each), the
+ * references light li appended: unstable, only the triangles move. */
+static void caster_cell_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, uint32_t li,
                                    split_desc *d)
 {
-    pairs_split_desc(st->ref_capacity, st->ref_keys[0], st->ref_values[0], st->ref_keys[1], st->ref_values[1], 0,
-                     shape->tile_bits, st->shadow_tile_offsets, &st->shadow_lights_dev[li].split_count, d);
+    pairs_split_desc(st->ref_capacity, st->ref_keys[0], st->ref_values[0], NULL, st->ref_values[1], 0, 0,
+                     st->shadow_cells, &st->shadow_lights_dev[li].split_count, d);
+    d->buckets.rule = SPLIT_BUCKETS_RANGE;
+    d->buckets.num_buckets = shape->num_tiles << shape->slab_bits;
+    d->buckets.range_base = 0;
+    d->buckets.range_delta = 1;
     d->unstable = 1;
-}
-
-/* Each tile's casters by slab (segmented, stable); the keys move too: the images kernel reads each
- * reference's tile. */
-static void caster_slab_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, uint32_t li,
-                                   split_desc *d)
-{
-    pairs_split_desc(st->ref_capacity, st->ref_keys[1], st->ref_values[1], st->ref_keys[0], st->ref_values[0],
-                     shape->tile_bits, shape->slab_bits, st->shadow_cells, &st->shadow_lights_dev[li].split_count, d);
-    d->segment_offsets = st->shadow_tile_offsets;
-    d->num_segments = shape->num_tiles;
 }
 
 void sc_cuda_shadow_shape(const sc_cuda_state *st, sc_shadow_grid_shape *shape)
@@ -455,19 +576,16 @@ void sc_cuda_shadow_shape(const sc_cuda_state *st, sc_shadow_grid_shape *shape)
 sc_status sc_cuda_shadow_temp_bytes(const sc_cuda_state *st, size_t pixels, size_t *bytes)
 {
     *bytes = 0;
-    if (!st->recv_keys[0] || st->ref_capacity == 0) return SC_OK;
+    if (!st->recv_keys || st->ref_capacity == 0) return SC_OK;
     sc_shadow_grid_shape shape;
     sc_cuda_shadow_shape(st, &shape);
     split_desc d;
-    size_t a = 0, b = 0, c = 0;
-    receiver_split_desc(st, &shape, pixels, &d);
+    size_t a = 0, b = 0;
+    receiver_split_desc(st, &shape, pixels, 0, &d);
     SC_TRY(split_multisplit(NULL, &a, &d, NULL));
-    caster_tile_split_desc(st, &shape, 0, &d);
+    caster_cell_split_desc(st, &shape, 0, &d);
     SC_TRY(split_multisplit(NULL, &b, &d, NULL));
-    caster_slab_split_desc(st, &shape, 0, &d);
-    SC_TRY(split_segmented(NULL, &c, &d, NULL));
     *bytes = a > b ? a : b;
-    if (c > *bytes) *bytes = c;
     return SC_OK;
 }
 
@@ -480,6 +598,7 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
     const uint32_t pix_blocks = (pixels + SH_PIXEL_THREADS - 1) / SH_PIXEL_THREADS;
     sc_shadow_grid_shape shape;
     sc_cuda_shadow_shape(st, &shape);
+    const uint32_t cast_blocks = (pixels + SH_CAST_WARPS * 32 - 1) / (SH_CAST_WARPS * 32);
     int marks = 0;
     if (st->shadow_mask) { /* no shadows this frame: no bit of an earlier one stays */
         SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_mask, 0, pixels, s));
@@ -495,22 +614,25 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
         split_desc d;
         size_t bytes = st->shadow_temp_bytes;
         SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_tile_wmax, 0, (size_t)shape.num_tiles * sizeof(uint32_t), s));
+        SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_tile_box, 0, (size_t)shape.num_tiles * 4 * sizeof(uint32_t), s));
         sc_shadow_receivers_kernel<<<pix_blocks, SH_PIXEL_THREADS, 0, s>>>(
             st->consts, li, L, st->globals, st->hits, st->positions, st->indices, (float4 *)st->shadow_org,
-            st->recv_keys[0], pixels);
+            st->recv_values[1], pixels);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_receivers_kernel");
         sc_shadow_setup_kernel<<<1, 1, 0, s>>>(st->consts, li, L, st->globals);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_setup_kernel");
         sc_shadow_receiver_keys_kernel<<<pix_blocks, SH_PIXEL_THREADS, 0, s>>>(
-            L, (const float4 *)st->shadow_org, st->recv_keys[0], st->recv_values[0], st->shadow_tile_wmax, pixels);
+            L, (const float4 *)st->shadow_org, st->recv_values[1], st->recv_keys, st->recv_values[0],
+            st->shadow_tile_wmax, st->shadow_tile_box, pixels);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_receiver_keys_kernel");
-        receiver_split_desc(st, &shape, pixels, &d);
+        receiver_split_desc(st, &shape, pixels, li, &d);
         SC_TRY(split_multisplit(st->shadow_temp, &bytes, &d, s));
         if (marks == 0) { SC_TRY(mark(mark_ctx)); ++marks; }
 
         if (p->num_triangles) {
             sc_shadow_emit_kernel<<<(p->num_triangles + SH_EMIT - 1) / SH_EMIT, SH_EMIT, 0, s>>>(
-                L, st->positions, st->indices, p->num_triangles, st->shadow_tile_wmax, st->ref_keys[0], st->ref_values[0],
+                L, st->positions, st->indices, p->num_triangles, st->shadow_tile_wmax, (const uint4 *)st->shadow_tile_box,
+                st->ref_keys[0], st->ref_values[0],
                 st->ref_capacity);
             SC_CUDA_CHECK_LAUNCH("sc_shadow_emit_kernel");
         }
@@ -519,23 +641,17 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
         if (marks == 1) { SC_TRY(mark(mark_ctx)); ++marks; }
 
         bytes = st->shadow_temp_bytes;
-        caster_tile_split_desc(st, &shape, li, &d);
+        caster_cell_split_desc(st, &shape, li, &d);
         SC_TRY(split_multisplit(st->shadow_temp, &bytes, &d, s));
-        bytes = st->shadow_temp_bytes;
-        caster_slab_split_desc(st, &shape, li, &d);
-        SC_TRY(split_segmented(st->shadow_temp, &bytes, &d, s));
         if (marks == 2) { SC_TRY(mark(mark_ctx)); ++marks; }
 
-        sc_shadow_images_kernel<<<st->shadow_fallback_blocks, SH_THREADS, 0, s>>>(
-            L, st->ref_keys[0], st->ref_values[0], st->positions, st->indices, (float4 *)st->shadow_images);
-        SC_CUDA_CHECK_LAUNCH("sc_shadow_images_kernel");
-        sc_shadow_cast_kernel<<<(pixels + SH_THREADS - 1) / SH_THREADS, SH_THREADS, 0, s>>>(
-            L, li, st->globals, st->recv_keys[1], st->recv_values[1], (const float4 *)st->shadow_org, st->hits,
-            st->shadow_cells, st->ref_values[0], (const float4 *)st->shadow_images, st->positions, st->indices,
-            st->shadow_mask, st->shadow_tests, pixels);
+        sc_shadow_cast_kernel<<<cast_blocks, SH_CAST_WARPS * 32, 0, s>>>(
+            L, li, st->globals, st->recv_values[1], (const float4 *)st->shadow_org, st->hits,
+            st->shadow_cells, st->ref_values[1], st->positions, st->indices, st->shadow_mask, st->shadow_tests);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_cast_kernel");
         sc_shadow_fallback_kernel<<<st->shadow_fallback_blocks, 256, 0, s>>>(
-            L, li, st->globals, st->recv_offsets, st->shadow_tile_wmax, st->recv_values[1], (const float4 *)st->shadow_org,
+            L, li, st->globals, st->recv_offsets, st->shadow_tile_wmax, (const uint4 *)st->shadow_tile_box,
+            st->recv_values[1], (const float4 *)st->shadow_org,
             st->hits, st->positions, st->indices, p->num_triangles, (uint32_t *)st->shadow_mask, st->shadow_tests);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_fallback_kernel");
     }

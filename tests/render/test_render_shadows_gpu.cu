@@ -8,11 +8,12 @@
  * and light-view counters.
  *
  * small_* (`test_render_shadows_gpu small`, label gpu): the cases of the CPU test, the dragon at
- * 1920x1080. large_* (`test_render_shadows_gpu large`, labels gpu large): the dragon subdivided
- * twice (13.9M triangles), the program's camera and the bench's twist + wave, the issue's default
- * light (framing centre + 3 x framing radius x normalize(1, 2, 1)), at 1920x1080 and 3840x2160, t = 0
- * and 1.65: 0 wrong shadow pixels. Exits 77 without a CUDA device; a test whose model is absent is
- * skipped. */
+ * 1920x1080; small_sanitize_mid (the point lights and the grow paths) is the case scripts/gpu-test.sh
+ * --sanitize runs under compute-sanitizer. large_* (`test_render_shadows_gpu large`, labels gpu
+ * large): the dragon subdivided twice (13.9M triangles), the program's camera and the bench's twist +
+ * wave, the issue's default light (framing centre + 3 x framing radius x normalize(1, 2, 1)), at
+ * 1920x1080 and 3840x2160, t = 0 and 1.65: 0 wrong shadow pixels. Exits 77 without a CUDA device; a
+ * test whose model is absent is skipped. */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +104,15 @@ static int render_rgba_cuda(sc_renderer *r, uint32_t w, uint32_t h, uint8_t *rgb
 }
 
 static void test_small_light_api(void) { shadow_check_light_api(SC_BACKEND_CUDA); }
-static void test_small_point_lights(void) { shadow_cases_small_point_lights(run_gpu); }
+/* Point lights (a light inside the model's box among them) and the grow paths (reference capacities 1
+ * and 64: the eye pass's and the shadow pass's overflow fallbacks, then grown buffers): every kernel of
+ * the shadow pass, small enough for compute-sanitizer (scripts/gpu-test.sh --sanitize runs it). */
+static void test_small_sanitize_mid(void)
+{
+    shadow_cases_small_point_lights(run_gpu);
+    shadow_cases_small_deform_grow(run_gpu);
+}
 static void test_small_far_and_directional_lights(void) { shadow_cases_small_far_lights(run_gpu); }
-static void test_small_deform_and_grow(void) { shadow_cases_small_deform_grow(run_gpu); }
 static void test_small_shadows_off(void) { shadow_cases_small_off(run_gpu); }
 static void test_small_no_leak_sphere(void) { shadow_cases_no_leak_sphere(run_gpu); }
 static void test_small_no_leak_box(void) { shadow_cases_no_leak_box(run_gpu); }
@@ -121,9 +128,8 @@ int main(int argc, char **argv)
     sct_begin(argc, argv, "render_shadows_gpu");
     sct_require_cuda();
     SCT_RUN(test_small_light_api);
-    SCT_RUN(test_small_point_lights);
+    SCT_RUN(test_small_sanitize_mid);
     SCT_RUN(test_small_far_and_directional_lights);
-    SCT_RUN(test_small_deform_and_grow);
     SCT_RUN(test_small_shadows_off);
     SCT_RUN(test_small_no_leak_sphere);
     SCT_RUN(test_small_no_leak_box);
