@@ -293,6 +293,14 @@ __device__ static inline void sh_load_triangle(const float *pos, const uint32_t 
     }
 }
 
+/* Reference i's triangle and its vertex indices. */
+__device__ static inline void sh_load_caster(const uint32_t *ref_tris, const uint32_t *idx, uint32_t i, uint32_t *tri,
+                                             uint32_t vi[3])
+{
+    *tri = ref_tris[i];
+    for (int k = 0; k < 3; ++k) vi[k] = idx[3 * (size_t)*tri + k];
+}
+
 /* 4. Caster references of every triangle (key = cell = tile << slab_bits | slab, value = triangle),
  * appended per block; none written past the capacity. The triangle is gathered once for both visits
  * (keeping the count visit's spans for the write visit instead raised the registers enough to cost
@@ -409,17 +417,26 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
         }
         __syncwarp();
         uint32_t pending = sub & __ballot_sync(0xFFFFFFFFu, stop > c0);
+        /* The next round's triangle and vertex indices are loaded a round ahead (their loads wait
+         * on each other; the round's work hides them). */
+        uint32_t tri_next = SC_NO_HIT, vi_next[3] = {0, 0, 0};
+        if (c0 + lane < stop_max && pending) sh_load_caster(ref_tris, idx, c0 + lane, &tri_next, vi_next);
         for (uint32_t i0 = c0; i0 < stop_max && pending; i0 += 32) {
             const uint32_t i = i0 + lane;
             float v[9];
             sc_shadow_image im;
-            uint32_t tri = SC_NO_HIT;
+            const uint32_t tri = tri_next;
             bool have = i < stop_max;
             if (have) {
-                tri = ref_tris[i];
-                sh_load_triangle(pos, idx, tri, v);
-                have = sc_shadow_caster_image(&grid, view, v, v + 3, v + 6, &im);
+                for (int k = 0; k < 3; ++k) {
+                    const float *q = pos + 3 * (size_t)vi_next[k];
+                    v[3 * k] = q[0];
+                    v[3 * k + 1] = q[1];
+                    v[3 * k + 2] = q[2];
+                }
             }
+            if (i + 32 < stop_max) sh_load_caster(ref_tris, idx, i + 32, &tri_next, vi_next);
+            if (have) have = sc_shadow_caster_image(&grid, view, v, v + 3, v + 6, &im);
             for (uint32_t p = pending; p; p &= p - 1) {
                 const uint32_t j = __ffs(p) - 1;
                 const sh_cast_ray *R = &rays[j];
