@@ -23,7 +23,7 @@ typedef enum opt_id {
     OPT_HELP, OPT_VERBOSE, /* flags: no value */
     OPT_SIZE, OPT_SLABS, OPT_TILE, OPT_SUBDIVIDE, OPT_DEFORM, OPT_VIEWS, OPT_CAMERA, OPT_FRAMES, OPT_WARMUP,
     OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_PLOT, OPT_PEERS, OPT_TIME, OPT_DT, OPT_RESOLUTION, OPT_THREADS,
-    OPT_SHADOWS, OPT_IMAGES, OPT_COUNT
+    OPT_SHADOWS, OPT_IMAGES, OPT_VERTEX_ORDER, OPT_COUNT
 } opt_id;
 
 /* Every option, with the name of its value as --help shows it ("FILE", "N"; NULL: a flag). */
@@ -39,6 +39,7 @@ static const struct bench_opt { const char *name; const char *arg; opt_id id; } 
     {"--time", "T", OPT_TIME},              {"--dt", "T", OPT_DT},
     {"--resolution", "N", OPT_RESOLUTION},  {"--threads", "N", OPT_THREADS},
     {"--shadows", "off,on", OPT_SHADOWS},   {"--images", "DIR", OPT_IMAGES},
+    {"--vertex-order", "ORDER", OPT_VERTEX_ORDER},
 };
 #define OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -90,6 +91,9 @@ void bench_print_usage(FILE *f)
             "                      shadow decisions in DIR (an existing folder): ours\n"
             "                      (slabcast-shadow-N.png, N the table's #) and those of peers that make\n"
             "                      them (gl-shadowmap-N.png and gl-shadowmap-diff-N.png)\n"
+            "  --vertex-order O    as-loaded (default) or first-use: the mesh's vertices renumbered in the\n"
+            "                      order its triangles first use them (sc_mesh_reorder_vertices), after\n"
+            "                      subdivision; the triangles and the image are the same\n"
             "  --verbose           log the libraries' info and debug lines\n"
             "  --help              this text\n"
             "Exit status: 0 every configuration ran, 1 a configuration failed (named on stderr), 2 bad usage.\n",
@@ -417,6 +421,11 @@ static int apply_value(bench_options *o, list_state *st, opt_id id, const char *
         return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
     case OPT_JSON: return apply_file_name(opt, v, &o->json_path, err);
     case OPT_CSV: return apply_file_name(opt, v, &o->csv_path, err);
+    case OPT_VERTEX_ORDER:
+        if (strcmp(v, "as-loaded") == 0) o->vertex_order_first_use = 0;
+        else if (strcmp(v, "first-use") == 0) o->vertex_order_first_use = 1;
+        else return bad_value(err, opt, v, "unknown vertex order", "as-loaded, first-use");
+        return 0;
     case OPT_IMAGES:
         if (!*v) return bad_value(err, opt, v, "empty folder name", "an existing folder");
         o->images_dir = v;

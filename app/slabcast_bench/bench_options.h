@@ -56,6 +56,7 @@ typedef struct bench_options {
     float start_time, time_step;        /* frame i is at start_time + i * time_step */
     const char *json_path, *csv_path, *plot_path; /* NULL: not written */
     const char *images_dir;             /* --images: shadow decision pictures go there; NULL: none */
+    int vertex_order_first_use;         /* --vertex-order first-use: sc_mesh_reorder_vertices after subdividing */
     const char *peers[BENCH_MAX_PEERS]; /* peer names, checked against the peer table */
     unsigned peer_count;
     int verbose;

@@ -402,8 +402,8 @@ int bench_run_config(bench_context *ctx, const bench_config *c, bench_row *row)
     const bench_options *o = ctx->options;
     row_begin(ctx, c, row);
     sc_clear_error();
-    if (bench_model_prepare(&ctx->model, (int)c->model, c->model_path, o->resolution, c->subdivide, row->error,
-                            sizeof row->error) != 0) {
+    if (bench_model_prepare(&ctx->model, (int)c->model, c->model_path, o->resolution, c->subdivide,
+                            o->vertex_order_first_use, row->error, sizeof row->error) != 0) {
         row->failed = 1;
         return -1;
     }
