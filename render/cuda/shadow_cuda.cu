@@ -305,7 +305,7 @@ __device__ static inline void sh_load_caster(const uint32_t *ref_tris, const uin
  * appended per block; none written past the capacity. The triangle is gathered once for both visits
  * (keeping the count visit's spans for the write visit instead raised the registers enough to cost
  * more than computing them again). */
-__global__ void __launch_bounds__(SH_EMIT)
+__global__ void __launch_bounds__(SH_EMIT, SC_CUDA_SHADOW_EMIT_MIN_BLOCKS)
 sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t *idx, uint32_t num_triangles,
                       const uint32_t *tile_wmax, const uint4 *tile_box, uint32_t *keys, uint32_t *values,
                       size_t capacity)
