@@ -9,7 +9,8 @@
 #                   subdivided N times (repeatable; "builtin" is the built-in mesh)
 # Runs: 1. the window tests (label window: CUDA frames shown through interop and through the copy path
 # equal the renderer's image byte for byte, with resizes); 2. the slabcast viewer with --interop auto and
-# off: its screenshot of frame N equals the headless image of frame N, byte for byte; 3. the --fps runs.
+# off, without and with --shadows: its screenshot of frame N equals the headless image of frame N, byte
+# for byte; 3. the --fps runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=out/gpu-bundle fps=() prepare=0
@@ -55,19 +56,23 @@ status=0
 echo "== window tests"
 bash scripts/gpu-test.sh --build "$build" --labels window --require || status=1
 
-echo "== the viewer's frames against the headless renderer's"
+echo "== the viewer's frames against the headless renderer's (without and with shadows)"
 bin=$build/bin/slabcast
-common=(--frames 12 --size 800x600 --time 0.5 --backend cuda)
-"$bin" --headless "${common[@]}" --out "$out/headless.png" > "$out/headless.log" 2>&1 || { cat "$out/headless.log"; status=1; }
-for mode in auto off; do
-  "$bin" --window --no-hud --interop $mode "${common[@]}" --out "$out/window-$mode.png" > "$out/window-$mode.log" 2>&1
-  rc=$?
-  grep -E "window|frames reach|fps" "$out/window-$mode.log"
-  if [ $rc -eq 0 ] && cmp -s "$out/headless.png" "$out/window-$mode.png"; then
-    echo "PASS  viewer --interop $mode: frame 12 shown equals the headless frame 12"
-  else
-    echo "FAIL  viewer --interop $mode (exit $rc)"; tail -5 "$out/window-$mode.log"; status=1
-  fi
+for extra in "" "--shadows"; do
+  tag=${extra:+-shadows}
+  common=(--frames 12 --size 800x600 --time 0.5 --backend cuda $extra)
+  "$bin" --headless "${common[@]}" --out "$out/headless$tag.png" > "$out/headless$tag.log" 2>&1 ||
+    { cat "$out/headless$tag.log"; status=1; }
+  for mode in auto off; do
+    "$bin" --window --no-hud --interop $mode "${common[@]}" --out "$out/window-$mode$tag.png" > "$out/window-$mode$tag.log" 2>&1
+    rc=$?
+    grep -E "window|frames reach|fps" "$out/window-$mode$tag.log"
+    if [ $rc -eq 0 ] && cmp -s "$out/headless$tag.png" "$out/window-$mode$tag.png"; then
+      echo "PASS  viewer --interop $mode $extra: frame 12 shown equals the headless frame 12"
+    else
+      echo "FAIL  viewer --interop $mode $extra (exit $rc)"; tail -5 "$out/window-$mode$tag.log"; status=1
+    fi
+  done
 done
 
 for spec in "${fps[@]}"; do
