@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bench_peer.h"
-#include "bench_plot.h"
+#include "bench_plot_format.h"
 #include "camera.h"
 #include "option_values.h"
 #include "options.h"

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "bench_report.h"
 
@@ -329,18 +328,6 @@ int bench_plot_png(const bench_plot_data *d, const char *title, const char *path
     int rc = raster.failed ? (errno = ENOMEM, -1) : plot_raster_write_png(&raster, path);
     plot_raster_free(&raster);
     return rc;
-}
-
-bench_plot_format bench_plot_format_of(const char *path)
-{
-    static const struct { const char *ext; bench_plot_format format; } k_exts[] = {
-        {".svg", BENCH_PLOT_SVG}, {".png", BENCH_PLOT_PNG}};
-    size_t n = strlen(path);
-    for (size_t i = 0; i < sizeof k_exts / sizeof k_exts[0]; ++i) {
-        size_t m = strlen(k_exts[i].ext);
-        if (n >= m && strcasecmp(path + n - m, k_exts[i].ext) == 0) return k_exts[i].format;
-    }
-    return BENCH_PLOT_UNKNOWN;
 }
 
 int bench_plot_write(const bench_row *rows, size_t count, const char *title, const char *path, FILE *err)

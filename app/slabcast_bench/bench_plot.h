@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bench_plot_format.h"
 #include "bench_run.h"
 #include "plot_canvas.h"
 #include "slabcast.h"
@@ -25,12 +26,6 @@ typedef struct bench_plot_area {
 
 /* The stacked bars; frame time against triangles; against pixels. */
 extern const bench_plot_area bench_plot_bars_area, bench_plot_tri_area, bench_plot_pix_area;
-
-/* The file formats of the plot, told by the file name's extension. */
-typedef enum bench_plot_format { BENCH_PLOT_UNKNOWN, BENCH_PLOT_SVG, BENCH_PLOT_PNG } bench_plot_format;
-
-/* .svg or .png at the end of path, in any case; anything else is BENCH_PLOT_UNKNOWN. */
-bench_plot_format bench_plot_format_of(const char *path);
 
 typedef struct bench_axis {
     int log;                           /* 1: log10 scale */

@@ -13,7 +13,6 @@
 #include <type_traits>
 
 #include "backend_cuda.h"
-#include "bin_radix_cuda.cuh"
 #include "normals_cpu.h"
 #include "render_tuning.h"
 #include "sc_report.h"

@@ -216,6 +216,21 @@ sc_status sc_cuda_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaSt
 sc_status sc_cuda_split_temp_bytes(sc_cuda_state *st, const sc_frame_params *p, size_t *bytes);
 sc_status sc_cuda_tile_split(sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 sc_status sc_cuda_slab_split(sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* bin_cuda.cu, for the radix-sort binning (SC_BINNING_RADIX_SORT): the emit of the split binning with
+ * the cell as key (tile << slab_bits | slab), into (keys, values) instead of pair 0. */
+sc_status sc_cuda_emit_cells(const sc_cuda_state *st, const sc_frame_params *p, uint32_t *keys, uint32_t *values,
+                             cudaStream_t s);
+/* bin_radix_cuda.cu: the radix-sort binning, the grid of bin_cuda.cu's splits built the way tile
+ * renderers bin (a key per reference, CUB's radix sort, each cell's range from the sorted keys). The
+ * temporary storage of the sort and the scan (one buffer, used one after the other) for grid p and
+ * the state's reference capacity, kept where the split binning keeps the split library's
+ * (st->split_temp); the three stages of a frame, in the slots of the split binning's: emit (cell
+ * keys into pair 1, the unused tail padded), sort (pair 1 -> pair 0), ranges (cell and tile
+ * offsets). */
+sc_status sc_cuda_radix_temp_bytes(const sc_cuda_state *st, const sc_frame_params *p, size_t *bytes);
+sc_status sc_cuda_radix_emit(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+sc_status sc_cuda_radix_sort(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+sc_status sc_cuda_radix_ranges(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 /* overflow_cuda.cu: the whole binning and ray cast of an overflowing frame, in passes over tile
  * ranges (does nothing when the frame fits); the blocks its cooperative launch may use. */
 sc_status sc_cuda_overflow(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);

@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "backend_cuda.h"
-#include "bin_radix_cuda.cuh"
 #include "bins_cuda.cuh"
 #include "classify.h"
 #include "render_tuning.h"

@@ -35,7 +35,6 @@
 #include <cuda/functional>
 
 #include "backend_cuda.h"
-#include "bin_radix_cuda.cuh"
 #include "sc_report.h"
 
 /* Threads per block of the padding, run-end and tile-offset kernels: one element per thread, memory
