@@ -101,6 +101,9 @@ typedef struct sc_backend_ops {
      * waiting (sc_renderer_copy_positions). */
     sc_status (*copy_positions)(void *state, float *dst);
     sc_status (*buffers)(void *state, sc_backend_buffers *out);
+    /* Fills info's available, unavailable_reason, device and worker_threads (the front end fills the
+     * rest from kind and caps). */
+    void (*describe)(sc_backend_info *info);
 } sc_backend_ops;
 
 #ifdef __cplusplus

@@ -326,6 +326,14 @@ static sc_status cpu_buffers(void *state, sc_backend_buffers *out)
 
 static int cpu_available(void) { return 1; }
 
+static void cpu_describe(sc_backend_info *info)
+{
+    info->available = 1;
+    info->unavailable_reason[0] = '\0';
+    info->worker_threads = sc_cpu_default_threads();
+    snprintf(info->device, sizeof info->device, "host: %u threads", info->worker_threads);
+}
+
 const sc_backend_ops sc_backend_cpu_ops = {
     .kind = SC_BACKEND_CPU,
     .name = "CPU",
@@ -344,4 +352,5 @@ const sc_backend_ops sc_backend_cpu_ops = {
     .read_shadows = cpu_read_shadows,
     .copy_positions = cpu_read_positions, /* host memory both ways: the same copy */
     .buffers = cpu_buffers,
+    .describe = cpu_describe,
 };

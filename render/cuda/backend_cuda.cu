@@ -47,6 +47,33 @@ static int cuda_available(void)
     return count > 0;
 }
 
+static void cuda_describe(sc_backend_info *info)
+{
+    int count = 0, dev = 0;
+    info->worker_threads = 0;
+    info->device[0] = '\0';
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        info->available = 0;
+        snprintf(info->unavailable_reason, sizeof info->unavailable_reason, "no CUDA device (%s)",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return;
+    }
+    cudaDeviceProp prop;
+    if ((e = cudaGetDevice(&dev)) != cudaSuccess || (e = cudaGetDeviceProperties(&prop, dev)) != cudaSuccess) {
+        cudaGetLastError();
+        info->available = 0;
+        snprintf(info->unavailable_reason, sizeof info->unavailable_reason, "the CUDA device does not answer (%s)",
+                 cudaGetErrorString(e));
+        return;
+    }
+    info->available = 1;
+    info->unavailable_reason[0] = '\0';
+    snprintf(info->device, sizeof info->device, "%.160s (sm_%d%d, %d SMs, %.0f GiB)", prop.name, prop.major, prop.minor,
+             prop.multiProcessorCount, (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+}
+
 template <typename T> static void dev_free(T *&p)
 {
     if (p) cudaFree((void *)p);
@@ -853,4 +880,5 @@ extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     cuda_read_shadows,
     cuda_copy_positions,
     cuda_buffers,
+    cuda_describe,
 };

@@ -454,6 +454,37 @@ int sc_backend_from_name(const char *name, sc_backend *out);
 const char *sc_deformer_name(sc_deformer deformer);
 int sc_deformer_from_name(const char *name, sc_deformer *out);
 
+/* What a backend is and whether it runs here, for programs to ask instead of knowing (which backend
+ * to offer, where their buffers must live, what the device is). */
+enum { SC_BACKEND_INFO_TEXT = 256 };
+typedef enum sc_memory_space {
+    SC_MEMORY_HOST = 0,          /* host memory (malloc'd or pinned) */
+    SC_MEMORY_DEVICE             /* CUDA device memory of the current device */
+} sc_memory_space;
+typedef struct sc_backend_info {
+    sc_backend backend;          /* SC_BACKEND_CPU or SC_BACKEND_CUDA: SC_BACKEND_DEFAULT is resolved to
+                                    the backend it picks on this machine */
+    const char *name;            /* sc_backend_name(backend) */
+    int built;                   /* compiled into this library */
+    int available;               /* sc_renderer_create can use it on this machine */
+    char unavailable_reason[SC_BACKEND_INFO_TEXT]; /* why not ("" when available) */
+    /* Where the caller's buffers live: sc_frame_desc.rgba and .positions, sc_renderer_copy_positions'
+     * destination. The read_* calls always copy to host memory. */
+    sc_memory_space buffer_memory;
+    int asynchronous;            /* render returns before the frame is done (the GPU's time in stats) */
+    int surfaces;                /* writes CUDA surfaces (sc_frame_desc.surface: GL textures by interop) */
+    int radix_binning;           /* builds the grid by radix sort too (SC_BINNING_RADIX_SORT) */
+    uint32_t worker_threads;     /* CPU: host threads a renderer uses by default (one per core); else 0 */
+    char device[SC_BACKEND_INFO_TEXT]; /* what it runs on: "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB)",
+                                          "host: 16 threads"; "" when not available */
+} sc_backend_info;
+
+/* Fills *out for backend (SC_BACKEND_DEFAULT: the one sc_renderer_create would pick). Never fails
+ * for a backend that is not built or not available: it says so in *out. INVALID_ARGUMENT for a value
+ * that is not an sc_backend or a NULL out. Cheap after the first call for CUDA (the device query is
+ * the driver's). */
+sc_status sc_backend_get_info(sc_backend backend, sc_backend_info *out);
+
 /* Colour legends. The colour scale of the view mode in force (sc_renderer_set_shading), for a legend
  * drawn beside the image: the range of values, how they map onto the colours, and the colour of any
  * value, computed by the same per-pixel code the backends shade with, so a legend cannot drift from

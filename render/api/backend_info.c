@@ -1,0 +1,32 @@
+/* backend_info.c - sc_backend_get_info: what a backend is and whether it runs here, from its table
+ * (kind and caps) and its own description (availability, device, threads). */
+#include <stdio.h>
+#include <string.h>
+
+#include "backend_registry.h"
+#include "sc_report.h"
+#include "slabcast.h"
+
+sc_status sc_backend_get_info(sc_backend backend, sc_backend_info *out)
+{
+    if (!out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_backend_get_info: out is NULL");
+    if (backend != SC_BACKEND_DEFAULT && backend != SC_BACKEND_CPU && backend != SC_BACKEND_CUDA)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_backend_get_info: unknown backend %d", (int)backend);
+    memset(out, 0, sizeof *out);
+    const sc_backend_ops *ops = sc_backend_find(backend);
+    out->backend = ops ? ops->kind : backend;
+    out->name = sc_backend_name(out->backend);
+    out->buffer_memory = out->backend == SC_BACKEND_CUDA ? SC_MEMORY_DEVICE : SC_MEMORY_HOST;
+    if (!ops) { /* only CUDA can be missing: the CPU backend is always built */
+        out->built = 0;
+        snprintf(out->unavailable_reason, sizeof out->unavailable_reason,
+                 "the %s backend is not built into this library (built without CUDA)", out->name);
+        return SC_OK;
+    }
+    out->built = 1;
+    out->asynchronous = !(ops->caps & SC_BACKEND_CAP_SYNCHRONOUS);
+    out->surfaces = (ops->caps & SC_BACKEND_CAP_SURFACE) != 0;
+    out->radix_binning = (ops->caps & SC_BACKEND_CAP_RADIX_BINNING) != 0;
+    ops->describe(out);
+    return SC_OK;
+}
