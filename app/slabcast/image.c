@@ -22,7 +22,8 @@ int app_image_alloc(app_image *img, sc_backend backend, unsigned width, unsigned
     size_t bytes = (size_t)width * height * 4;
     img->width = width;
     img->height = height;
-    img->on_device = backend == SC_BACKEND_CUDA;
+    sc_backend_info info; /* where the backend wants the caller's buffers */
+    img->on_device = sc_backend_get_info(backend, &info) == SC_OK && info.buffer_memory == SC_MEMORY_DEVICE;
     img->pixels = NULL;
     if (img->on_device) {
 #if SLABCAST_WITH_CUDA
