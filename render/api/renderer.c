@@ -93,7 +93,7 @@ static sc_status resolve_desc(const sc_renderer_desc *in, sc_renderer_desc *d)
     if (d->num_threads > SC_CPU_MAX_THREADS) d->num_threads = SC_CPU_MAX_THREADS;
     if (d->host_memory_limit == 0) d->host_memory_limit = default_memory_limit();
     SC_TRY(resolve_grid(&d->tile_size, &d->num_slabs, "sc_renderer_create"));
-    if (d->backend != SC_BACKEND_DEFAULT && d->backend != SC_BACKEND_CPU && d->backend != SC_BACKEND_CUDA)
+    if (!sc_backend_name(d->backend)) /* names.c knows every sc_backend */
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_create: unknown backend %d", (int)d->backend);
     if (d->binning != SC_BINNING_SPLIT && d->binning != SC_BINNING_RADIX_SORT)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
