@@ -198,6 +198,9 @@ static void op_create(scf_state *st, sc_renderer **fresh, scf_bytes *b)
     uint8_t flags = take_u8(b);
     d.cull_back_faces = flags & 1;
     d.flat_shading = (flags >> 1) & 1;
+    /* Bit 2: the caller's vertex order kept (both orders render the same, so inputs written before
+     * the bit had a meaning keep theirs). */
+    d.vertex_order = (flags >> 2) & 1 ? SC_VERTEX_ORDER_KEEP : SC_VERTEX_ORDER_FIRST_USE;
     d.num_threads = take_threads(b);
     d.initial_ref_capacity = take_ref_capacity(b);
     fit_grid(&d.width, &d.height, d.tile_size, d.num_slabs);
@@ -390,6 +393,15 @@ static void op_render(scf_state *st, scf_bytes *b)
     sc_clear_error();
     sc_status s = sc_renderer_render(st->r, &f);
     scf_check_status(s, "sc_renderer_render");
+    if (s == SC_OK && pos && st->verts) { /* the caller's positions come back as given, in its order */
+        float *back = malloc(3 * (size_t)st->verts * sizeof(float));
+        SCF_CHECK(back != NULL, "out of memory");
+        sc_clear_error();
+        scf_check_status(sc_renderer_read_positions(st->r, back), "sc_renderer_read_positions");
+        SCF_CHECK(memcmp(back, pos, 3 * (size_t)st->verts * sizeof(float)) == 0,
+                  "the positions read back are not the caller's of the frame");
+        free(back);
+    }
     free(pos);
     free(rgba);
     if (s == SC_OK) read_results(st, 1);

@@ -429,6 +429,12 @@ def render_files():
     C(T, "camera_inside", camera((0.25, 0.25, 0.25), (1, 1, 1), near=0.001) + render())
     C(T, "resize_pitch", resize(17, 9) + render(pitch=2) + resize(64, 1) + render(pitch=0))
     C(T, "positions", render(0, positions=[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1.5]))
+    # Vertices out of first-use order (vertex 0 unused, NaN): the caller's order kept (create flag 4)
+    # and the default first-use order, each with a frame from caller positions read back.
+    OUT_OF_ORDER = ([("nan", 0, 0), (0, 1, 0), (1, 0, 0), (0, 0, 1), (0, 0, 0)], [(4, 3, 2), (4, 2, 1), (4, 1, 3), (1, 2, 3)])
+    POS = [0.5, "nan", 0, 0, 1, 0, 1, 0, 0, 0, 0, 1.5, 0, 0, 0]
+    C(T, "vertex_order", create(40, 32, 8, 16, flags=4) + mesh(*OUT_OF_ORDER) + render(0.5) + render(0, positions=POS)
+      + bytes([OP_READ]) + create(40, 32) + mesh(*OUT_OF_ORDER) + render(0, positions=POS) + bytes([OP_READ]))
     C(T, "tiles_slabs", create(64, 64, 1, 64, 0, flags=3) + mesh(*TETRA) + camera() + render())
     C(T, "options_toggle", render(0.5, options=(1, 1)) + render(1.0, options=(0, 1)) + render(1.5, options=(1, 0))
       + render(2.0, options=(0, 0)))

@@ -93,7 +93,7 @@ static void json_options(const bench_report *r, FILE *f)
     app_json_number(f, (double)o->start_time);
     fputs(",\n    \"dt\": ", f);
     app_json_number(f, (double)o->time_step);
-    fprintf(f, ",\n    \"vertex_order\": \"%s\"", o->vertex_order_first_use ? "first-use" : "as-loaded");
+    fprintf(f, ",\n    \"vertex_order\": \"%s\"", bench_vertex_order_name(o->vertex_order));
     fprintf(f, ",\n    \"backend\": \"%s\",\n    \"resolution\": ", bench_backend_name(o->backend));
     json_u64_or_null(f, o->resolution != 0, o->resolution);
     fputs(",\n    \"threads\": ", f);

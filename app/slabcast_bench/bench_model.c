@@ -64,18 +64,13 @@ static int check_subdivision(uint32_t triangles, uint32_t levels, char *why, siz
 }
 
 /* m->mesh: the base subdivided `levels` times, framed. */
-static int make_level(bench_model *m, uint32_t levels, int first_use, char *why, size_t why_size)
+static int make_level(bench_model *m, uint32_t levels, char *why, size_t why_size)
 {
     sc_mesh_free(&m->mesh);
     m->has_mesh = 0;
     if (check_subdivision(m->base.triangle_count, levels, why, why_size) != 0) return -1;
     if (sc_mesh_subdivide_midpoint(&m->base, levels, &m->mesh) != SC_OK)
         return fail_library("--subdivide", why, why_size);
-    if (first_use && sc_mesh_reorder_vertices(&m->mesh, NULL) != SC_OK) {
-        sc_mesh_free(&m->mesh);
-        return fail_library("--vertex-order", why, why_size);
-    }
-    m->first_use = first_use;
     app_fit_mesh(m->mesh.positions, m->mesh.vertex_count, m->mesh.indices, m->mesh.triangle_count, &m->orbit, NULL);
     m->subdivide = levels;
     m->has_mesh = 1;
@@ -83,7 +78,7 @@ static int make_level(bench_model *m, uint32_t levels, int first_use, char *why,
 }
 
 int bench_model_prepare(bench_model *m, int model, const char *path, uint32_t resolution, uint32_t subdivide,
-                        int first_use, char *why, size_t why_size)
+                        char *why, size_t why_size)
 {
     if (m->model != model) {
         bench_model_free(m);
@@ -95,6 +90,6 @@ int bench_model_prepare(bench_model *m, int model, const char *path, uint32_t re
         snprintf(why, why_size, "%s", m->error);
         return -1;
     }
-    if (m->has_mesh && m->subdivide == subdivide && m->first_use == first_use) return 0;
-    return make_level(m, subdivide, first_use, why, why_size);
+    if (m->has_mesh && m->subdivide == subdivide) return 0;
+    return make_level(m, subdivide, why, why_size);
 }

@@ -18,7 +18,6 @@ typedef struct bench_model {
     char error[768];
     sc_mesh base;                /* as read, fitted into float's comfortable range */
     uint32_t subdivide;          /* levels of `mesh` */
-    int first_use;               /* `mesh`'s vertices renumbered by first use */
     int has_mesh;
     sc_mesh mesh;                /* base subdivided `subdivide` times (a copy also at 0 levels) */
     app_orbit orbit;             /* the framing of `mesh` */
@@ -27,11 +26,11 @@ typedef struct bench_model {
 void bench_model_init(bench_model *m);
 void bench_model_free(bench_model *m);
 
-/* Makes `mesh` the given model at the given subdivision level, its vertices renumbered by first use
- * when first_use is nonzero, reading the model only when another one is held. resolution: the built-in
- * mesh's (0: the library's default). Returns 0, or -1 with why (the library's message naming the
- * file, or the subdivision over the triangle limit). */
+/* Makes `mesh` the given model at the given subdivision level (its vertices as loaded and
+ * subdivided: the renderer's vertex order is its own option), reading the model only when another
+ * one is held. resolution: the built-in mesh's (0: the library's default). Returns 0, or -1 with why
+ * (the library's message naming the file, or the subdivision over the triangle limit). */
 int bench_model_prepare(bench_model *m, int model, const char *path, uint32_t resolution, uint32_t subdivide,
-                        int first_use, char *why, size_t why_size);
+                        char *why, size_t why_size);
 
 #endif

@@ -91,9 +91,10 @@ void bench_print_usage(FILE *f)
             "                      shadow decisions in DIR (an existing folder): ours\n"
             "                      (slabcast-shadow-N.png, N the table's #) and those of peers that make\n"
             "                      them (gl-shadowmap-N.png and gl-shadowmap-diff-N.png)\n"
-            "  --vertex-order O    as-loaded (default) or first-use: the mesh's vertices renumbered in the\n"
-            "                      order its triangles first use them (sc_mesh_reorder_vertices), after\n"
-            "                      subdivision; the triangles and the image are the same\n"
+            "  --vertex-order O    the vertices' order inside the renderer (sc_renderer_desc.vertex_order):\n"
+            "                      first-use (default: renumbered in the order the triangles first use\n"
+            "                      them) or as-loaded (the mesh's own order, as loaded and subdivided);\n"
+            "                      the triangles, the image and the positions read back are the same\n"
             "  --verbose           log the libraries' info and debug lines\n"
             "  --help              this text\n"
             "Exit status: 0 every configuration ran, 1 a configuration failed (named on stderr), 2 bad usage.\n",
@@ -422,9 +423,10 @@ static int apply_value(bench_options *o, list_state *st, opt_id id, const char *
     case OPT_JSON: return apply_file_name(opt, v, &o->json_path, err);
     case OPT_CSV: return apply_file_name(opt, v, &o->csv_path, err);
     case OPT_VERTEX_ORDER:
-        if (strcmp(v, "as-loaded") == 0) o->vertex_order_first_use = 0;
-        else if (strcmp(v, "first-use") == 0) o->vertex_order_first_use = 1;
-        else return bad_value(err, opt, v, "unknown vertex order", "as-loaded, first-use");
+        if (strcmp(v, bench_vertex_order_name(SC_VERTEX_ORDER_KEEP)) == 0) o->vertex_order = SC_VERTEX_ORDER_KEEP;
+        else if (strcmp(v, bench_vertex_order_name(SC_VERTEX_ORDER_FIRST_USE)) == 0)
+            o->vertex_order = SC_VERTEX_ORDER_FIRST_USE;
+        else return bad_value(err, opt, v, "unknown vertex order", "first-use, as-loaded");
         return 0;
     case OPT_IMAGES:
         if (!*v) return bad_value(err, opt, v, "empty folder name", "an existing folder");
@@ -486,6 +488,7 @@ static void set_defaults(bench_options *o)
     o->shadow_count = 1;
     o->views = 1;
     o->warmup = -1;
+    o->vertex_order = SC_VERTEX_ORDER_FIRST_USE; /* the renderer's default */
     o->time_step = 1.0f / 60.0f;
 }
 
@@ -579,4 +582,9 @@ const char *bench_backend_name(sc_backend backend)
 {
     const char *name = sc_backend_name(backend);
     return name ? name : "auto";
+}
+
+const char *bench_vertex_order_name(sc_vertex_order order)
+{
+    return order == SC_VERTEX_ORDER_KEEP ? "as-loaded" : "first-use";
 }

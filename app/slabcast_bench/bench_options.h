@@ -56,7 +56,9 @@ typedef struct bench_options {
     float start_time, time_step;        /* frame i is at start_time + i * time_step */
     const char *json_path, *csv_path, *plot_path; /* NULL: not written */
     const char *images_dir;             /* --images: shadow decision pictures go there; NULL: none */
-    int vertex_order_first_use;         /* --vertex-order first-use: sc_mesh_reorder_vertices after subdividing */
+    sc_vertex_order vertex_order;       /* --vertex-order: the renderer's sc_renderer_desc.vertex_order
+                                           (first-use: SC_VERTEX_ORDER_FIRST_USE, the default; as-loaded:
+                                           SC_VERTEX_ORDER_KEEP) */
     const char *peers[BENCH_MAX_PEERS]; /* peer names, checked against the peer table */
     unsigned peer_count;
     int verbose;
@@ -76,5 +78,7 @@ int bench_warmup_for(const bench_options *o, sc_backend backend);
 void bench_deform_name(unsigned mask, char *buf, size_t size);
 /* "auto", "cuda", "cpu". */
 const char *bench_backend_name(sc_backend backend);
+/* --vertex-order's names: "first-use" (SC_VERTEX_ORDER_FIRST_USE), "as-loaded" (SC_VERTEX_ORDER_KEEP). */
+const char *bench_vertex_order_name(sc_vertex_order order);
 
 #endif

@@ -22,6 +22,7 @@ typedef struct bench_peer_scene {
     const float *times;              /* the frames' times, `frames` of them (warm-up frames excluded) */
     int frames, warmup;              /* warm-up frames are rendered at times[0] before the timed ones */
     uint32_t cpu_threads;            /* peers on the CPU backend: worker threads (--threads); 0: one per core */
+    sc_vertex_order vertex_order;    /* peers that are this renderer: its vertex order (--vertex-order) */
     /* Our last frame's hit per pixel (host memory, width * height, row 0 at the bottom): the triangle
      * id, or SC_NO_HIT. */
     const sc_hit *our_hits;

@@ -144,6 +144,7 @@ static int create_renderer(run_state *s, const bench_model *m, const bench_row *
     rd.tile_size = s->c->tile_size;
     rd.num_slabs = s->c->num_slabs;
     rd.num_threads = s->o->threads;
+    rd.vertex_order = s->o->vertex_order;
     if (sc_renderer_create(&rd, &s->renderer) != SC_OK) return library_error(NULL, why, why_size);
     sc_mesh_data md = sc_mesh_view(&m->mesh);
     sc_deform_desc dd = app_deform_desc(s->c->deform_mask, 1.0f);
@@ -350,6 +351,7 @@ static int run_peers(bench_context *ctx, run_state *s, bench_row *row)
     scene.frames = row->frames;
     scene.warmup = row->warmup;
     scene.cpu_threads = s->o->threads;
+    scene.vertex_order = s->o->vertex_order;
     scene.our_hits = s->hits;
     for (int k = 0; k < 3; ++k) scene.framing_center[k] = ctx->model.orbit.center[k];
     scene.framing_radius = ctx->model.orbit.radius;
@@ -402,8 +404,8 @@ int bench_run_config(bench_context *ctx, const bench_config *c, bench_row *row)
     const bench_options *o = ctx->options;
     row_begin(ctx, c, row);
     sc_clear_error();
-    if (bench_model_prepare(&ctx->model, (int)c->model, c->model_path, o->resolution, c->subdivide,
-                            o->vertex_order_first_use, row->error, sizeof row->error) != 0) {
+    if (bench_model_prepare(&ctx->model, (int)c->model, c->model_path, o->resolution, c->subdivide, row->error,
+                            sizeof row->error) != 0) {
         row->failed = 1;
         return -1;
     }

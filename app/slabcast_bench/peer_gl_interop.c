@@ -77,6 +77,7 @@ static sc_status open_renderer(peer_gl_interop *x)
     d.height = sc->height;
     d.tile_size = sc->tile_size;
     d.num_slabs = sc->num_slabs;
+    d.vertex_order = sc->vertex_order;
     d.stream = x->stream;
     sc_status s = sc_renderer_create(&d, &x->renderer);
     if (s == SC_ERROR_UNSUPPORTED || s == SC_ERROR_NO_DEVICE) x->skip = 1;

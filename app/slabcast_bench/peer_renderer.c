@@ -96,6 +96,7 @@ static int create(const bench_peer_scene *sc, size_t capacity, run_state *s, cha
     rd.num_slabs = sc->num_slabs;
     rd.initial_ref_capacity = capacity;
     rd.num_threads = sc->cpu_threads; /* the CPU backend's; the CUDA backend ignores it */
+    rd.vertex_order = sc->vertex_order;
     if (sc_renderer_create(&rd, &s->renderer) != SC_OK) return fail_library(s, why, why_size);
     sc_mesh_data md = sc_mesh_view(sc->mesh);
     if (sc_renderer_set_mesh(s->renderer, &md) != SC_OK || sc_renderer_set_camera(s->renderer, &sc->camera) != SC_OK ||

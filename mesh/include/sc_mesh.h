@@ -147,13 +147,6 @@ void sc_mesh_clean(sc_mesh *mesh, sc_mesh_report *report);
  * mesh (levels 0: a copy). INVALID_ARGUMENT on bad indices or when 32-bit indices would overflow. */
 sc_status sc_mesh_subdivide_midpoint(const sc_mesh *in, uint32_t levels, sc_mesh *out);
 
-/* Renumbers the vertices in place in the order the triangles first use them (unused vertices last, in
- * their order), so that passes over the triangles read the positions nearly in order; the triangles,
- * their order and each one's corner order are kept. old_of_new (optional, vertex_count entries)
- * receives each new vertex's old index. INVALID_ARGUMENT on bad indices, OUT_OF_MEMORY (the mesh
- * unchanged) without room for a copy of the positions. */
-sc_status sc_mesh_reorder_vertices(sc_mesh *mesh, uint32_t *old_of_new);
-
 /* A view of the mesh for sc_renderer_set_mesh. */
 sc_mesh_data sc_mesh_view(const sc_mesh *mesh);
 

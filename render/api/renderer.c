@@ -17,6 +17,7 @@
 #include "resolve.h"
 #include "sc_report.h"
 #include "sizes.h"
+#include "vertex_order.h"
 
 /* Grid sizes of r->params from the size, tile size and slab count (r->desc); r->params is unchanged
  * on failure. */
@@ -100,6 +101,11 @@ static sc_status resolve_desc(const sc_renderer_desc *in, sc_renderer_desc *d)
                        "sc_renderer_create: binning %d is not an sc_binning (SC_BINNING_SPLIT or "
                        "SC_BINNING_RADIX_SORT)",
                        (int)d->binning);
+    if (d->vertex_order != SC_VERTEX_ORDER_FIRST_USE && d->vertex_order != SC_VERTEX_ORDER_KEEP)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
+                       "sc_renderer_create: vertex_order %d is not an sc_vertex_order (SC_VERTEX_ORDER_FIRST_USE or "
+                       "SC_VERTEX_ORDER_KEEP)",
+                       (int)d->vertex_order);
     if (d->initial_ref_capacity > SC_MAX_REF_CAPACITY)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
                        "sc_renderer_create: initial_ref_capacity %zu is above %zu (references have 32-bit offsets); "
@@ -175,9 +181,15 @@ sc_status sc_renderer_set_mesh(sc_renderer *r, const sc_mesh_data *m)
                            (unsigned long long)(i / 3), m->indices[i], m->vertex_count);
     float center[3], radius;
     const uint64_t dropped = sc_mesh_bounds(m, center, &radius);
+    /* The backend gets the mesh in the renderer's vertex order, and the permutation that takes the
+     * caller's vertex-indexed arrays to it and back. */
+    sc_vertex_order_mesh ordered;
+    SC_TRY(sc_vertex_order_make(m, r->desc.vertex_order, "sc_renderer_set_mesh", &ordered));
     r->has_mesh = 0;
     r->first_reported = r->last.frames + 1; /* the frames before are of another mesh */
-    SC_TRY(r->ops->set_mesh(r->state, m));
+    const sc_status s = r->ops->set_mesh(r->state, &ordered.mesh, ordered.new_of_old);
+    sc_vertex_order_free(&ordered);
+    SC_TRY(s);
     if (dropped)
         sc_log(SC_LOG_WARNING,
                "sc_renderer_set_mesh: %llu of %u triangles use a vertex with a non-finite coordinate; they are dropped",

@@ -21,18 +21,23 @@ typedef struct sc_ray {
 
 SC_HD static inline float sc_absf(float a) { return a < 0.0f ? -a : a; }
 
+/* v[k] for k in 0 .. 2, as selects: a GPU thread indexing its own small array by a runtime k would
+ * put the array in local memory. */
+SC_HD static inline float sc_pick3(const float v[3], int k) { return k == 0 ? v[0] : (k == 1 ? v[1] : v[2]); }
+
 SC_HD static inline void sc_ray_setup(sc_ray *r, const float org[3], const float dir[3])
 {
     float ax = sc_absf(dir[0]), ay = sc_absf(dir[1]), az = sc_absf(dir[2]);
     int kz = (ax >= ay && ax >= az) ? 0 : (ay >= az ? 1 : 2);
     int kx = kz + 1 == 3 ? 0 : kz + 1;
     int ky = kx + 1 == 3 ? 0 : kx + 1;
-    if (dir[kz] < 0.0f) { int t = kx; kx = ky; ky = t; } /* keep the winding */
+    const float dz = sc_pick3(dir, kz);
+    if (dz < 0.0f) { int t = kx; kx = ky; ky = t; } /* keep the winding */
     r->org[0] = org[0]; r->org[1] = org[1]; r->org[2] = org[2];
     r->kx = kx; r->ky = ky; r->kz = kz;
-    r->sx = SC_FDIV(dir[kx], dir[kz]);
-    r->sy = SC_FDIV(dir[ky], dir[kz]);
-    r->sz = SC_FDIV(1.0f, dir[kz]);
+    r->sx = SC_FDIV(sc_pick3(dir, kx), dz);
+    r->sy = SC_FDIV(sc_pick3(dir, ky), dz);
+    r->sz = SC_FDIV(1.0f, dz);
 }
 
 /* The test in parts, so a kernel can stage triangles already moved to the ray origin and permuted
@@ -114,7 +119,8 @@ SC_HD static inline int sc_intersect(const sc_ray *r, const float *a, const floa
         B[i] = SC_FSUB(b[i], r->org[i]);
         C[i] = SC_FSUB(c[i], r->org[i]);
     }
-    const sc_tri_axes q = {A[kx], A[ky], A[kz], B[kx], B[ky], B[kz], C[kx], C[ky], C[kz]};
+    const sc_tri_axes q = {sc_pick3(A, kx), sc_pick3(A, ky), sc_pick3(A, kz), sc_pick3(B, kx), sc_pick3(B, ky),
+                           sc_pick3(B, kz), sc_pick3(C, kx), sc_pick3(C, ky), sc_pick3(C, kz)};
     sc_edges e;
     sc_edges_compute(r->sx, r->sy, &q, &e);
     if (sc_edges_zero(&e)) sc_edges_exact(&e);

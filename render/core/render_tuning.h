@@ -20,6 +20,12 @@ enum {
 enum {
     SC_CUDA_DEFORM_THREADS = 256,     /* one thread per vertex; memory bound, any full block does */
     SC_CUDA_NORMALS_THREADS = 256,    /* one thread per vertex gathering its triangles */
+    SC_CUDA_PERMUTE_THREADS = 256,    /* positions between the caller's vertex order and the
+                                         renderer's: one thread per vertex, memory bound */
+    SC_CUDA_READ_CHUNK_VERTICES = 1 << 20, /* read_positions through the vertex order: positions
+                                         gathered into a staging buffer of this many vertices (12 MiB)
+                                         and copied to the host chunk by chunk, so the buffer does not
+                                         grow with the mesh */
     SC_CUDA_PROJECT_THREADS = 128,    /* the classification needs about 60 registers; a lower cap spills */
     SC_CUDA_EMIT_THREADS = 256,       /* emit: one atomic per block for its references' range */
     SC_CUDA_EMIT_MIN_BLOCKS = 6,      /* ... resident blocks asked of the compiler (at most 42 registers) */
@@ -46,15 +52,15 @@ enum {
     SC_CUDA_SHADE_BLOCK_Y = 4         /* ... 4 rows per block */
 };
 
-/* The shadow pass (render/core/shadow.h): each light view is a G x G grid of light tiles over its
- * receivers' bounds, with S depth slabs over their depth range. G follows the mesh (set with it):
+/* The shadow pass (render/core/shadow.h): a light's views with receivers share G^2 light tiles, each
+ * view's grid over its receivers' bounds, with S depth slabs over their depth range. G follows the mesh (set with it):
  * the smallest power of two from SC_SHADOW_GRID_MIN with G^2 x SC_SHADOW_TRIANGLES_PER_TILE >= the
  * triangles, at most SC_SHADOW_GRID_MAX, so a ray's tile holds a few dozen casters whatever the mesh
  * (every ray looks at its tile's casters up to its slab: 250 per tile at G = 64 on the 871K dragon
  * made the cast 4x slower than at 256). S = 8: the first slabs hold the blockers of most rays. */
 enum {
     SC_SHADOW_GRID_MIN = 64,          /* light tiles per view edge: the least */
-    SC_SHADOW_GRID_MAX = 512,         /* ... the most (6 x 512^2 tiles x 8 slabs: 2^23.6 cells) */
+    SC_SHADOW_GRID_MAX = 512,         /* ... the most (512^2 tiles x 8 slabs: 2^21 cells) */
     SC_SHADOW_TRIANGLES_PER_TILE = 32,
     SC_SHADOW_SLABS = 8,              /* light-space depth slabs */
     SC_CUDA_SHADOW_CAST_WARPS = 8,    /* shadow cast: warps per block (a warp per 32 receivers) */

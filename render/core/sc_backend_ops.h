@@ -5,7 +5,14 @@
  *
  * A backend lives in a room of its own (cpu/, cuda/), includes only core/ headers besides its own,
  * and exports one table (sc_backend_cpu_ops, sc_backend_cuda_ops) that api/backend_registry.c
- * lists. */
+ * lists.
+ *
+ * Vertex order: a backend holds the mesh in the renderer's internal vertex order (the front end's
+ * choice, sc_renderer_desc.vertex_order) and is given at set_mesh the permutation new_of_old (per
+ * caller vertex, its internal index; NULL: the two orders are one). Every vertex-indexed array that
+ * crosses the API is in the caller's order: the backend takes the caller's frame positions through
+ * the permutation (positions[new_of_old[v]] = caller[v]) and gives read_positions and copy_positions
+ * back through it (out[v] = positions[new_of_old[v]]). */
 #ifndef SC_BACKEND_OPS_H
 #define SC_BACKEND_OPS_H
 
@@ -46,7 +53,8 @@ typedef struct sc_backend_frame {
     /* shade->lights: the frame's lights; shade->shadow_lights > 0: a shadow pass for those with
      * lights[i].shadows (the contract of slabcast.h, grids of render/core/shadow.h). */
     const sc_deform_eval *deform;  /* this frame's deformation (unused when positions is set) */
-    const float *positions;        /* the caller's deformed positions (backend memory), or NULL */
+    const float *positions;        /* the caller's deformed positions (backend memory, the caller's
+                                      vertex order), or NULL */
     const sc_shade_params *shade;
     void *rgba;                    /* output image (backend memory), or NULL */
     size_t pitch;                  /* its bytes per row (resolved: never 0) */
@@ -61,8 +69,10 @@ typedef struct sc_backend_buffers {
     const float *tri_keys;         /* per triangle: depth key (+inf when binned to no tile) */
     const uint32_t *tile_offsets;  /* per tile + 1: first reference of the tile */
     const uint32_t *tests;         /* per pixel: ray-triangle tests */
-    const float *normals;          /* per vertex: this frame's smooth normals */
+    const float *normals;          /* per vertex (internal order): this frame's smooth normals */
     const uint32_t *shadow_tests;  /* per pixel: shadow-ray tests over all lights */
+    const uint32_t *new_of_old;    /* per caller vertex: its internal index; NULL: the caller's order
+                                      (the CPU backend's; the CUDA backend gives none) */
 } sc_backend_buffers;
 
 typedef struct sc_backend_ops {
@@ -75,8 +85,10 @@ typedef struct sc_backend_ops {
     void (*destroy)(void *state);  /* NULL is ignored */
     /* The grid changed size; on failure the backend keeps the previous grid. */
     sc_status (*resize)(void *state, const sc_frame_params *grid);
-    /* Copies the mesh (indices checked by the front end). */
-    sc_status (*set_mesh)(void *state, const sc_mesh_data *mesh);
+    /* Copies the mesh, given in the internal vertex order (indices checked by the front end), and
+     * the permutation new_of_old (vertex_count entries, host memory read during the call only; NULL:
+     * the internal order is the caller's). */
+    sc_status (*set_mesh)(void *state, const sc_mesh_data *mesh, const uint32_t *new_of_old);
     /* Grows the reference buffers to at least ref_capacity (<= SC_MAX_REF_CAPACITY); *capacity: what
      * the buffers hold afterwards (a backend may hold more than asked). */
     sc_status (*reserve)(void *state, size_t ref_capacity, size_t *capacity);
@@ -90,15 +102,15 @@ typedef struct sc_backend_ops {
      * and its sc_backend_frame.serial; *serial = 0 (and *out zero) when none has. The frames it may
      * return are the last SC_FRAME_RECORDS rendered (render_tuning.h). */
     sc_status (*poll)(void *state, sc_frame_stats *out, uint64_t *serial);
-    /* Copies the hit buffer / this frame's positions to host memory. */
+    /* Copies the hit buffer / this frame's positions (the caller's vertex order) to host memory. */
     sc_status (*read_hits)(void *state, sc_hit *out);
     sc_status (*read_positions)(void *state, float *out);
     /* Copies the last frame's shadow mask (a byte per pixel, bit i: in shadow for light i) to host
      * memory (zero when the frame had no shadow pass). */
     sc_status (*read_shadows)(void *state, uint8_t *out);
-    /* Copies this frame's positions to the backend's memory (host for CPU, device for CUDA), after
-     * the frames rendered: CPU in the call; CUDA device to device on the renderer's stream, without
-     * waiting (sc_renderer_copy_positions). */
+    /* Copies this frame's positions (the caller's vertex order) to the backend's memory (host for
+     * CPU, device for CUDA), after the frames rendered: CPU in the call; CUDA device to device on the
+     * renderer's stream, without waiting (sc_renderer_copy_positions). */
     sc_status (*copy_positions)(void *state, float *dst);
     sc_status (*buffers)(void *state, sc_backend_buffers *out);
     /* Fills info's available, unavailable_reason, device and worker_threads (the front end fills the

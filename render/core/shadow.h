@@ -30,8 +30,11 @@
  *    its d; a caster is clipped to each face's w >= wc and projected there. wc is half of
  *    (1 - tmax) times the face's nearest receiver: the blockers of a receiver at depth w lie at depth
  *    >= (1 - tmax) w, so nothing that can block is clipped away.
- * Each view holds a G x G grid over its receivers' bounds (fitted every frame, so clustered receivers
- * get the whole grid), and S depth slabs over its receivers' depth range. A caster is binned to the
+ * The views that hold receivers share G^2 light tiles: each of the k such views gets a grid of
+ * gx x gy <= G^2 / k tiles over its receivers' bounds, its aspect that of the bounds (fitted every
+ * frame, so clustered receivers get the whole grid and tiles stay near square in light space), and S
+ * depth slabs over its receivers' depth range. A light has G^2 tile ids whatever its views: the splits
+ * that group receivers and casters by tile scan no buckets for views without receivers. A caster is binned to the
  * tiles its image covers, widened by a margin that bounds the float error of the images and of the
  * ray test (below), and to the slab of its key: its nearest light-space depth, lowered by a margin. A
  * blocker of a receiver at depth w has depth <= w, so the receiver needs only slabs whose near bound
@@ -89,19 +92,21 @@ typedef struct sc_shadow_view {
     float ext;                     /* receivers' largest distance to L (or C), inf norm */
     float uv_max;                  /* receivers' largest |u|, |v| */
     float box0[3], box1[3];        /* receivers' world bounding box (the rays' origins) */
+    uint32_t gx, gy;               /* tiles along u and v (gx * gy <= G^2 / active views) */
+    uint32_t base;                 /* its first tile id: tile = base + ty * gx + tx */
 } sc_shadow_view;
 
-/* A light's grid for this frame. Tile id = view * G^2 + ty * G + tx. The CPU backend keys a caster
+/* A light's grid for this frame. Tile id = view's base + ty * gx + tx. The CPU backend keys a caster
  * reference tile | slab << tile_bits and a receiver of no tile num_tiles_max (the sentinel bucket);
  * the CUDA backend keys references by cell, tile << slab_bits | slab, and keeps only receivers. */
 typedef struct sc_shadow_grid {
     sc_light_params light;
     float center[3];               /* C: origin of a directional light's coordinates */
     float axis_u[3], axis_v[3], axis_w[3]; /* directional: orthonormal, axis_w along the light's travel */
-    uint32_t grid;                 /* G: tiles per view edge */
+    uint32_t grid;                 /* G: the light's G^2 tiles are shared by its views with receivers */
     uint32_t num_slabs;            /* S */
-    uint32_t tile_bits, slab_bits; /* 2^tile_bits > SC_SHADOW_MAX_VIEWS * G^2 (room for the sentinel) */
-    uint32_t num_tiles;            /* SC_SHADOW_MAX_VIEWS * G^2: tile ids of every view */
+    uint32_t tile_bits, slab_bits; /* 2^tile_bits > G^2 (room for the sentinel) */
+    uint32_t num_tiles;            /* G^2: the tile ids of every view */
     sc_shadow_view views[SC_SHADOW_MAX_VIEWS];
 } sc_shadow_grid;
 
@@ -190,7 +195,7 @@ SC_HD static inline uint32_t sc_shadow_face(const float d[3])
 {
     const float ax = sc_absf(d[0]), ay = sc_absf(d[1]), az = sc_absf(d[2]);
     const uint32_t a = (ax >= ay && ax >= az) ? 0u : (ay >= az ? 1u : 2u);
-    return 2u * a + (d[a] < 0.0f ? 1u : 0u);
+    return 2u * a + (sc_pick3(d, (int)a) < 0.0f ? 1u : 0u);
 }
 
 SC_HD static inline void sc_shadow_face_coords(uint32_t face, const float d[3], float *x, float *y, float *w)
@@ -253,8 +258,7 @@ SC_HD static inline uint32_t sc_shadow_cell(float x, float lo, float s, uint32_t
 SC_HD static inline uint32_t sc_shadow_tile_of(const sc_shadow_grid *g, const sc_shadow_receiver *r)
 {
     const sc_shadow_view *vw = &g->views[r->view];
-    const uint32_t G = g->grid;
-    return r->view * G * G + sc_shadow_cell(r->v, vw->v0, vw->sv, G) * G + sc_shadow_cell(r->u, vw->u0, vw->su, G);
+    return vw->base + sc_shadow_cell(r->v, vw->v0, vw->sv, vw->gy) * vw->gx + sc_shadow_cell(r->u, vw->u0, vw->su, vw->gx);
 }
 
 /* Near bound of slab k of a view (k = 0: -inf, k >= S: +inf), and the slab of a key: the largest k
@@ -312,11 +316,11 @@ SC_HD static inline int sc_shadow_span_of(const sc_shadow_grid *g, const sc_shad
                                           sc_shadow_span *s)
 {
     if (!(im->x1 >= vw->u0 && im->x0 <= vw->u1 && im->y1 >= vw->v0 && im->y0 <= vw->v1)) return 0; /* NaN too */
-    const uint32_t G = g->grid;
-    s->tx0 = sc_shadow_cell(im->x0, vw->u0, vw->su, G);
-    s->tx1 = sc_shadow_cell(im->x1, vw->u0, vw->su, G);
-    s->ty0 = sc_shadow_cell(im->y0, vw->v0, vw->sv, G);
-    s->ty1 = sc_shadow_cell(im->y1, vw->v0, vw->sv, G);
+    (void)g;
+    s->tx0 = sc_shadow_cell(im->x0, vw->u0, vw->su, vw->gx);
+    s->tx1 = sc_shadow_cell(im->x1, vw->u0, vw->su, vw->gx);
+    s->ty0 = sc_shadow_cell(im->y0, vw->v0, vw->sv, vw->gy);
+    s->ty1 = sc_shadow_cell(im->y1, vw->v0, vw->sv, vw->gy);
     return 1;
 }
 
@@ -337,6 +341,70 @@ SC_HD static inline void sc_shadow_image_set(float x0, float x1, float y0, float
     im->y0 = SC_FSUB(y0, m);
     im->y1 = SC_FADD(y1, m);
     im->key = key;
+}
+
+/* A caster's image in a directional light's view from its coordinate bounds [x0, x1] x [y0, y1], its
+ * nearest depth w0, D (the largest distance, inf norm, from its vertices to the receivers' box) and e
+ * (the largest size of its vertices' coordinates, inf norm): the bounds widened by the margin and the
+ * depth key, 0 when the key is behind every receiver. D and e may be any bounds at least that large
+ * (the margins only grow). */
+SC_HD static inline int sc_shadow_dir_image(const sc_shadow_view *vw, float x0, float x1, float y0, float y1, float w0,
+                                           float D, float e, sc_shadow_image *im)
+{
+    /* The ray test (blocker off the caster by a few ulps of D), the light direction's rounding
+     * (parallel to the axes up to ulps, over a distance of at most sqrt(3) D), the dot products
+     * (ulps of the coordinates' size e + ext). */
+    const float E = SC_FADD(e, vw->ext);
+    const float m = SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D), SC_FMUL(SC_SHADOW_PROJ_REL, E));
+    const float key = SC_FSUB(w0, SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D), SC_FMUL(SC_SHADOW_KEY_REL, E)));
+    if (key > vw->w_hi) return 0; /* behind every receiver (a NaN key is kept: binned as nearest) */
+    sc_shadow_image_set(x0, x1, y0, y1, m, key, im);
+    return 1;
+}
+
+/* The same in a point light's cube face: [x0, x1] x [y0, y1] the bounds of the projected (clipped)
+ * caster, wmin its nearest depth, big its largest |u|, |v|; D and e as above (e: distances to L). */
+SC_HD static inline int sc_shadow_point_image(const sc_shadow_view *vw, float x0, float x1, float y0, float y1,
+                                             float wmin, float big, float D, float e, sc_shadow_image *im)
+{
+    /* The ray test and the ray's direction move a blocker off the caster, as seen from L, by an angle
+     * of a few ulps of D / w (w >= wmin: its depth), which the projection turns into at most
+     * (1 + u^2 + v^2) <= 1 + 2 uv_max^2 times that at a receiver; the light coordinates themselves
+     * (the caster's vertices and clip points, the receiver's u, v) are rounded by ulps of their size. */
+    const float slope = SC_FADD(1.0f, SC_FMUL(2.0f, SC_FMUL(vw->uv_max, vw->uv_max)));
+    const float m = SC_FADD(SC_FMUL(SC_FMUL(SC_SHADOW_RAY_REL, SC_FDIV(D, wmin)), slope),
+                            SC_FMUL(SC_SHADOW_PROJ_REL, SC_FADD(SC_FADD(1.0f, big), vw->uv_max)));
+    const float key = SC_FSUB(wmin, SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D),
+                                            SC_FMUL(SC_SHADOW_KEY_REL, SC_FADD(e, vw->ext))));
+    if (key > vw->w_hi) return 0; /* behind every receiver (a NaN key is kept: binned as nearest) */
+    sc_shadow_image_set(x0, x1, y0, y1, m, key, im);
+    return 1;
+}
+
+/* A vertex p in view `view` of grid g, as the caster images use it: its light coordinates u, v (a
+ * point light: x / w, y / w in the cube face, meaningful when w > 0), depth w, and the larger of its
+ * distance to the view's receivers' box and its coordinates' size (inf norms): a bound for both D and
+ * e above. A caster none of whose vertices is clipped (a point light: every w >= wc) has the image
+ * sc_shadow_point_image or sc_shadow_dir_image gives with the bounds of its vertices' u, v, the least
+ * w, the largest |u|, |v| and the largest of these bounds as D and e: the same bounds and key the
+ * vertices give sc_shadow_caster_image, with margins at least as wide. */
+SC_HD static inline void sc_shadow_vertex_coords(const sc_shadow_grid *g, uint32_t view, const float *p, float out[4])
+{
+    const sc_shadow_view *vw = &g->views[view];
+    float D = 0.0f, e;
+    for (int k = 0; k < 3; ++k)
+        D = sc_maxf_s(D, sc_maxf_s(sc_absf(SC_FSUB(p[k], vw->box0[k])), sc_absf(SC_FSUB(p[k], vw->box1[k]))));
+    if (g->light.type != SC_LIGHT_POINT) {
+        sc_shadow_dir_coords(g, p, &out[0], &out[1], &out[2], &e);
+    } else {
+        const float d[3] = {SC_FSUB(p[0], g->light.pos[0]), SC_FSUB(p[1], g->light.pos[1]), SC_FSUB(p[2], g->light.pos[2])};
+        float x, y;
+        sc_shadow_face_coords(view, d, &x, &y, &out[2]);
+        e = sc_shadow_maxabs3(d);
+        out[0] = SC_FDIV(x, out[2]);
+        out[1] = SC_FDIV(y, out[2]);
+    }
+    out[3] = sc_maxf_s(D, e);
 }
 
 /* Triangle (a, b, c) as a caster in view `view` of grid g: 1 and its image when it may block a
@@ -364,15 +432,7 @@ SC_HD static inline int sc_shadow_caster_image(const sc_shadow_grid *g, uint32_t
             w0 = sc_minf_s(w0, w);
             e = sc_maxf_s(e, ext);
         }
-        /* The ray test (blocker off the caster by a few ulps of D), the light direction's rounding
-         * (parallel to the axes up to ulps, over a distance of at most sqrt(3) D), the dot products
-         * (ulps of the coordinates' size e + ext). */
-        const float E = SC_FADD(e, vw->ext);
-        const float m = SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D), SC_FMUL(SC_SHADOW_PROJ_REL, E));
-        const float key = SC_FSUB(w0, SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D), SC_FMUL(SC_SHADOW_KEY_REL, E)));
-        if (key > vw->w_hi) return 0; /* behind every receiver (a NaN key is kept: binned as nearest) */
-        sc_shadow_image_set(x0, x1, y0, y1, m, key, im);
-        return 1;
+        return sc_shadow_dir_image(vw, x0, x1, y0, y1, w0, D, e, im);
     }
     /* Point light, cube face `view`: clip to w >= wc, project. */
     float X[3], Y[3], W[3], e = 0.0f;
@@ -406,18 +466,7 @@ SC_HD static inline int sc_shadow_caster_image(const sc_shadow_grid *g, uint32_t
             big = sc_maxf_s(big, sc_maxf_s(sc_absf(U), sc_absf(V)));
         }
     }
-    /* The ray test and the ray's direction move a blocker off the caster, as seen from L, by an angle
-     * of a few ulps of D / w (w >= wmin: its depth), which the projection turns into at most
-     * (1 + u^2 + v^2) <= 1 + 2 uv_max^2 times that at a receiver; the light coordinates themselves
-     * (the caster's vertices and clip points, the receiver's u, v) are rounded by ulps of their size. */
-    const float slope = SC_FADD(1.0f, SC_FMUL(2.0f, SC_FMUL(vw->uv_max, vw->uv_max)));
-    const float m = SC_FADD(SC_FMUL(SC_FMUL(SC_SHADOW_RAY_REL, SC_FDIV(D, wmin)), slope),
-                            SC_FMUL(SC_SHADOW_PROJ_REL, SC_FADD(SC_FADD(1.0f, big), vw->uv_max)));
-    const float key = SC_FSUB(wmin, SC_FADD(SC_FMUL(SC_SHADOW_RAY_REL, D),
-                                            SC_FMUL(SC_SHADOW_KEY_REL, SC_FADD(e, vw->ext))));
-    if (key > vw->w_hi) return 0; /* behind every receiver (a NaN key is kept: binned as nearest) */
-    sc_shadow_image_set(x0, x1, y0, y1, m, key, im);
-    return 1;
+    return sc_shadow_point_image(vw, x0, x1, y0, y1, wmin, big, D, e, im);
 }
 
 /* G, the light tiles per view edge, for a mesh of num_triangles (render_tuning.h). */
@@ -482,7 +531,7 @@ SC_HD static inline void sc_shadow_grid_init(sc_shadow_grid *g, const sc_light_p
     for (int i = 0; i < 3; ++i) g->center[i] = center[i];
     g->grid = grid;
     g->num_slabs = num_slabs;
-    g->num_tiles = SC_SHADOW_MAX_VIEWS * grid * grid;
+    g->num_tiles = grid * grid;
     g->tile_bits = 0;
     while ((1u << g->tile_bits) <= g->num_tiles) ++g->tile_bits;
     g->slab_bits = 0;
@@ -512,12 +561,49 @@ SC_HD static inline void sc_shadow_grid_init(sc_shadow_grid *g, const sc_light_p
         vw->u0 = vw->v0 = vw->u1 = vw->v1 = vw->su = vw->sv = vw->w_lo = vw->w_hi = vw->wc = vw->ext = 0.0f;
         vw->uv_max = 0.0f;
         for (int i = 0; i < 3; ++i) vw->box0[i] = vw->box1[i] = 0.0f;
+        vw->gx = vw->gy = 1;
+        vw->base = 0;
     }
+}
+
+/* The tiles of a view with receiver bounds du x dv out of a share of T: gx x gy <= T, gx / gy near
+ * du / dv (the ratio kept within 1/16 .. 16, so a caster across a thin view's long side does not
+ * take hundreds of tiles); one column or row along a side of zero or non-finite extent. */
+SC_HD static inline void sc_shadow_view_tiles(float du, float dv, uint32_t T, uint32_t *gx, uint32_t *gy)
+{
+    const int u_ok = du > 0.0f && du < INFINITY, v_ok = dv > 0.0f && dv < INFINITY;
+    if (!u_ok || !v_ok) {
+        *gx = u_ok ? T : 1u;
+        *gy = v_ok ? T : 1u;
+        if (!u_ok && !v_ok) *gy = 1u;
+        return;
+    }
+    float r = SC_FDIV(du, dv);
+    if (!(r >= 1.0f / 16.0f)) r = 1.0f / 16.0f;
+    if (!(r <= 16.0f)) r = 16.0f;
+    const float x = SC_FSQRT(SC_FMUL((float)T, r));
+    uint32_t nx = x >= (float)T ? T : (uint32_t)x;
+    if (nx < 1u) nx = 1u;
+    *gx = nx;
+    *gy = T / nx;
+}
+
+/* The view holding tile id `tile` of a fitted grid (SC_SHADOW_MAX_VIEWS: none). */
+SC_HD static inline uint32_t sc_shadow_view_of_tile(const sc_shadow_grid *g, uint32_t tile)
+{
+    for (uint32_t k = 0; k < SC_SHADOW_MAX_VIEWS; ++k) {
+        const sc_shadow_view *vw = &g->views[k];
+        if (vw->active && tile >= vw->base && tile - vw->base < vw->gx * vw->gy) return k;
+    }
+    return SC_SHADOW_MAX_VIEWS;
 }
 
 /* The views of a light's grid from its receivers' bounds. */
 SC_HD static inline void sc_shadow_grid_fit(sc_shadow_grid *g, const sc_shadow_bounds *b)
 {
+    uint32_t views = 0, base = 0;
+    for (int k = 0; k < SC_SHADOW_MAX_VIEWS; ++k) views += b->count[k] > 0;
+    const uint32_t share = views ? g->num_tiles / views : 0;
     for (int k = 0; k < SC_SHADOW_MAX_VIEWS; ++k) {
         sc_shadow_view *vw = &g->views[k];
         vw->active = b->count[k] > 0;
@@ -525,9 +611,11 @@ SC_HD static inline void sc_shadow_grid_fit(sc_shadow_grid *g, const sc_shadow_b
         vw->u0 = b->u0[k]; vw->u1 = b->u1[k];
         vw->v0 = b->v0[k]; vw->v1 = b->v1[k];
         const float du = SC_FSUB(vw->u1, vw->u0), dv = SC_FSUB(vw->v1, vw->v0);
-        const float G = (float)g->grid;
-        vw->su = du > 0.0f && du < INFINITY ? SC_FDIV(G, du) : 0.0f;
-        vw->sv = dv > 0.0f && dv < INFINITY ? SC_FDIV(G, dv) : 0.0f;
+        sc_shadow_view_tiles(du, dv, share, &vw->gx, &vw->gy);
+        vw->base = base;
+        base += vw->gx * vw->gy;
+        vw->su = du > 0.0f && du < INFINITY ? SC_FDIV((float)vw->gx, du) : 0.0f;
+        vw->sv = dv > 0.0f && dv < INFINITY ? SC_FDIV((float)vw->gy, dv) : 0.0f;
         if (!(vw->su < INFINITY)) vw->su = 0.0f;
         if (!(vw->sv < INFINITY)) vw->sv = 0.0f;
         vw->w_lo = b->w0[k];

@@ -16,9 +16,9 @@
 static void free_mesh(sc_cpu_state *st)
 {
     free(st->rest_positions); free(st->rest_normals); free(st->positions); free(st->normals);
-    free(st->indices); free(st->tri_tiles); free(st->tri_offsets); free(st->tri_keys);
+    free(st->indices); free(st->new_of_old); free(st->tri_tiles); free(st->tri_offsets); free(st->tri_keys);
     st->rest_positions = st->rest_normals = st->positions = st->normals = NULL;
-    st->indices = st->tri_tiles = st->tri_offsets = NULL;
+    st->indices = st->new_of_old = st->tri_tiles = st->tri_offsets = NULL;
     st->tri_keys = NULL;
 }
 
@@ -181,13 +181,15 @@ static sc_status cpu_reserve(void *state, size_t cap, size_t *capacity)
     return SC_OK;
 }
 
-static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m)
+static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m, const uint32_t *new_of_old)
 {
     sc_cpu_state *st = state;
     size_t v3 = 3 * (size_t)m->vertex_count, t3 = 3 * (size_t)m->triangle_count, nt = m->triangle_count;
-    /* 4 copies of the vertices (rest and deformed positions and normals), the indices, 3 words per
-     * triangle; below 2^40 bytes for 32-bit counts. */
-    const size_t bytes = 4 * v3 * sizeof(float) + t3 * sizeof(uint32_t) + 3 * nt * sizeof(uint32_t);
+    const size_t perm = new_of_old ? (size_t)m->vertex_count : 0;
+    /* 4 copies of the vertices (rest and deformed positions and normals), the permutation, the
+     * indices, 3 words per triangle; below 2^40 bytes for 32-bit counts. */
+    const size_t bytes = 4 * v3 * sizeof(float) + perm * sizeof(uint32_t) + t3 * sizeof(uint32_t) +
+                         3 * nt * sizeof(uint32_t);
     char what[96];
     snprintf(what, sizeof what, "a mesh of %u vertices and %u triangles", m->vertex_count, m->triangle_count);
     SC_TRY(check_memory(st, st->mesh_bytes, bytes, 0, "sc_renderer_set_mesh", what, "use a smaller mesh"));
@@ -198,11 +200,12 @@ static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m)
     st->positions = malloc(v3 * sizeof(float) + 1);
     st->normals = malloc(v3 * sizeof(float) + 1);
     st->indices = malloc(t3 * sizeof(uint32_t) + 1);
+    st->new_of_old = new_of_old ? malloc(perm * sizeof(uint32_t) + 1) : NULL;
     st->tri_tiles = malloc(nt * sizeof(uint32_t) + 1);
     st->tri_offsets = malloc(nt * sizeof(uint32_t) + 1);
     st->tri_keys = malloc(nt * sizeof(float) + 1);
     if (!st->rest_positions || !st->rest_normals || !st->positions || !st->normals || !st->indices ||
-        !st->tri_tiles || !st->tri_offsets || !st->tri_keys) {
+        (new_of_old && !st->new_of_old) || !st->tri_tiles || !st->tri_offsets || !st->tri_keys) {
         free_mesh(st);
         st->num_vertices = st->num_triangles = 0;
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory for %u vertices, %u triangles",
@@ -213,6 +216,7 @@ static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m)
         memcpy(st->positions, m->positions, v3 * sizeof(float));
     }
     if (t3) memcpy(st->indices, m->indices, t3 * sizeof(uint32_t));
+    if (new_of_old) memcpy(st->new_of_old, new_of_old, perm * sizeof(uint32_t));
     sc_cpu_vertex_normals(st->rest_positions, m->vertex_count, st->indices, m->triangle_count, st->threads,
                           st->rest_normals);
     memcpy(st->normals, st->rest_normals, v3 * sizeof(float));
@@ -299,10 +303,10 @@ static sc_status cpu_read_hits(void *state, sc_hit *out)
     return SC_OK;
 }
 
+/* read_positions and copy_positions: host memory both ways, the same copy (in the caller's order). */
 static sc_status cpu_read_positions(void *state, float *out)
 {
-    const sc_cpu_state *st = state;
-    if (st->num_vertices) memcpy(out, st->positions, sizeof(float) * 3 * (size_t)st->num_vertices);
+    sc_cpu_positions_to_caller(state, out);
     return SC_OK;
 }
 
@@ -320,7 +324,7 @@ static sc_status cpu_buffers(void *state, sc_backend_buffers *out)
     const sc_cpu_state *st = state;
     *out = (sc_backend_buffers){.tri_tiles = st->tri_tiles, .tri_keys = st->tri_keys,
                                 .tile_offsets = st->tile_offsets, .tests = st->tests, .normals = st->normals,
-                                .shadow_tests = st->shadow_tests};
+                                .shadow_tests = st->shadow_tests, .new_of_old = st->new_of_old};
     return SC_OK;
 }
 
@@ -350,7 +354,7 @@ const sc_backend_ops sc_backend_cpu_ops = {
     .read_hits = cpu_read_hits,
     .read_positions = cpu_read_positions,
     .read_shadows = cpu_read_shadows,
-    .copy_positions = cpu_read_positions, /* host memory both ways: the same copy */
+    .copy_positions = cpu_read_positions,
     .buffers = cpu_buffers,
     .describe = cpu_describe,
 };

@@ -1,7 +1,8 @@
 /* backend_cpu.h - the CPU backend's frame state and stages (internal). One stage per file:
  * deform_cpu.c, normals_cpu.c (core/), project_cpu.c (project + reduce), bin_cpu.c (scan, emit,
- * tile split, slab split), raycast_cpu.c, shade_cpu.c; backend_cpu.c runs them and exports the
- * backend's table (sc_backend_cpu_ops, sc_backend_ops.h). */
+ * tile split, slab split), raycast_cpu.c, shade_cpu.c; vertex_order_cpu.c moves positions between
+ * the caller's vertex order and the backend's; backend_cpu.c runs them and exports the backend's
+ * table (sc_backend_cpu_ops, sc_backend_ops.h). */
 #ifndef SC_BACKEND_CPU_H
 #define SC_BACKEND_CPU_H
 
@@ -23,10 +24,13 @@ typedef struct sc_cpu_state {
     /* Host memory: the bound (sc_renderer_desc.host_memory_limit resolved) and the bytes held by the
      * mesh copies, the grid and pixel buffers, and the reference buffers. */
     size_t memory_limit, mesh_bytes, grid_bytes, ref_bytes;
-    /* Mesh: rest pose, deformed pose, normals (num_vertices x 3), indices (num_triangles x 3). */
+    /* Mesh, in the renderer's internal vertex order: rest pose, deformed pose, normals (num_vertices
+     * x 3), indices (num_triangles x 3); per caller vertex its internal index (NULL: the caller's
+     * order; vertex_order_cpu.c takes positions between the two). */
     float *rest_positions, *rest_normals;
     float *positions, *normals;
     uint32_t *indices;
+    uint32_t *new_of_old;
     /* Per triangle: tiles overlapped (0: culled), first reference, depth key (+inf when culled). */
     uint32_t *tri_tiles;
     uint32_t *tri_offsets;
@@ -67,8 +71,13 @@ typedef struct sc_cpu_counters {
     uint64_t hit_pixels;
 } sc_cpu_counters;
 
-/* deform_cpu.c: positions = external (if given), else the deformed (or rest) pose. */
+/* deform_cpu.c: positions = external (if given, the caller's vertex order), else the deformed (or
+ * rest) pose. */
 void sc_cpu_deform(sc_cpu_state *st, const sc_frame_params *p, const sc_deform_eval *e, const float *external);
+/* vertex_order_cpu.c: the caller's positions (caller order) into positions (internal order); this
+ * frame's positions out in the caller's order. */
+void sc_cpu_positions_from_caller(sc_cpu_state *st, const float *caller);
+void sc_cpu_positions_to_caller(const sc_cpu_state *st, float *out);
 /* project_cpu.c: per-triangle tile counts and depth keys; then the frame's depth range. */
 void sc_cpu_project(sc_cpu_state *st, const sc_frame_params *p);
 void sc_cpu_reduce_depth(const sc_cpu_state *st, const sc_frame_params *p, float *depth_min, float *depth_max,

@@ -1,5 +1,6 @@
 /* deform_cpu.c - the deform stage of the CPU backend: this frame's positions from the rest pose
- * (sc_deform_vertex per vertex, in parallel), or the caller's positions. */
+ * (sc_deform_vertex per vertex, in parallel), or the caller's positions (taken into the backend's
+ * vertex order, vertex_order_cpu.c). */
 #include <string.h>
 
 #include "backend_cpu.h"
@@ -29,7 +30,7 @@ void sc_cpu_deform(sc_cpu_state *st, const sc_frame_params *p, const sc_deform_e
     if (bytes == 0) {
         return;
     } else if (external) {
-        memcpy(st->positions, external, bytes);
+        sc_cpu_positions_from_caller(st, external);
     } else if (e->effects == 0) {
         memcpy(st->positions, st->rest_positions, bytes);
     } else {

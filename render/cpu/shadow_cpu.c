@@ -100,7 +100,6 @@ static void receiver_tiles_rows(void *arg, uint32_t task, uint32_t worker)
         const sc_cpu_state *st_ = (c)->st;                                                                \
         const float *a_ = vertex(st_, (t), 0), *b_ = vertex(st_, (t), 1), *c_ = vertex(st_, (t), 2);      \
         if (!finite_tri(a_, b_, c_)) break;                                                               \
-        const uint32_t G_ = (c)->g.grid;                                                                  \
         for (uint32_t view_ = 0; view_ < SC_SHADOW_MAX_VIEWS; ++view_) {                                  \
             sc_shadow_image im_;                                                                          \
             sc_shadow_span s_;                                                                            \
@@ -109,7 +108,7 @@ static void receiver_tiles_rows(void *arg, uint32_t task, uint32_t worker)
             const uint32_t slab = sc_shadow_slab_of(&(c)->g, &(c)->g.views[view_], im_.key);              \
             for (uint32_t ty_ = s_.ty0; ty_ <= s_.ty1; ++ty_)                                             \
                 for (uint32_t tx_ = s_.tx0; tx_ <= s_.tx1; ++tx_) {                                       \
-                    const uint32_t tile = view_ * G_ * G_ + ty_ * G_ + tx_;                               \
+                    const uint32_t tile = (c)->g.views[view_].base + ty_ * (c)->g.views[view_].gx + tx_;  \
                     if (!(im_.key <= st_->shadow_tile_wmax[tile])) continue; /* behind its receivers */   \
                     BODY;                                                                                 \
                 }                                                                                         \
@@ -156,7 +155,8 @@ static void cast_tile(void *arg, uint32_t tile, uint32_t worker)
     if (r0 == r1) return;
     const uint32_t S = c->g.num_slabs;
     const uint32_t *cells = st->shadow_cell_offsets + (size_t)tile * S;
-    const uint32_t view = tile / (c->g.grid * c->g.grid);
+    const uint32_t view = sc_shadow_view_of_tile(&c->g, tile);
+    if (view >= SC_SHADOW_MAX_VIEWS) return; /* a tile no view uses holds no receiver */
     const sc_shadow_view *vw = &c->g.views[view];
     const uint32_t n = cells[S] - cells[0];
     if (c->image_cap[worker] < n) {
@@ -271,7 +271,7 @@ static sc_status shadow_buffers(sc_cpu_state *st, const sc_frame_params *p, uint
 {
     const size_t pixels = (size_t)p->width * p->height;
     if (st->shadow_pixels >= pixels && st->shadow_cell_offsets && st->shadow_grid == G) return SC_OK;
-    const size_t tiles = (size_t)SC_SHADOW_MAX_VIEWS * G * G;
+    const size_t tiles = (size_t)G * G;
     const size_t cells = tiles * SC_SHADOW_SLABS;
     /* mask 1, tests 4, origin 16, tile 4, receiver list 4 bytes a pixel; below 2^40 for 32-bit sizes. */
     const size_t bytes = pixels * 29 + (3 * tiles + 2 + 2 * cells + 1) * sizeof(uint32_t);

@@ -131,6 +131,7 @@ static void free_mesh(sc_cuda_state *st)
 {
     dev_free(st->rest_positions); dev_free(st->rest_normals); dev_free(st->positions); dev_free(st->normals);
     dev_free(st->indices); dev_free(st->adj_offsets); dev_free(st->adj_tris);
+    dev_free(st->new_of_old); dev_free(st->positions_stage);
     dev_free(st->tri_keys); dev_free(st->tri_bins);
     st->num_vertices = st->num_triangles = 0;
 }
@@ -154,6 +155,10 @@ static void free_shadows(sc_cuda_state *st)
     dev_free(st->recv_offsets); dev_free(st->shadow_cells);
     dev_free(st->shadow_tile_wmax); dev_free(st->shadow_tile_box);
     dev_free(st->shadow_lights_dev); dev_free(st->shadow_temp);
+    dev_free(st->shadow_recs);
+    st->shadow_recs_capacity = 0;
+    dev_free(st->shadow_vlight);
+    st->shadow_vlight_capacity = 0;
     st->shadow_temp_bytes = 0;
     st->shadow_sized_refs = 0;
     st->shadow_pixels = 0;
@@ -205,6 +210,28 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         }
         st->shadow_pixels = pixels;
         st->shadow_tiles = shape.num_tiles;
+    }
+    if (st->shadow_recs_capacity != st->ref_capacity) { /* the caster records follow the reference capacity */
+        SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+        drop_graphs(st);
+        dev_free(st->shadow_recs);
+        st->shadow_recs_capacity = 0;
+        char what[96];
+        snprintf(what, sizeof what, "the shadow caster records of %zu references", st->ref_capacity);
+        SC_TRY(check_device_memory(st->ref_capacity * SC_CUDA_SHADOW_REC_WORDS * sizeof(uint32_t), 0, what,
+                                   "lower initial_ref_capacity or the mesh's triangles"));
+        SC_TRY(dev_alloc(st->shadow_recs, st->ref_capacity * SC_CUDA_SHADOW_REC_WORDS, "shadow caster records"));
+        st->shadow_recs_capacity = st->ref_capacity;
+    }
+    if (st->shadow_vlight_capacity < st->num_vertices || !st->shadow_vlight) { /* follows the mesh */
+        SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
+        drop_graphs(st);
+        dev_free(st->shadow_vlight);
+        st->shadow_vlight_capacity = 0;
+        const size_t n = st->num_vertices ? st->num_vertices : 1;
+        SC_TRY(check_device_memory(n * 4 * sizeof(float), 0, "the vertices' light coordinates", "lower the mesh's vertices"));
+        SC_TRY(dev_alloc(st->shadow_vlight, 4 * n, "vertex light coordinates"));
+        st->shadow_vlight_capacity = n;
     }
     size_t bytes = 0;
     SC_TRY(sc_cuda_shadow_temp_bytes(st, pixels, &bytes));
@@ -425,19 +452,37 @@ static sc_status cuda_reserve(void *state, size_t cap, size_t *capacity)
     return SC_OK;
 }
 
-static sc_status cuda_set_mesh(void *state, const sc_mesh_data *m)
+/* The vertices read_positions' staging buffer holds for a mesh of V vertices held in another order
+ * than the caller's. */
+static size_t stage_vertices(size_t V)
+{
+    const size_t chunk = SC_CUDA_READ_CHUNK_VERTICES;
+    return V < chunk ? V : chunk;
+}
+
+/* Device bytes of a mesh of V vertices and T triangles (below 2^40 for 32-bit counts): positions and
+ * normals (rest and deformed), adjacency, indices, per-triangle key and tile record; held in another
+ * order than the caller's, the permutation and the staging buffer too. */
+static size_t mesh_device_bytes(size_t V, size_t T, int reordered)
+{
+    const size_t per_v = 4 * 3 * sizeof(float) + sizeof(uint32_t);
+    const size_t per_t = 2 * 3 * sizeof(uint32_t) + sizeof(float) + 4 * sizeof(uint32_t);
+    const size_t order = reordered ? V * sizeof(uint32_t) + stage_vertices(V) * 3 * sizeof(float) : 0;
+    return V * per_v + T * per_t + order;
+}
+
+/* The mesh comes in the internal vertex order; new_of_old (NULL: the caller's order) goes to the
+ * device with read_positions' staging buffer, both kept while the mesh is set. */
+static sc_status cuda_set_mesh(void *state, const sc_mesh_data *m, const uint32_t *new_of_old)
 {
     sc_cuda_state *st = (sc_cuda_state *)state;
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
     const size_t V = m->vertex_count, T = m->triangle_count, v3 = 3 * V, t3 = 3 * T;
     {
-        /* Positions and normals (rest and deformed), adjacency, indices, per-triangle key and tile
-         * record: below 2^40 bytes for 32-bit counts. */
-        const size_t per_v = 4 * 3 * sizeof(float) + sizeof(uint32_t);
-        const size_t per_t = 2 * 3 * sizeof(uint32_t) + sizeof(float) + 4 * sizeof(uint32_t);
         char what[96];
         snprintf(what, sizeof what, "a mesh of %u vertices and %u triangles", m->vertex_count, m->triangle_count);
-        SC_TRY(check_device_memory(V * per_v + T * per_t, st->num_vertices * per_v + st->num_triangles * per_t, what,
+        SC_TRY(check_device_memory(mesh_device_bytes(V, T, new_of_old != NULL),
+                                   mesh_device_bytes(st->num_vertices, st->num_triangles, st->new_of_old != NULL), what,
                                    "use a smaller mesh"));
     }
     drop_graphs(st);
@@ -474,6 +519,8 @@ static sc_status cuda_set_mesh(void *state, const sc_mesh_data *m)
     if (s == SC_OK) s = dev_alloc(st->adj_tris, t3, "vertex adjacency");
     if (s == SC_OK) s = dev_alloc(st->tri_keys, T, "triangle depth keys");
     if (s == SC_OK) s = dev_alloc(st->tri_bins, 4 * (size_t)T, "triangle tile records");
+    if (s == SC_OK && new_of_old) s = dev_alloc(st->new_of_old, V, "the vertex order");
+    if (s == SC_OK && new_of_old) s = dev_alloc(st->positions_stage, 3 * stage_vertices(V), "the positions' staging buffer");
     cudaError_t e = cudaSuccess;
     if (s == SC_OK && V) {
         e = cudaMemcpy(st->rest_positions, m->positions, v3 * sizeof(float), cudaMemcpyHostToDevice);
@@ -481,6 +528,8 @@ static sc_status cuda_set_mesh(void *state, const sc_mesh_data *m)
         if (e == cudaSuccess) e = cudaMemcpy(st->rest_normals, normals, v3 * sizeof(float), cudaMemcpyHostToDevice);
         if (e == cudaSuccess) e = cudaMemcpy(st->normals, normals, v3 * sizeof(float), cudaMemcpyHostToDevice);
         if (e == cudaSuccess) e = cudaMemcpy(st->adj_offsets, adj_off, (V + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice);
+        if (e == cudaSuccess && new_of_old)
+            e = cudaMemcpy(st->new_of_old, new_of_old, V * sizeof(uint32_t), cudaMemcpyHostToDevice);
     }
     if (s == SC_OK && e == cudaSuccess && T) {
         e = cudaMemcpy(st->indices, m->indices, t3 * sizeof(uint32_t), cudaMemcpyHostToDevice);
@@ -661,9 +710,7 @@ static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
     SC_CUDA_CHECK(cudaEventRecord(slot->events[0], s));
     SC_CUDA_CHECK(cudaMemcpyAsync(st->consts, c, sizeof *c, cudaMemcpyHostToDevice, s));
     if (frame->positions) {
-        if (st->num_vertices)
-            SC_CUDA_CHECK(cudaMemcpyAsync(st->positions, frame->positions, sizeof(float) * 3 * (size_t)st->num_vertices,
-                                          cudaMemcpyDeviceToDevice, s));
+        SC_TRY(sc_cuda_positions_from_caller(st, frame->positions, s)); /* into the internal vertex order */
     } else {
         SC_TRY(sc_cuda_deform(st, frame->deform, s));
     }
@@ -806,19 +853,33 @@ static sc_status cuda_read_hits(void *state, sc_hit *out)
     return SC_OK;
 }
 
+/* In the caller's vertex order: with a permutation, gathered chunk by chunk into the staging buffer
+ * and copied from there (stream order keeps a chunk's copy before the next chunk's gather). */
 static sc_status cuda_read_positions(void *state, float *out)
 {
     const sc_cuda_state *st = (const sc_cuda_state *)state;
-    size_t n = 3 * (size_t)st->num_vertices;
-    if (n == 0) return SC_OK;
-    SC_CUDA_CHECK(cudaMemcpyAsync(out, st->positions, n * sizeof(float), cudaMemcpyDeviceToHost, st->stream));
+    const uint32_t V = st->num_vertices;
+    if (V == 0) return SC_OK;
+    if (!st->new_of_old) {
+        SC_CUDA_CHECK(cudaMemcpyAsync(out, st->positions, 3 * (size_t)V * sizeof(float), cudaMemcpyDeviceToHost,
+                                      st->stream));
+    } else {
+        const uint32_t chunk = SC_CUDA_READ_CHUNK_VERTICES;
+        for (uint32_t first = 0; first < V;) {
+            const uint32_t count = V - first < chunk ? V - first : chunk;
+            SC_TRY(sc_cuda_positions_to_caller(st, first, count, st->positions_stage, st->stream));
+            SC_CUDA_CHECK(cudaMemcpyAsync(out + 3 * (size_t)first, st->positions_stage, 3 * (size_t)count * sizeof(float),
+                                          cudaMemcpyDeviceToHost, st->stream));
+            first += count;
+        }
+    }
     SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
     return SC_OK;
 }
 
-/* This frame's positions into the caller's device memory: device to device on the renderer's stream,
- * after the frames enqueued there, without waiting. A host pointer is refused here rather than left
- * to fail on the stream later. */
+/* This frame's positions into the caller's device memory, in the caller's vertex order: device to
+ * device on the renderer's stream, after the frames enqueued there, without waiting. A host pointer
+ * is refused here rather than left to fail on the stream later. */
 static sc_status cuda_copy_positions(void *state, float *dst)
 {
     const sc_cuda_state *st = (const sc_cuda_state *)state;
@@ -830,8 +891,7 @@ static sc_status cuda_copy_positions(void *state, float *dst)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
                        "sc_renderer_copy_positions: the CUDA backend needs a device pointer; %p is not device memory",
                        (void *)dst);
-    SC_CUDA_CHECK(cudaMemcpyAsync(dst, st->positions, n * sizeof(float), cudaMemcpyDeviceToDevice, st->stream));
-    return SC_OK;
+    return sc_cuda_positions_to_caller(st, 0, st->num_vertices, dst, st->stream);
 }
 
 static sc_status cuda_read_shadows(void *state, uint8_t *out)
@@ -857,6 +917,7 @@ static sc_status cuda_buffers(void *state, sc_backend_buffers *out)
     out->tile_offsets = st->tile_offsets;
     out->tests = st->tests;
     out->normals = st->normals;
+    out->new_of_old = st->new_of_old;
     return SC_OK;
 }
 

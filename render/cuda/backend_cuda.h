@@ -1,6 +1,7 @@
 /* backend_cuda.h - the CUDA backend of the renderer (internal): the backend's device state and the
  * stage launchers of its .cu files (one stage per file: deform_cuda.cu, project_cuda.cu,
- * bin_cuda.cu, overflow_cuda.cu, raycast_cuda.cu, shade_cuda.cu); backend_cuda.cu runs them behind
+ * bin_cuda.cu, overflow_cuda.cu, raycast_cuda.cu, shade_cuda.cu; vertex_order_cuda.cu moves
+ * positions between the caller's vertex order and the backend's); backend_cuda.cu runs them behind
  * the backend table sc_backend_cuda_ops (sc_backend_ops.h), which the front end calls.
  *
  * A frame is enqueued on the renderer's stream with no host wait and no allocation: deform,
@@ -103,6 +104,9 @@ typedef struct sc_cuda_frame_consts {
  * to them, the receivers (compacted), the caster references appended, and what the splits read (0
  * after an overflow). */
 enum { SC_CUDA_SHADOW_BOUNDS = 14 };
+/* A caster reference's record, written by the emit for the cast: triangle, its vertex indices, then
+ * its image's bounds x0, x1, y0, y1 (floats), 32 bytes (one memory sector). */
+enum { SC_CUDA_SHADOW_REC_WORDS = 8 };
 typedef struct sc_cuda_shadow_light {
     uint32_t bounds[SC_SHADOW_MAX_VIEWS][SC_CUDA_SHADOW_BOUNDS];
     sc_shadow_grid grid;
@@ -110,6 +114,7 @@ typedef struct sc_cuda_shadow_light {
     uint32_t receivers;
     uint32_t split_count;
     uint32_t overflow;
+    uint32_t primary;              /* the view with the most receivers: the vertices' light coordinates' */
 } sc_cuda_shadow_light;
 
 /* The light grid's fixed shape: tiles of every view and the key's bit fields. */
@@ -128,6 +133,11 @@ typedef struct sc_cuda_state {
     uint32_t *indices;
     uint32_t *adj_offsets, *adj_tris;
     uint32_t num_vertices, num_triangles;
+    /* The mesh is held in the renderer's internal vertex order: per caller vertex its internal index
+     * (V; NULL: the internal order is the caller's), and read_positions' staging buffer (at most
+     * SC_CUDA_READ_CHUNK_VERTICES x 3 floats; NULL with new_of_old) (vertex_order_cuda.cu). */
+    uint32_t *new_of_old;
+    float *positions_stage;
     /* Per triangle: depth key (+inf: binned to no tile); the tiles it is binned to (project writes
      * them for visible triangles, emit reads them: 4 words per triangle, SC_CUDA_BINS_*). */
     float *tri_keys;
@@ -162,6 +172,10 @@ typedef struct sc_cuda_state {
     uint32_t *recv_offsets, *shadow_cells;
     uint32_t *shadow_tile_wmax;    /* per light tile: its farthest receiver's depth (order-preserving) */
     uint32_t *shadow_tile_box;     /* ... its receivers' light coordinate bounds (4 words, see the keys kernel) */
+    uint32_t *shadow_recs;         /* per caster reference: triangle, vertex indices, image (8 words) */
+    float *shadow_vlight;          /* per vertex: light coordinates in the light's primary view (4 floats) */
+    size_t shadow_vlight_capacity; /* the vertices shadow_vlight holds */
+    size_t shadow_recs_capacity;   /* the references shadow_recs holds (the reference capacity) */
     sc_cuda_shadow_light *shadow_lights_dev;
     unsigned char *shadow_temp;
     size_t shadow_temp_bytes, shadow_pixels;
@@ -205,6 +219,12 @@ typedef struct sc_cuda_state {
 /* deform_cuda.cu */
 sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s);
 sc_status sc_cuda_normals(const sc_cuda_state *st, cudaStream_t s);
+/* vertex_order_cuda.cu, enqueued on s with no allocation and no wait: the caller's positions (device
+ * memory, the caller's vertex order) into st->positions (internal order); and the positions of the
+ * caller's vertices first .. first + count - 1 from st->positions into dst (device memory). */
+sc_status sc_cuda_positions_from_caller(const sc_cuda_state *st, const float *caller, cudaStream_t s);
+sc_status sc_cuda_positions_to_caller(const sc_cuda_state *st, uint32_t first, uint32_t count, float *dst,
+                                      cudaStream_t s);
 /* project_cuda.cu: classification with the depth reduction, the per-tile counts and the reference
  * total (project; the depth reduction is part of it), then the frame totals (finalize: slab range, overflow,
  * the condition of the overflow fallback's IF node). */

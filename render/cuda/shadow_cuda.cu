@@ -10,14 +10,15 @@
  *     offsets per tile);
  *  4. emit: every finite triangle, for each view its image covers, appends one reference per tile
  *     of its span whose deepest receiver is not in front of it (key = its cell, tile << slab_bits |
- *     slab; value = triangle), with a block scan and one 64-bit atomic per block, the triangle's
- *     vertices gathered once for both visits; references past the capacity are not written;
+ *     slab; value = the reference's index) and the reference's record (triangle, vertex indices,
+ *     image), with a block scan and one 64-bit atomic per block, the triangle's vertices gathered
+ *     once for both visits; references past the capacity are not written;
  *  5. finalize (one thread): the reference count against the capacity: the count the split reads,
  *     or an overflow (the split reads nothing, the fallback below casts);
  *  6. one multisplit groups the references by cell (tile by tile, slabs from the light on in each)
  *     into the eye grid's reference buffers, free once the eye ray cast is done;
  *  7. cast: a warp per 32 receivers in light tile order, a tile's receivers against 32 of its
- *     casters at a time; a caster's triangle and image are gathered once per round, a ray is tested
+ *     casters at a time; a caster's record and vertices are gathered once per round, a ray is tested
  *     only against casters whose image holds its light coordinates and whose slab it needs, and it
  *     stops at its first blocker;
  *  8. overflow fallback (only when 5 found an overflow): a warp per triangle visits the tiles it
@@ -33,7 +34,7 @@
 #include "shadow.h"
 #include "split.h"
 
-static_assert((uint64_t)SC_SHADOW_MAX_VIEWS * SC_SHADOW_GRID_MAX * SC_SHADOW_GRID_MAX * SC_SHADOW_SLABS <=
+static_assert((uint64_t)SC_SHADOW_GRID_MAX * SC_SHADOW_GRID_MAX * SC_SHADOW_SLABS <=
                   (uint64_t)SPLIT_MAX_WIDE_BUCKETS,
               "the cells of the largest light grid are buckets of one wide multisplit");
 
@@ -96,22 +97,26 @@ __device__ static inline void sh_load_grid(const sc_shadow_grid *src, sc_shadow_
     __syncthreads();
 }
 
-/* 1. Receivers: origin and depth per hit pixel (org), view (keys), the bounds per view. */
+/* 1. Receivers: origin and depth per hit pixel (org), view (keys), the bounds per view. A warp whose
+ * receivers share one view (the usual case) reduces its bounds first (one shared atomic per bound and
+ * warp instead of per receiver: the block's receivers all hit the same few words). */
 __global__ void __launch_bounds__(SH_PIXEL_THREADS)
 sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t li, sc_cuda_shadow_light *L,
                            sc_cuda_globals *g, const sc_hit *hits, const float *pos, const uint32_t *idx,
                            float4 *org_out, uint32_t *view_out, uint32_t pixels)
 {
-    enum { NB = SC_CUDA_SHADOW_BOUNDS };
+    enum { NB = SC_CUDA_SHADOW_BOUNDS, COUNT = 7 };
     __shared__ uint32_t s_b[SH_VIEWS][NB]; /* as sc_cuda_shadow_light.bounds */
     __shared__ sc_shadow_grid grid;
     if (threadIdx.x < SH_VIEWS * NB) (&s_b[0][0])[threadIdx.x] = 0;
     if (threadIdx.x == 0) sh_grid_init(fc, li, &grid);
     __syncthreads();
     const uint32_t px = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t view = SH_NO_VIEW;
+    uint32_t b[NB]; /* this lane's receiver's bounds as order-preserving words (0: none) */
+    for (int k = 0; k < NB; ++k) b[k] = 0;
     unsigned long long rays = 0;
     if (px < pixels) {
-        uint32_t view = SH_NO_VIEW;
         const sc_hit h = hits[px];
         if (h.tri != SC_NO_HIT) {
             rays = 1;
@@ -122,25 +127,45 @@ sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t
             if (sc_shadow_receiver_of(&grid, org, &r)) {
                 view = r.view;
                 org_out[px] = make_float4(org[0], org[1], org[2], r.w);
-                uint32_t *b = s_b[view];
-                atomicMax(&b[0], ~sh_ord(r.u)); atomicMax(&b[1], sh_ord(r.u));
-                atomicMax(&b[2], ~sh_ord(r.v)); atomicMax(&b[3], sh_ord(r.v));
-                atomicMax(&b[4], ~sh_ord(r.w)); atomicMax(&b[5], sh_ord(r.w));
-                atomicMax(&b[6], sh_ord(r.ext)); atomicAdd(&b[7], 1u);
+                b[0] = ~sh_ord(r.u); b[1] = sh_ord(r.u);
+                b[2] = ~sh_ord(r.v); b[3] = sh_ord(r.v);
+                b[4] = ~sh_ord(r.w); b[5] = sh_ord(r.w);
+                b[6] = sh_ord(r.ext); b[COUNT] = 1;
                 for (int k = 0; k < 3; ++k) {
-                    atomicMax(&b[8 + 2 * k], ~sh_ord(org[k]));
-                    atomicMax(&b[9 + 2 * k], sh_ord(org[k]));
+                    b[8 + 2 * k] = ~sh_ord(org[k]);
+                    b[9 + 2 * k] = sh_ord(org[k]);
                 }
             }
         }
         view_out[px] = view;
     }
     sh_add(&g->shadow_receivers, rays);
+    const uint32_t has = __ballot_sync(0xFFFFFFFFu, view != SH_NO_VIEW);
+    if (has) {
+        const uint32_t lead = __ffs(has) - 1, lead_view = __shfl_sync(0xFFFFFFFFu, view, lead);
+        bool merged = false;
+#if __CUDA_ARCH__ >= 800
+        if (__ballot_sync(0xFFFFFFFFu, view == lead_view) == has) { /* one view: reduce over the warp */
+            for (int k = 0; k < NB; ++k) {
+                const uint32_t x = k == COUNT ? __popc(has) : __reduce_max_sync(0xFFFFFFFFu, b[k]);
+                if ((threadIdx.x & 31) == lead) b[k] = x;
+            }
+            merged = true;
+        }
+#endif
+        if (view != SH_NO_VIEW && (!merged || (threadIdx.x & 31) == lead)) {
+            uint32_t *sb = s_b[view];
+            for (int k = 0; k < NB; ++k) {
+                if (k == COUNT) atomicAdd(&sb[k], b[k]);
+                else atomicMax(&sb[k], b[k]);
+            }
+        }
+    }
     __syncthreads();
     if (threadIdx.x < SH_VIEWS * NB) {
         const uint32_t v = threadIdx.x / NB, k = threadIdx.x % NB, x = s_b[v][k];
-        if (s_b[v][7] == 0) return;
-        if (k == 7) atomicAdd(&L->bounds[v][7], x);
+        if (s_b[v][COUNT] == 0) return;
+        if (k == COUNT) atomicAdd(&L->bounds[v][COUNT], x);
         else atomicMax(&L->bounds[v][k], x);
     }
 }
@@ -170,6 +195,10 @@ __global__ void sc_shadow_setup_kernel(const sc_cuda_frame_consts *__restrict__ 
     }
     sc_shadow_grid_fit(&grid, &b);
     L->grid = grid;
+    uint32_t primary = 0;
+    for (uint32_t v = 1; v < SH_VIEWS; ++v)
+        if (b.count[v] > b.count[primary]) primary = v;
+    L->primary = primary;
     g->light_views += views;
     g->shadow_lights += 1;
 }
@@ -242,17 +271,17 @@ __device__ static inline bool sh_tile_may_block(const sh_tile_receivers &tr, uin
     return im.x1 >= sh_unord(~b.x) && im.x0 <= sh_unord(b.y) && im.y1 >= sh_unord(~b.z) && im.y0 <= sh_unord(b.w);
 }
 
-/* fn(tile, slab) for each tile of a view's span that holds a receiver the caster may block, rows then
- * columns (the CPU's order; the order does not matter). */
+/* fn(tile, slab, image) for each tile of a view's span that holds a receiver the caster may block,
+ * rows then columns (the CPU's order; the order does not matter). */
 template <typename F>
 __device__ static inline void sh_visit_span(const sc_shadow_grid &grid, const sh_tile_receivers &tr,
                                             const sc_shadow_image &im, const sh_caster_view &cv, F fn)
 {
-    const uint32_t G = grid.grid;
+    const sc_shadow_view &vw = grid.views[cv.view];
     for (uint32_t ty = cv.s.ty0; ty <= cv.s.ty1; ++ty)
         for (uint32_t tx = cv.s.tx0; tx <= cv.s.tx1; ++tx) {
-            const uint32_t tile = cv.view * G * G + ty * G + tx;
-            if (sh_tile_may_block(tr, tile, im)) fn(tile, cv.slab);
+            const uint32_t tile = vw.base + ty * vw.gx + tx;
+            if (sh_tile_may_block(tr, tile, im)) fn(tile, cv.slab, im);
         }
 }
 
@@ -264,8 +293,8 @@ __device__ static inline bool sh_finite_triangle(const float *a, const float *b,
     return true;
 }
 
-/* Visits the references of triangle (a, b, c): fn(tile, slab) for each tile of its spans that holds
- * a receiver it may block, views in order. a, b, c are the caller's copies (registers). */
+/* Visits the references of triangle (a, b, c): fn(tile, slab, image) for each tile of its spans that
+ * holds a receiver it may block, views in order. a, b, c are the caller's copies (registers). */
 template <typename F>
 __device__ static inline void sh_visit_caster(const sc_shadow_grid &grid, const sh_tile_receivers &tr, const float *a,
                                               const float *b, const float *c, F fn)
@@ -293,22 +322,82 @@ __device__ static inline void sh_load_triangle(const float *pos, const uint32_t 
     }
 }
 
-/* Reference i's triangle and its vertex indices. */
-__device__ static inline void sh_load_caster(const uint32_t *ref_tris, const uint32_t *idx, uint32_t i, uint32_t *tri,
-                                             uint32_t vi[3])
+/* 3b. Every vertex's light coordinates in the light's primary view (sc_shadow_vertex_coords; NaN for
+ * a vertex with a non-finite coordinate): the emit builds the primary view's images of the casters
+ * from them instead of projecting each triangle's corners. */
+__global__ void __launch_bounds__(SH_PIXEL_THREADS)
+sc_shadow_vertex_kernel(const sc_cuda_shadow_light *__restrict__ L, const float *pos, uint32_t num_vertices, float4 *out)
 {
-    *tri = ref_tris[i];
-    for (int k = 0; k < 3; ++k) vi[k] = idx[3 * (size_t)*tri + k];
+    __shared__ sc_shadow_grid grid;
+    sh_load_grid(&L->grid, &grid);
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= num_vertices) return;
+    const float p[3] = {pos[3 * (size_t)i], pos[3 * (size_t)i + 1], pos[3 * (size_t)i + 2]};
+    float c[4] = {NAN, NAN, NAN, NAN};
+    if (isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2])) sc_shadow_vertex_coords(&grid, L->primary, p, c);
+    out[i] = make_float4(c[0], c[1], c[2], c[3]);
 }
 
-/* 4. Caster references of every triangle (key = cell = tile << slab_bits | slab, value = triangle),
- * appended per block; none written past the capacity. The triangle is gathered once for both visits
+/* A caster's image in the primary view from its vertices' light coordinates q (sc_shadow_vertex_coords);
+ * -1 when a vertex is clipped (a point light's w < wc for some but not all: the caller projects the
+ * triangle itself), else whether it has an image there. */
+__device__ static inline int sh_primary_image(const sc_shadow_grid &grid, const sc_shadow_view &vw, const float4 q[3],
+                                              sc_shadow_image *im)
+{
+    const float x0 = fminf(fminf(q[0].x, q[1].x), q[2].x), x1 = fmaxf(fmaxf(q[0].x, q[1].x), q[2].x);
+    const float y0 = fminf(fminf(q[0].y, q[1].y), q[2].y), y1 = fmaxf(fmaxf(q[0].y, q[1].y), q[2].y);
+    const float w0 = fminf(fminf(q[0].z, q[1].z), q[2].z);
+    const float M = fmaxf(fmaxf(q[0].w, q[1].w), q[2].w);
+    if (grid.light.type != SC_LIGHT_POINT) return sc_shadow_dir_image(&vw, x0, x1, y0, y1, w0, M, M, im);
+    const int in = (q[0].z >= vw.wc) + (q[1].z >= vw.wc) + (q[2].z >= vw.wc);
+    if (in == 0) return 0;
+    if (in < 3) return -1;
+    const float big = fmaxf(fmaxf(fabsf(x0), fabsf(x1)), fmaxf(fabsf(y0), fabsf(y1)));
+    return sc_shadow_point_image(&vw, x0, x1, y0, y1, w0, big, M, M, im);
+}
+
+/* The emit's visit of triangle t: fn(tile, slab, image) as sh_visit_caster, the primary view's image
+ * from the vertices' light coordinates q (NaN: a non-finite triangle, no references), the other views'
+ * (and a clipped caster's) from its vertices, gathered only then. */
+template <typename F>
+__device__ static inline void sh_visit_emit(const sc_shadow_grid &grid, const sh_tile_receivers &tr, uint32_t primary,
+                                            const float4 q[3], const float *pos, const uint32_t vi[3], F fn)
+{
+    if (isnan(q[0].w) || isnan(q[1].w) || isnan(q[2].w)) return;
+    float v[9];
+    bool have_v = false;
+    for (uint32_t view = 0; view < SH_VIEWS; ++view) {
+        const sc_shadow_view &vw = grid.views[view];
+        if (!vw.active) continue;
+        sc_shadow_image im;
+        int got = view == primary ? sh_primary_image(grid, vw, q, &im) : -1;
+        if (got < 0) {
+            if (!have_v) {
+                for (int k = 0; k < 3; ++k)
+                    for (int j = 0; j < 3; ++j) v[3 * k + j] = pos[3 * (size_t)vi[k] + j];
+                have_v = true;
+            }
+            got = sc_shadow_caster_image(&grid, view, v, v + 3, v + 6, &im);
+        }
+        if (!got) continue;
+        sh_caster_view cv;
+        if (!sc_shadow_span_of(&grid, &vw, &im, &cv.s)) continue;
+        cv.view = view;
+        cv.slab = sc_shadow_slab_of(&grid, &vw, im.key);
+        sh_visit_span(grid, tr, im, cv, fn);
+    }
+}
+
+/* 4. Caster references of every triangle (key = cell = tile << slab_bits | slab, value = the
+ * reference's own index), appended per block, with the reference's record (triangle, vertex indices
+ * and image in the tile's view: what the cast needs, so it neither gathers the indices nor computes
+ * the image again); none written past the capacity. The triangle is gathered once for both visits
  * (keeping the count visit's spans for the write visit instead raised the registers enough to cost
  * more than computing them again). */
 __global__ void __launch_bounds__(SH_EMIT, SC_CUDA_SHADOW_EMIT_MIN_BLOCKS)
-sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t *idx, uint32_t num_triangles,
-                      const uint32_t *tile_wmax, const uint4 *tile_box, uint32_t *keys, uint32_t *values,
-                      size_t capacity)
+sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const float4 *vlight, const uint32_t *idx,
+                      uint32_t num_triangles, const uint32_t *tile_wmax, const uint4 *tile_box, uint32_t *keys,
+                      uint32_t *values, uint4 *recs, size_t capacity)
 {
     typedef cub::BlockScan<uint32_t, SH_EMIT> scan_t;
     __shared__ typename scan_t::TempStorage temp;
@@ -317,11 +406,14 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t 
     sh_load_grid(&L->grid, &grid);
     const sh_tile_receivers tr = {tile_wmax, tile_box};
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    float v[9];
+    const uint32_t primary = L->primary;
+    uint32_t vi[3] = {0, 0, 0};
+    float4 q[3];
     uint32_t count = 0;
     if (t < num_triangles) {
-        sh_load_triangle(pos, idx, t, v);
-        sh_visit_caster(grid, tr, v, v + 3, v + 6, [&](uint32_t, uint32_t) { ++count; });
+        for (int k = 0; k < 3; ++k) vi[k] = idx[3 * (size_t)t + k];
+        for (int k = 0; k < 3; ++k) q[k] = vlight[vi[k]];
+        sh_visit_emit(grid, tr, primary, q, pos, vi, [&](uint32_t, uint32_t, const sc_shadow_image &) { ++count; });
     }
     uint32_t excl, total;
     scan_t(temp).ExclusiveSum(count, excl, total);
@@ -331,9 +423,14 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const uint32_t 
     if (count == 0 || base + total > capacity) return; /* an overflow: finalize sees it */
     size_t at = (size_t)base + excl;
     const uint32_t bits = grid.slab_bits;
-    sh_visit_caster(grid, tr, v, v + 3, v + 6, [&](uint32_t tile, uint32_t slab) {
+    const uint4 head = make_uint4(t, vi[0], vi[1], vi[2]);
+    sh_visit_emit(grid, tr, primary, q, pos, vi, [&](uint32_t tile, uint32_t slab, const sc_shadow_image &im) {
         keys[at] = tile << bits | slab;
-        values[at] = t;
+        values[at] = (uint32_t)at;
+        uint4 *rec = recs + (SC_CUDA_SHADOW_REC_WORDS / 4) * at;
+        rec[0] = head;
+        rec[1] = make_uint4(__float_as_uint(im.x0), __float_as_uint(im.x1), __float_as_uint(im.y0),
+                            __float_as_uint(im.y1));
         ++at;
     });
 }
@@ -349,27 +446,30 @@ __global__ void sc_shadow_finalize_kernel(sc_cuda_shadow_light *L, sc_cuda_globa
     if (n > capacity) g->shadow_overflow = 1;
 }
 
-/* A receiver of the cast, as its warp's lanes read it (shared memory). */
-typedef struct sh_cast_ray {
-    sc_ray ray;
-    float u, v, tmax;
+/* A receiver of the cast, as its warp's lanes read it (shared memory): first the 16 bytes every lane
+ * reads for every caster (one load), then the ray, read only to test it. */
+typedef struct __align__(16) sh_cast_ray {
+    float u, v;
     uint32_t hit_tri;
     uint32_t stop;   /* its casters end here: the first reference of the first slab it does not need */
+    sc_ray ray;
+    float tmax;
 } sh_cast_ray;
 
 
 /* 7. The shadow rays: a warp per 32 receivers in light tile order (a lane each), the receivers of
  * one tile at a time (a warp's lanes hold one tile's receivers or a few tiles'); the tile's casters 32
- * at a time, slabs from the light on, each lane gathering one caster's triangle and computing its
- * image once per round; then for each of the tile's receivers not yet blocked, the lanes whose
- * caster's image holds it (and lies in a slab the receiver needs) test its ray together, and the
- * receiver is done at its first blocker. */
+ * at a time, slabs from the light on, each lane reading one caster's record (triangle, vertex
+ * indices, image: the emit's) and gathering its vertices once per round; then for each of the tile's
+ * receivers not yet blocked, the lanes whose caster's image holds it (and lies in a slab the receiver
+ * needs) test its ray together, and the receiver is done at its first blocker. */
 __global__ void __launch_bounds__(SH_CAST_WARPS * 32)
 sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, sc_cuda_globals *g,
                       const uint32_t *recv_px, const float4 *org, const sc_hit *hits, const uint32_t *cells_all,
-                      const uint32_t *ref_tris, const float *pos, const uint32_t *idx, uint8_t *mask, uint32_t *tests_px)
+                      const uint32_t *ref_ids, const uint4 *recs, const float *pos, uint8_t *mask, uint32_t *tests_px)
 {
-    if (L->overflow) return;
+    /* The grid is launched for every pixel; blocks past the receivers leave before loading anything. */
+    if (L->overflow || blockIdx.x * (SH_CAST_WARPS * 32) >= L->receivers) return;
     __shared__ sc_shadow_grid grid;
     __shared__ sh_cast_ray s_rays[SH_CAST_WARPS][32];
     sh_load_grid(&L->grid, &grid);
@@ -378,7 +478,7 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
     const bool mine = r < L->receivers;
     if (!__any_sync(0xFFFFFFFFu, mine)) return;
     sh_cast_ray *rays = s_rays[warp];
-    const uint32_t S = grid.num_slabs, GG = grid.grid * grid.grid;
+    const uint32_t S = grid.num_slabs;
     uint32_t px = 0, tile = 0xFFFFFFFFu, w_end = 0;
     if (mine) {
         px = recv_px[r];
@@ -401,7 +501,6 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
         const uint32_t T = __shfl_sync(0xFFFFFFFFu, tile, __ffs(left) - 1);
         const uint32_t sub = __ballot_sync(0xFFFFFFFFu, mine && tile == T);
         left &= ~sub;
-        const uint32_t view = T / GG;
         const uint32_t *cells = cells_all + ((size_t)T << grid.slab_bits);
         const uint32_t c0 = cells[0];
         const uint32_t slab_full = __ballot_sync(0xFFFFFFFFu, lane < S && cells[lane + 1] > cells[lane]);
@@ -417,37 +516,46 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
         }
         __syncwarp();
         uint32_t pending = sub & __ballot_sync(0xFFFFFFFFu, stop > c0);
-        /* The next round's triangle and vertex indices are loaded a round ahead (their loads wait
-         * on each other; the round's work hides them). */
-        uint32_t tri_next = SC_NO_HIT, vi_next[3] = {0, 0, 0};
-        if (c0 + lane < stop_max && pending) sh_load_caster(ref_tris, idx, c0 + lane, &tri_next, vi_next);
+        /* The next round's records are read a round ahead (the reference's, then its record: their
+         * loads wait on each other; the round's work hides them). */
+        uint4 head_next = make_uint4(SC_NO_HIT, 0, 0, 0), box_next = make_uint4(0, 0, 0, 0);
+        if (c0 + lane < stop_max && pending) {
+            const uint4 *rec = recs + (SC_CUDA_SHADOW_REC_WORDS / 4) * (size_t)ref_ids[c0 + lane];
+            head_next = rec[0];
+            box_next = rec[1];
+        }
         for (uint32_t i0 = c0; i0 < stop_max && pending; i0 += 32) {
             const uint32_t i = i0 + lane;
             float v[9];
-            sc_shadow_image im;
-            const uint32_t tri = tri_next;
-            bool have = i < stop_max;
+            const uint32_t tri = head_next.x;
+            const float x0 = __uint_as_float(box_next.x), x1 = __uint_as_float(box_next.y);
+            const float y0 = __uint_as_float(box_next.z), y1 = __uint_as_float(box_next.w);
+            const bool have = i < stop_max;
             if (have) {
+                const uint32_t vi[3] = {head_next.y, head_next.z, head_next.w};
                 for (int k = 0; k < 3; ++k) {
-                    const float *q = pos + 3 * (size_t)vi_next[k];
+                    const float *q = pos + 3 * (size_t)vi[k];
                     v[3 * k] = q[0];
                     v[3 * k + 1] = q[1];
                     v[3 * k + 2] = q[2];
                 }
             }
-            if (i + 32 < stop_max) sh_load_caster(ref_tris, idx, i + 32, &tri_next, vi_next);
-            if (have) have = sc_shadow_caster_image(&grid, view, v, v + 3, v + 6, &im);
+            if (i + 32 < stop_max) {
+                const uint4 *rec = recs + (SC_CUDA_SHADOW_REC_WORDS / 4) * (size_t)ref_ids[i + 32];
+                head_next = rec[0];
+                box_next = rec[1];
+            }
             for (uint32_t p = pending; p; p &= p - 1) {
                 const uint32_t j = __ffs(p) - 1;
-                const sh_cast_ray *R = &rays[j];
-                const uint32_t rstop = R->stop;
-                if (rstop <= i0) continue; /* the same for every lane */
-                const bool cand = have && i < rstop && tri != R->hit_tri && im.x0 <= R->u && R->u <= im.x1 &&
-                                  im.y0 <= R->v && R->v <= im.y1;
+                const uint4 q = *(const uint4 *)&rays[j]; /* u, v, hit_tri, stop */
+                const float ru = __uint_as_float(q.x), rv = __uint_as_float(q.y);
+                if (q.w <= i0) continue; /* the same for every lane */
+                const bool cand = have && i < q.w && tri != q.z && x0 <= ru && ru <= x1 && y0 <= rv && rv <= y1;
                 const uint32_t cm = __ballot_sync(0xFFFFFFFFu, cand);
                 if (!cm) continue;
                 bool hit = false;
                 if (cand) {
+                    const sh_cast_ray *R = &rays[j];
                     const sc_ray ray = R->ray;
                     float t, u, w;
                     hit = sc_intersect(&ray, v, v + 3, v + 6, 0.0f, R->tmax, &t, &u, &w);
@@ -505,9 +613,7 @@ sc_shadow_fallback_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t l
         float v9[9];
         sh_load_triangle(pos, idx, t, v9);
         const float *a = v9, *b = v9 + 3, *c = v9 + 6;
-        sh_visit_caster(grid, tr, a, b, c, [&](uint32_t tile, uint32_t) {
-            sc_shadow_image im;
-            if (!sc_shadow_caster_image(&grid, tile / (grid.grid * grid.grid), a, b, c, &im)) return;
+        sh_visit_caster(grid, tr, a, b, c, [&](uint32_t tile, uint32_t, const sc_shadow_image &im) {
             for (uint32_t r = recv_off[tile] + lane; r < recv_off[tile + 1]; r += 32) {
                 const uint32_t px = recv_px[r];
                 if (hits[px].tri == t) continue;
@@ -561,13 +667,17 @@ static void pairs_split_desc(size_t n, uint32_t *keys_in, uint32_t *values_in, u
 static void receiver_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, size_t pixels, uint32_t li,
                                 split_desc *d)
 {
-    pairs_split_desc(pixels, st->recv_keys, st->recv_values[0], NULL, st->recv_values[1], 0, shape->tile_bits,
-                     st->recv_offsets, &st->shadow_lights_dev[li].receivers, d);
+    pairs_split_desc(pixels, st->recv_keys, st->recv_values[0], NULL, st->recv_values[1], 0, 0, st->recv_offsets,
+                     &st->shadow_lights_dev[li].receivers, d);
+    d->buckets.rule = SPLIT_BUCKETS_RANGE; /* the tile ids: no bucket past the last */
+    d->buckets.num_buckets = shape->num_tiles;
+    d->buckets.range_base = 0;
+    d->buckets.range_delta = 1;
     d->unstable = 1;
 }
 
 /* The casters by cell (tile << slab_bits | slab: tile by tile, slabs from the light on in each), the
- * references light li appended: unstable, only the triangles move. */
+ * references light li appended: unstable, only the reference indices move. */
 static void caster_cell_split_desc(const sc_cuda_state *st, const sc_shadow_grid_shape *shape, uint32_t li,
                                    split_desc *d)
 {
@@ -583,7 +693,7 @@ static void caster_cell_split_desc(const sc_cuda_state *st, const sc_shadow_grid
 void sc_cuda_shadow_shape(const sc_cuda_state *st, sc_shadow_grid_shape *shape)
 {
     const uint32_t G = sc_shadow_grid_size(st->num_triangles);
-    shape->num_tiles = SC_SHADOW_MAX_VIEWS * G * G;
+    shape->num_tiles = G * G;
     shape->tile_bits = 0;
     while ((1u << shape->tile_bits) <= shape->num_tiles) ++shape->tile_bits;
     shape->slab_bits = 0;
@@ -647,10 +757,12 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
         if (marks == 0) { SC_TRY(mark(mark_ctx)); ++marks; }
 
         if (p->num_triangles) {
+            sc_shadow_vertex_kernel<<<(st->num_vertices + SH_PIXEL_THREADS - 1) / SH_PIXEL_THREADS, SH_PIXEL_THREADS, 0,
+                                      s>>>(L, st->positions, st->num_vertices, (float4 *)st->shadow_vlight);
+            SC_CUDA_CHECK_LAUNCH("sc_shadow_vertex_kernel");
             sc_shadow_emit_kernel<<<(p->num_triangles + SH_EMIT - 1) / SH_EMIT, SH_EMIT, 0, s>>>(
-                L, st->positions, st->indices, p->num_triangles, st->shadow_tile_wmax, (const uint4 *)st->shadow_tile_box,
-                st->ref_keys[0], st->ref_values[0],
-                st->ref_capacity);
+                L, st->positions, (const float4 *)st->shadow_vlight, st->indices, p->num_triangles, st->shadow_tile_wmax, (const uint4 *)st->shadow_tile_box,
+                st->ref_keys[0], st->ref_values[0], (uint4 *)st->shadow_recs, st->ref_capacity);
             SC_CUDA_CHECK_LAUNCH("sc_shadow_emit_kernel");
         }
         sc_shadow_finalize_kernel<<<1, 1, 0, s>>>(L, st->globals, st->ref_capacity);
@@ -664,7 +776,8 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
 
         sc_shadow_cast_kernel<<<cast_blocks, SH_CAST_WARPS * 32, 0, s>>>(
             L, li, st->globals, st->recv_values[1], (const float4 *)st->shadow_org, st->hits,
-            st->shadow_cells, st->ref_values[1], st->positions, st->indices, st->shadow_mask, st->shadow_tests);
+            st->shadow_cells, st->ref_values[1], (const uint4 *)st->shadow_recs, st->positions, st->shadow_mask,
+            st->shadow_tests);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_cast_kernel");
         sc_shadow_fallback_kernel<<<st->shadow_fallback_blocks, 256, 0, s>>>(
             L, li, st->globals, st->recv_offsets, st->shadow_tile_wmax, (const uint4 *)st->shadow_tile_box,

@@ -59,6 +59,27 @@ typedef enum sc_binning {
                                     slab_split (the cells' ranges and the tiles' offsets) */
 } sc_binning;
 
+/* The order in which the renderer keeps the mesh's vertices in its own buffers
+ * (sc_renderer_desc.vertex_order). The choice is invisible to the caller: triangles keep their ids
+ * and corner order, and every vertex-indexed array the API takes or gives (sc_frame_desc.positions,
+ * sc_renderer_read_positions, sc_renderer_copy_positions) is in the caller's vertex order whatever
+ * the choice; the hits (triangle, u, v, depth) and images are the same, bit for bit. */
+typedef enum sc_vertex_order {
+    SC_VERTEX_ORDER_FIRST_USE = 0, /* renumbered in the order the triangles first use them (vertices
+                                      no triangle uses last, in the caller's order), so the per-vertex
+                                      walk over each vertex's triangles (the smooth normals) reads
+                                      nearly in order: 1.6 to 1.9 times faster on meshes subdivided to
+                                      14M and 56M triangles (docs/PERFORMANCE.md). Costs at
+                                      sc_renderer_set_mesh one pass over the indices and a host copy
+                                      of the mesh (16 bytes a vertex, 12 a triangle, freed on return);
+                                      while the mesh is set, 4 bytes a vertex for the permutation
+                                      (CUDA: device memory, and a staging buffer of at most 12 MiB for
+                                      sc_renderer_read_positions); caller positions, read_positions and
+                                      copy_positions go through the permutation. A mesh already in
+                                      this order is kept as given and costs none of this */
+    SC_VERTEX_ORDER_KEEP           /* the caller's order, as given */
+} sc_vertex_order;
+
 typedef struct sc_renderer_desc {
     sc_backend backend;
     uint32_t width, height;      /* target size in pixels, >= 1 */
@@ -74,6 +95,9 @@ typedef struct sc_renderer_desc {
                                     may take; 0: half of the machine's physical memory */
     sc_binning binning;          /* how the grid is built; 0: SC_BINNING_SPLIT. INVALID_ARGUMENT when
                                     not an sc_binning */
+    sc_vertex_order vertex_order; /* the vertices' order inside the renderer (invisible to the
+                                    caller); 0: SC_VERTEX_ORDER_FIRST_USE. INVALID_ARGUMENT when not
+                                    an sc_vertex_order */
 } sc_renderer_desc;
 
 /* Camera: look-at + perspective (cglm conventions: right-handed, looking down -z in view space). */
@@ -230,8 +254,9 @@ typedef struct sc_hit {
 /* One frame. */
 typedef struct sc_frame_desc {
     float time;                  /* seconds; drives the deformation */
-    /* Optional: this frame's deformed positions (vertex_count x 3 floats, backend memory), used
-     * instead of the deformation effects. */
+    /* Optional: this frame's deformed positions (vertex_count x 3 floats, backend memory, in the
+     * order of the mesh's vertices as given to sc_renderer_set_mesh), used instead of the
+     * deformation effects. CUDA: a pointer that is not device memory is INVALID_ARGUMENT. */
     const float *positions;
     /* Output image, backend memory (host for CPU, device for CUDA), width x height RGBA8 pixels,
      * row 0 at the bottom. NULL: no image (the hit buffer is still computed). */
@@ -334,7 +359,8 @@ typedef struct sc_grid_info {
  * sc_renderer_set_grid with another grid, sc_renderer_destroy. */
 
 /* Creates a renderer. Errors: INVALID_ARGUMENT (size 0, tile size or slab count out of range, grid
- * too large for 32-bit reference keys, initial_ref_capacity above 2^32 - 2), UNSUPPORTED (CUDA
+ * too large for 32-bit reference keys, initial_ref_capacity above 2^32 - 2, a binning or vertex_order
+ * that is not of its enum), UNSUPPORTED (CUDA
  * backend not built: "built without CUDA"; or no device), OUT_OF_MEMORY (the grid's buffers exceed the memory bound). */
 sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out);
 /* Destroys a renderer; NULL is ignored. */
@@ -347,8 +373,10 @@ sc_backend sc_renderer_backend(const sc_renderer *r);
  * triangles that use it are dropped (never binned, never hit, no part of any normal), and one
  * SC_LOG_WARNING line says how many. The default view and the deformation's centre and radius come
  * from the vertices of the triangles kept. Zero-area triangles are kept (they are never hit). An
- * empty mesh (0 triangles) is valid and renders the background. OUT_OF_MEMORY when the mesh's
- * copies exceed the memory bound. */
+ * empty mesh (0 triangles) is valid and renders the background. The vertices are kept in the order
+ * sc_renderer_desc.vertex_order says (the caller sees the order given either way). OUT_OF_MEMORY
+ * when the mesh's copies exceed the memory bound; also when the host has no room for the reordered
+ * copy (SC_VERTEX_ORDER_FIRST_USE), which leaves the renderer as it was. */
 sc_status sc_renderer_set_mesh(sc_renderer *r, const sc_mesh_data *mesh);
 /* INVALID_ARGUMENT: a non-finite field, eye == target, up parallel to the view direction, fovy not
  * in (0, pi) (or so small that 1 / tan(fovy / 2) overflows), near_plane <= 0, far_plane <= near. */
@@ -427,16 +455,18 @@ sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out);
  * without a hit, lights without shadows, and every pixel while shadows are off. CUDA: waits for the
  * frames in flight. */
 sc_status sc_renderer_read_shadows(const sc_renderer *r, uint8_t *out);
-/* Copies this frame's deformed positions (vertex_count x 3) to HOST memory. */
+/* Copies this frame's deformed positions (vertex_count x 3, in the order of the mesh's vertices as
+ * given to sc_renderer_set_mesh, whatever sc_renderer_desc.vertex_order) to HOST memory. */
 sc_status sc_renderer_read_positions(const sc_renderer *r, float *out);
-/* Copies this frame's deformed positions (vertex_count x 3 floats) into BACKEND memory (host for the
- * CPU backend, device for CUDA, e.g. a GL buffer mapped into CUDA), with no trip through the host.
- * CPU: done on return. CUDA: a device-to-device copy enqueued on the renderer's stream after the
- * frames rendered; the call never waits: dst holds the positions once the stream reaches the copy
- * (work enqueued later on that stream sees them; the host may wait with cudaStreamSynchronize or
- * sc_renderer_stats), and the next frame rendered does not change them. Errors: INVALID_ARGUMENT
- * (NULL, no mesh, no frame rendered since the mesh, size or grid last changed; CUDA: dst is not
- * device memory), CUDA. */
+/* Copies this frame's deformed positions (vertex_count x 3 floats, in the order of the mesh's
+ * vertices as given to sc_renderer_set_mesh) into BACKEND memory (host for the CPU backend, device for
+ * CUDA, e.g. a GL buffer mapped into CUDA), with no trip through the host. CPU: done on return.
+ * CUDA: a device-to-device copy (a gather, when the renderer's vertex order is not the caller's)
+ * enqueued on the renderer's stream after the frames rendered; the call never waits: dst holds the
+ * positions once the stream reaches the copy (work enqueued later on that stream sees them; the host
+ * may wait with cudaStreamSynchronize or sc_renderer_stats), and the next frame rendered does not
+ * change them. Errors: INVALID_ARGUMENT (NULL, no mesh, no frame rendered since the mesh, size or
+ * grid last changed; CUDA: dst is not device memory), CUDA. */
 sc_status sc_renderer_copy_positions(const sc_renderer *r, float *dst);
 
 /* Names. Each enum's values have one name, which programs, logs and help texts take from here:

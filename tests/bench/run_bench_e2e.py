@@ -9,8 +9,9 @@ rate, the counters; device memory null on the CPU backend), the counters consist
 configuration (triangles of the mesh, tiles of the grid), the peer's agreement 1, the SVG well formed
 with its three panels and a point per configuration on each log-log panel, and the table on stdout;
 a one-configuration run with --plot F.PNG writes a 1000x900 RGBA PNG; --shadows off,on with --images
-fills the shadow fields of each row (zero with shadows off, the default light and counters with them on),
-the shadow stages' times and our picture. Then the failures: bad usage (--plot with another extension, a
+(and --vertex-order as-loaded) fills the shadow fields of each row (zero with shadows off, the default
+light and counters with them on), the shadow stages' times and our picture; options.vertex_order says
+the renderer's vertex order (first-use by default). Then the failures: bad usage (--plot with another extension, a
 bad --shadows value, --images without shadows) exits 2 naming the option; a model that cannot be read
 exits 1 naming the configuration, its row marked failed in the JSON. Exit 0 on success, 1 on a failure.
 """
@@ -107,6 +108,7 @@ def check_json(path):
     STAGES[:] = stages
     o = doc["options"]
     check(o["sizes"] == ["%dx%d" % s for s in SIZES] and o["slabs"] == SLABS and o["peers"] == ["cpu"], "options %s" % o)
+    check(o["vertex_order"] == "first-use", "options.vertex_order: the renderer's default, got %s" % o["vertex_order"])
     rows = doc["rows"]
     check(doc["configurations"] == 4 and len(rows) == 4 and doc["failed"] == 0, "4 rows, none failed")
     want = [(w, h, s) for (w, h) in SIZES for s in SLABS]
@@ -178,14 +180,16 @@ def check_shadows(binary, work):
     for n in os.listdir(pics):
         os.remove(os.path.join(pics, n))
     r = run(binary, ["--backend", "cpu", "--resolution", str(RESOLUTION), "--size", "64x48", "--frames", "2",
-                     "--warmup", "1", "--shadows", "off,on", "--images", pics, "--json", js, "--csv", cs])
+                     "--warmup", "1", "--shadows", "off,on", "--images", pics, "--json", js, "--csv", cs,
+                     "--vertex-order", "as-loaded"])
     if not check(r.returncode == 0, "shadows run: exit %d: %s" % (r.returncode, r.stderr)):
         return
     check("x 2 shadow settings" in r.stderr, "the shadow settings counted: %s" % r.stderr)
     check("shadows: point light (" in r.stdout, "the table's shadow line:\n" + r.stdout)
     with open(js, encoding="utf-8") as f:
         doc = json.load(f)
-    check(doc["options"]["shadows"] == ["off", "on"] and doc["options"]["images"] == pics, "options %s" % doc["options"])
+    check(doc["options"]["shadows"] == ["off", "on"] and doc["options"]["images"] == pics
+          and doc["options"]["vertex_order"] == "as-loaded", "options %s" % doc["options"])
     off, on = doc["rows"]
     check(off["shadows"] is False and on["shadows"] is True, "rows: shadows off then on")
     check(off["light"] is None and all(off[k] == 0 for k in SHADOW_FIELDS), "row off: no light, counters 0")

@@ -1,6 +1,7 @@
 /* test_bench_options.c - slabcast-bench's command line: lists (defaults replaced, repeated options
- * added), every value's range, --shadows and what needs it (--images, the gl-shadowmap peer), and
- * one-line messages that name the option, the item and what is valid. */
+ * added), every value's range, --shadows and what needs it (--images, the gl-shadowmap peer),
+ * --vertex-order (the renderer's option), and one-line messages that name the option, the item and
+ * what is valid. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ static void test_defaults(void)
     SCT_CHECK_EQ_U64(o.shadows[0], 0);
     SCT_CHECK(o.images_dir == NULL);
     SCT_CHECK(o.backend == SC_BACKEND_DEFAULT);
+    SCT_CHECK(o.vertex_order == SC_VERTEX_ORDER_FIRST_USE); /* the renderer's default */
     SCT_CHECK_EQ_U64(bench_frames_for(&o, SC_BACKEND_CUDA), BENCH_DEFAULT_FRAMES_CUDA);
     SCT_CHECK_EQ_U64(bench_frames_for(&o, SC_BACKEND_CPU), BENCH_DEFAULT_FRAMES_CPU);
     SCT_CHECK_EQ_U64(bench_warmup_for(&o, SC_BACKEND_CUDA), BENCH_DEFAULT_WARMUP_CUDA);
@@ -124,6 +126,22 @@ static void test_shadows(void)
     SCT_CHECK(o.images_dir && strcmp(o.images_dir, "d") == 0);
 }
 
+/* --vertex-order maps onto sc_renderer_desc.vertex_order (the last one given counts), and its names
+ * are those the JSON's options.vertex_order writes. */
+static void test_vertex_order(void)
+{
+    bench_options o;
+    char msg[512];
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--vertex-order", "as-loaded", NULL) == 0);
+    SCT_CHECK(o.vertex_order == SC_VERTEX_ORDER_KEEP);
+    SCT_CHECK(strcmp(bench_vertex_order_name(o.vertex_order), "as-loaded") == 0);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--vertex-order=first-use", NULL) == 0);
+    SCT_CHECK(o.vertex_order == SC_VERTEX_ORDER_FIRST_USE);
+    SCT_CHECK(strcmp(bench_vertex_order_name(o.vertex_order), "first-use") == 0);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--vertex-order", "first-use", "--vertex-order", "as-loaded", NULL) == 0);
+    SCT_CHECK(o.vertex_order == SC_VERTEX_ORDER_KEEP);
+}
+
 /* A peer that compares shadows, and --images, need a configuration with shadows on. */
 static void test_shadow_combinations(void)
 {
@@ -184,6 +202,8 @@ static void test_errors(void)
         {"--shadows", "off,", "item 2 '': empty value", "off, on, or both"},
         {"--shadows", "ON", "neither off nor on", "(off,on)"},
         {"--images", "", "--images", "empty folder name"},
+        {"--vertex-order", "keep", "unknown vertex order", "first-use, as-loaded"},
+        {"--vertex-order", "", "--vertex-order", "first-use, as-loaded"},
     };
     for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; ++i) {
         bench_options o;
@@ -255,6 +275,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_scalars);
     SCT_RUN(test_shadows);
     SCT_RUN(test_shadow_combinations);
+    SCT_RUN(test_vertex_order);
     SCT_RUN(test_errors);
     SCT_RUN(test_unbuilt_peer);
     SCT_RUN(test_usage_errors);
