@@ -2,9 +2,11 @@
  * The host turns an sc_deform_desc and the frame time into an sc_deform_eval (deform_eval.c);
  * sc_deform_vertex maps a rest position and rest normal to the deformed position. Order: pulse and
  * noise (along the rest normal), then twist, bend, wave.
- * Unlike projection and intersection, deformation is not bit-identical across backends (sinf, cosf
- * and contracted multiply-adds differ in the last bits on a GPU): tests that compare backends pixel
- * by pixel give both the same positions (sc_renderer_read_positions, then sc_frame_desc.positions). */
+ * Like projection and intersection, deformation is bit-identical across backends: the host C is
+ * strict C11 and the CUDA code is compiled without contraction, so every float operation rounds once
+ * the same way; the one library function whose last bits differ between a GPU and a C library, the
+ * sine and cosine, is sc_sincosf below, written out in float operations. So the CPU and CUDA
+ * backends deform the mesh to the same positions and render the same images. */
 #ifndef SC_DEFORM_H
 #define SC_DEFORM_H
 
@@ -58,6 +60,48 @@ SC_HD static inline float sc_lattice_value(uint32_t x, uint32_t y, uint32_t z, u
     return (float)(h >> 8) * (1.0f / 16777216.0f); /* [0, 1) */
 }
 
+/* sin x and cos x, the same bits on every backend (correctly rounded float operations only): x
+ * reduced to r in [-pi/4, pi/4] by k = the integer nearest x * 2 / pi, with pi / 2 in three parts
+ * (Cody and Waite; k * the first part is exact for |k| < 2^16), then minimax polynomials of r (the
+ * Cephes sinf / cosf coefficients) and k's quadrant: within 3e-7 of the true values for |x| <= 2^16.
+ * Larger x is first taken modulo the float nearest 2 pi (exact), so the values stay in [-1, 1] and
+ * periodic-looking but drift from sin x. NaN for x not finite. */
+SC_HD static inline void sc_sincosf(float x, float *s_out, float *c_out)
+{
+    if (!(x - x == 0.0f)) { /* inf or NaN */
+        *s_out = *c_out = x - x;
+        return;
+    }
+    if (!(x >= -65536.0f && x <= 65536.0f)) x = fmodf(x, 6.28318548202514648f);
+    const float k = floorf(SC_FADD(SC_FMUL(x, 0.636619772367581343f), 0.5f));
+    float r = SC_FSUB(x, SC_FMUL(k, 1.5703125f));
+    r = SC_FSUB(r, SC_FMUL(k, 4.837512969970703125e-4f));
+    r = SC_FSUB(r, SC_FMUL(k, 7.54978995489188216e-8f));
+    const float z = SC_FMUL(r, r);
+    float ps = SC_FADD(SC_FMUL(-1.9515295891e-4f, z), 8.3321608736e-3f);
+    ps = SC_FADD(SC_FMUL(ps, z), -1.6666654611e-1f);
+    const float sn = SC_FADD(r, SC_FMUL(SC_FMUL(ps, z), r));
+    float pc = SC_FADD(SC_FMUL(2.443315711809948e-5f, z), -1.388731625493765e-3f);
+    pc = SC_FADD(SC_FMUL(pc, z), 4.166664568298827e-2f);
+    const float cs = SC_FADD(SC_FSUB(1.0f, SC_FMUL(0.5f, z)), SC_FMUL(SC_FMUL(pc, z), z));
+    /* k's quadrant: k mod 4 (k is an integral float; fmodf is exact). */
+    float q = fmodf(k, 4.0f);
+    if (q < 0.0f) q = SC_FADD(q, 4.0f);
+    switch ((int)q) {
+    case 0: *s_out = sn; *c_out = cs; break;
+    case 1: *s_out = cs; *c_out = -sn; break;
+    case 2: *s_out = -sn; *c_out = -cs; break;
+    default: *s_out = -cs; *c_out = sn; break;
+    }
+}
+
+SC_HD static inline float sc_sinf(float x)
+{
+    float s, c;
+    sc_sincosf(x, &s, &c);
+    return s;
+}
+
 SC_HD static inline float sc_smooth(float t) { return t * t * (3.0f - 2.0f * t); }
 SC_HD static inline float sc_lerpf(float a, float b, float t) { return a + (b - a) * t; }
 
@@ -90,7 +134,8 @@ SC_HD static inline float sc_value_noise(float x, float y, float z, uint32_t see
 /* Rotates q about the unit axis by angle (Rodrigues). */
 SC_HD static inline void sc_rotate_axis(float q[3], const float k[3], float angle)
 {
-    float cs = cosf(angle), sn = sinf(angle);
+    float cs, sn;
+    sc_sincosf(angle, &sn, &cs);
     float kq = k[0] * q[0] + k[1] * q[1] + k[2] * q[2];
     float cr[3] = {k[1] * q[2] - k[2] * q[1], k[2] * q[0] - k[0] * q[2], k[0] * q[1] - k[1] * q[0]};
     for (int i = 0; i < 3; ++i) q[i] = q[i] * cs + cr[i] * sn + k[i] * kq * (1.0f - cs);
@@ -101,7 +146,7 @@ SC_HD static inline void sc_deform_vertex(const sc_deform_eval *e, const float p
     float q[3] = {p0[0] - e->center[0], p0[1] - e->center[1], p0[2] - e->center[2]};
     if (e->effects & SC_DEFORM_PULSE) {
         float dist = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
-        float off = e->pulse_amp * sinf(e->pulse_phase + e->pulse_k * dist);
+        float off = e->pulse_amp * sc_sinf(e->pulse_phase + e->pulse_k * dist);
         for (int i = 0; i < 3; ++i) q[i] += off * n0[i];
     }
     if (e->effects & SC_DEFORM_NOISE) {
@@ -122,13 +167,15 @@ SC_HD static inline void sc_deform_vertex(const sc_deform_eval *e, const float p
         float x = q[0] * d[0] + q[1] * d[1] + q[2] * d[2];
         float r = 1.0f / e->bend_curvature;
         float th = h * e->bend_curvature;
-        float x2 = r - (r - x) * cosf(th);
-        float h2 = (r - x) * sinf(th);
+        float sn, cs;
+        sc_sincosf(th, &sn, &cs);
+        float x2 = r - (r - x) * cs;
+        float h2 = (r - x) * sn;
         for (int i = 0; i < 3; ++i) q[i] += (x2 - x) * d[i] + (h2 - h) * a[i];
     }
     if (e->effects & SC_DEFORM_WAVE) {
         float s = q[0] * e->wave_dir[0] + q[1] * e->wave_dir[1] + q[2] * e->wave_dir[2];
-        float off = e->wave_amp * sinf(e->wave_k * s - e->wave_phase);
+        float off = e->wave_amp * sc_sinf(e->wave_k * s - e->wave_phase);
         for (int i = 0; i < 3; ++i) q[i] += off * e->wave_disp[i];
     }
     for (int i = 0; i < 3; ++i) out[i] = q[i] + e->center[i];

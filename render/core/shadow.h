@@ -382,29 +382,42 @@ SC_HD static inline int sc_shadow_point_image(const sc_shadow_view *vw, float x0
 }
 
 /* A vertex p in view `view` of grid g, as the caster images use it: its light coordinates u, v (a
- * point light: x / w, y / w in the cube face, meaningful when w > 0), depth w, and the larger of its
- * distance to the view's receivers' box and its coordinates' size (inf norms): a bound for both D and
- * e above. A caster none of whose vertices is clipped (a point light: every w >= wc) has the image
- * sc_shadow_point_image or sc_shadow_dir_image gives with the bounds of its vertices' u, v, the least
- * w, the largest |u|, |v| and the largest of these bounds as D and e: the same bounds and key the
- * vertices give sc_shadow_caster_image, with margins at least as wide. */
+ * point light: x / w, y / w in the cube face, meaningful when w > 0), depth w, and its distance to the
+ * view's receivers' box (inf norm). A caster none of whose vertices is clipped (a point light: every
+ * w >= wc) has the image sc_shadow_point_image or sc_shadow_dir_image gives with the bounds of its
+ * vertices' u, v, the least w, the largest |u|, |v|, the largest distance as D, and as e a bound of
+ * its coordinates' size from the light coordinates (sc_shadow_size_bound): the same bounds, key and
+ * margin sc_shadow_caster_image computes from the vertices, the key lowered a little more. */
 SC_HD static inline void sc_shadow_vertex_coords(const sc_shadow_grid *g, uint32_t view, const float *p, float out[4])
 {
     const sc_shadow_view *vw = &g->views[view];
-    float D = 0.0f, e;
+    float D = 0.0f;
     for (int k = 0; k < 3; ++k)
         D = sc_maxf_s(D, sc_maxf_s(sc_absf(SC_FSUB(p[k], vw->box0[k])), sc_absf(SC_FSUB(p[k], vw->box1[k]))));
     if (g->light.type != SC_LIGHT_POINT) {
-        sc_shadow_dir_coords(g, p, &out[0], &out[1], &out[2], &e);
+        float ext;
+        sc_shadow_dir_coords(g, p, &out[0], &out[1], &out[2], &ext);
     } else {
         const float d[3] = {SC_FSUB(p[0], g->light.pos[0]), SC_FSUB(p[1], g->light.pos[1]), SC_FSUB(p[2], g->light.pos[2])};
         float x, y;
         sc_shadow_face_coords(view, d, &x, &y, &out[2]);
-        e = sc_shadow_maxabs3(d);
         out[0] = SC_FDIV(x, out[2]);
         out[1] = SC_FDIV(y, out[2]);
     }
-    out[3] = sc_maxf_s(D, e);
+    out[3] = D;
+}
+
+/* A bound of e (sc_shadow_caster_image: the largest inf-norm size of a caster's vertices' coordinates
+ * relative to L, or to C for a directional light) from light coordinates. A point light: a vertex's
+ * components are w, x = u w and y = v w up to the rounding of u (x / w), so its size is at most w max(1,
+ * |u|, |v|) (1 + 2 ulp); wmax and big are the largest w and |u|, |v| of the vertices. A directional
+ * light: the size is at most the Euclidean length of the vertex's offset, which the coordinates on the
+ * (rounded, orthonormal up to ulps) axes give within a few ulps: |u| + |v| + |w| (sum over the largest
+ * of each, passed as wmax, big = |u| + |v|). The factor 1 + 2^-16 covers the roundings many times. */
+SC_HD static inline float sc_shadow_size_bound(int point, float wmax, float big)
+{
+    const float s = point ? SC_FMUL(wmax, sc_maxf_s(1.0f, big)) : SC_FADD(wmax, big);
+    return SC_FMUL(s, 1.0000152587890625f);
 }
 
 /* Triangle (a, b, c) as a caster in view `view` of grid g: 1 and its image when it may block a

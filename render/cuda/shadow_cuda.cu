@@ -347,13 +347,19 @@ __device__ static inline int sh_primary_image(const sc_shadow_grid &grid, const 
     const float x0 = fminf(fminf(q[0].x, q[1].x), q[2].x), x1 = fmaxf(fmaxf(q[0].x, q[1].x), q[2].x);
     const float y0 = fminf(fminf(q[0].y, q[1].y), q[2].y), y1 = fmaxf(fmaxf(q[0].y, q[1].y), q[2].y);
     const float w0 = fminf(fminf(q[0].z, q[1].z), q[2].z);
-    const float M = fmaxf(fmaxf(q[0].w, q[1].w), q[2].w);
-    if (grid.light.type != SC_LIGHT_POINT) return sc_shadow_dir_image(&vw, x0, x1, y0, y1, w0, M, M, im);
+    const float D = fmaxf(fmaxf(q[0].w, q[1].w), q[2].w);
+    if (grid.light.type != SC_LIGHT_POINT) {
+        float e = 0.0f;
+        for (int k = 0; k < 3; ++k)
+            e = fmaxf(e, sc_shadow_size_bound(0, fabsf(q[k].z), SC_FADD(fabsf(q[k].x), fabsf(q[k].y))));
+        return sc_shadow_dir_image(&vw, x0, x1, y0, y1, w0, D, e, im);
+    }
     const int in = (q[0].z >= vw.wc) + (q[1].z >= vw.wc) + (q[2].z >= vw.wc);
     if (in == 0) return 0;
     if (in < 3) return -1;
     const float big = fmaxf(fmaxf(fabsf(x0), fabsf(x1)), fmaxf(fabsf(y0), fabsf(y1)));
-    return sc_shadow_point_image(&vw, x0, x1, y0, y1, w0, big, M, M, im);
+    const float wmax = fmaxf(fmaxf(q[0].z, q[1].z), q[2].z);
+    return sc_shadow_point_image(&vw, x0, x1, y0, y1, w0, big, D, sc_shadow_size_bound(1, wmax, big), im);
 }
 
 /* The emit's visit of triangle t: fn(tile, slab, image) as sh_visit_caster, the primary view's image

@@ -118,14 +118,39 @@ static void dense_compare(const sc_hit *got, const sc_hit *want, const sc_frame_
     }
 }
 
-int dense_check_frame(sc_renderer *r, const sc_frame_params *p, uint32_t vertex_count, const uint32_t *indices,
-                      uint32_t triangle_count, float time, uint32_t num_threads, const char *what, dense_diff *out)
+/* The twin's deformed positions at `time` against pos, bit for bit. */
+static void dense_same_positions(sc_renderer *twin, const float *pos, uint32_t vertex_count, float time,
+                                 const char *what)
+{
+    float *tpos = malloc(sizeof(float) * 3 * ((size_t)vertex_count + 1));
+    sc_frame_desc f;
+    memset(&f, 0, sizeof f);
+    f.time = time;
+    if (!tpos) {
+        sct_fail(__FILE__, __LINE__, "%s: out of memory", what);
+    } else if (sc_renderer_render(twin, &f) != SC_OK || sc_renderer_read_positions(twin, tpos) != SC_OK) {
+        sct_fail(__FILE__, __LINE__, "%s: the CPU twin failed: %s", what, sc_last_error());
+    } else {
+        size_t differ = 0, first = 0;
+        for (size_t k = 0; k < 3 * (size_t)vertex_count; ++k)
+            if (memcmp(&pos[k], &tpos[k], sizeof(float)) != 0 && differ++ == 0) first = k;
+        SCT_CHECK_MSG(differ == 0, "%s: %zu deformed coordinates differ from the CPU backend's; the first: vertex %zu "
+                      "coordinate %zu, %.9g here, %.9g on the CPU", what, differ, first / 3, first % 3,
+                      differ ? (double)pos[first] : 0.0, differ ? (double)tpos[first] : 0.0);
+        if (differ == 0) printf("  %s: deformed positions equal the CPU backend's, bit for bit\n", what);
+    }
+    free(tpos);
+}
+
+int dense_check_frame(sc_renderer *r, sc_renderer *twin, const sc_frame_params *p, uint32_t vertex_count,
+                      const uint32_t *indices, uint32_t triangle_count, float time, uint32_t num_threads,
+                      const char *what, dense_diff *out)
 {
     const size_t npix = (size_t)p->width * p->height;
     sc_hit *got = malloc(npix * sizeof *got), *want = malloc(npix * sizeof *want);
     float *pos = malloc(sizeof(float) * 3 * ((size_t)vertex_count + 1));
     int rc = -1;
-    double t0 = dense_now(), t1 = t0, t2 = t0;
+    double t0 = dense_now(), t1 = t0, t2 = t0, tr = t0;
     sc_frame_desc f;
     memset(&f, 0, sizeof f);
     f.time = time;
@@ -138,6 +163,8 @@ int dense_check_frame(sc_renderer *r, const sc_frame_params *p, uint32_t vertex_
         sct_fail(__FILE__, __LINE__, "%s: render failed: %s", what, sc_last_error());
     } else {
         t1 = dense_now();
+        if (twin) dense_same_positions(twin, pos, vertex_count, time, what);
+        tr = dense_now(); /* the reference's time starts after the twin's */
         if (sc_brute_force_dense(p, pos, indices, triangle_count, num_threads, want, &bs) != 0) {
             sct_fail(__FILE__, __LINE__, "%s: the reference ran out of memory", what);
         } else {
@@ -150,7 +177,7 @@ int dense_check_frame(sc_renderer *r, const sc_frame_params *p, uint32_t vertex_
         printf("  %s: %llu wrong pixels (%llu holes), %llu ties, of %llu hit pixels (%llu pixels); render %.1f s, "
                "reference %.1f s (%llu boxed, %llu whole-screen, %llu dropped triangles, %.3g ray tests)\n",
                what, (unsigned long long)out->wrong, (unsigned long long)out->holes, (unsigned long long)out->ties,
-               (unsigned long long)out->hits, (unsigned long long)out->pixels, t1 - t0, t2 - t1,
+               (unsigned long long)out->hits, (unsigned long long)out->pixels, t1 - t0, t2 - tr,
                (unsigned long long)bs.boxed, (unsigned long long)bs.whole_screen, (unsigned long long)bs.skipped,
                (double)bs.ray_tests);
         fflush(stdout);
@@ -187,19 +214,35 @@ void dense_check_frames(sc_backend backend, const sc_mesh *m, uint32_t w, uint32
     SCT_CHECK_OK(sc_renderer_set_camera(r, &cam));
     SCT_CHECK_OK(sc_renderer_set_deform(r, &def));
     const char *backend_name = backend == SC_BACKEND_CUDA ? "cuda" : "cpu";
+    /* Another backend than the CPU: a CPU renderer of one pixel deforms the same mesh beside it, and
+     * its positions must be the same bits (so the two backends' images are the same). */
+    sc_renderer *twin = NULL;
+    if (backend != SC_BACKEND_CPU) {
+        sc_renderer_desc td = desc;
+        td.backend = SC_BACKEND_CPU;
+        td.width = td.height = 1;
+        if (sc_renderer_create(&td, &twin) != SC_OK) {
+            sct_fail(__FILE__, __LINE__, "sc_renderer_create(cpu twin): %s", sc_last_error());
+        } else {
+            SCT_CHECK_OK(sc_renderer_set_mesh(twin, &md));
+            SCT_CHECK_OK(sc_renderer_set_camera(twin, &cam));
+            SCT_CHECK_OK(sc_renderer_set_deform(twin, &def));
+        }
+    }
     for (uint32_t i = 0; i < num_times; ++i) {
         char what[128];
         snprintf(what, sizeof what, "%s: %s %ux%u t=%g", backend_name, name, w, h, (double)times[i]);
         dense_diff d;
         sc_frame_params params;
         sc_renderer_testing_frame_params(r, &params);
-        if (dense_check_frame(r, &params, m->vertex_count, m->indices, m->triangle_count, times[i],
+        if (dense_check_frame(r, twin, &params, m->vertex_count, m->indices, m->triangle_count, times[i],
                               dense_threads(), what, &d) != 0)
             continue;
         SCT_CHECK_MSG(d.hits > d.pixels / 20, "%s: only %llu hit pixels", what, (unsigned long long)d.hits);
         SCT_CHECK_MSG(d.wrong == 0, "%s: %llu wrong pixels (%llu holes), %llu ties", what,
                       (unsigned long long)d.wrong, (unsigned long long)d.holes, (unsigned long long)d.ties);
     }
+    sc_renderer_destroy(twin);
     sc_renderer_destroy(r);
 }
 

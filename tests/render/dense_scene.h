@@ -33,15 +33,19 @@ typedef struct dense_diff {
 } dense_diff;
 
 /* Renders frame `time` with r (whose frame parameters are *p), reads back its hits and deformed
- * positions, computes the reference on num_threads threads and compares every pixel: triangle id
- * and depth exactly; a pixel whose two hits have the same depth is a tie. Prints the counts and
- * the first few wrong pixels. Returns 0, or -1 when rendering or the reference failed. */
-int dense_check_frame(sc_renderer *r, const sc_frame_params *p, uint32_t vertex_count, const uint32_t *indices,
-                      uint32_t triangle_count, float time, uint32_t num_threads, const char *what, dense_diff *out);
+ * positions (with twin not NULL: a renderer of the same mesh and deformation on another backend,
+ * whose positions at `time` must be the same bits), computes the reference on num_threads threads
+ * and compares every pixel: triangle id and depth exactly; a pixel whose two hits have the same depth
+ * is a tie. Prints the counts and the first few wrong pixels. Returns 0, or -1 when rendering or the
+ * reference failed. */
+int dense_check_frame(sc_renderer *r, sc_renderer *twin, const sc_frame_params *p, uint32_t vertex_count,
+                      const uint32_t *indices, uint32_t triangle_count, float time, uint32_t num_threads,
+                      const char *what, dense_diff *out);
 
 /* One renderer of `backend` at w x h with the mesh, the program's default camera and the bench's
  * deformation; dense_check_frame for each time; every frame must hit a twentieth of its pixels and
- * have no wrong pixel (sctest failures otherwise). */
+ * have no wrong pixel, and a backend other than the CPU must deform the mesh to the CPU backend's
+ * positions bit for bit (sctest failures otherwise). */
 void dense_check_frames(sc_backend backend, const sc_mesh *m, uint32_t w, uint32_t h, const float *times,
                         uint32_t num_times, const char *name);
 /* The same on the shared model `file` subdivided `levels` times; skipped when the model is absent. */
