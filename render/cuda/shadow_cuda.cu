@@ -2,14 +2,17 @@
  * the CPU backend's shadow_cpu.c computes the same masks). Per light with shadows, on the renderer's
  * stream with no host round trip:
  *  1. receivers: every hit pixel's shadow ray origin and light-space depth (sc_shadow_ray), its view,
- *     and per view the bounds of the receivers' light coordinates (a block reduces in shared memory,
+ *     and per view the bounds of the receivers' light coordinates (a warp, then a block reduces them,
  *     then one atomic per view and bound, floats as order-preserving integers);
- *  2. setup (one thread): the light's grid fitted to those bounds (sc_shadow_grid_fit);
+ *  2. setup (one thread): the light's grid fitted to those bounds (sc_shadow_grid_fit: the views with
+ *     receivers share G^2 tiles) and its primary view;
  *  3. receiver keys: the receivers compacted as (light tile, pixel) pairs and per tile the depth of
  *     its deepest receiver; the split library's multisplit groups them by light tile (receiver
  *     offsets per tile);
- *  4. emit: every finite triangle, for each view its image covers, appends one reference per tile
- *     of its span whose deepest receiver is not in front of it (key = its cell, tile << slab_bits |
+ *  3b. vertices: every vertex's light coordinates in the primary view (the one with most receivers);
+ *  4. emit: every finite triangle, for each view its image covers (the primary view's from its
+ *     vertices' light coordinates, the others' projected from its vertices), appends one reference
+ *     per tile of its span whose deepest receiver is not in front of it (key = its cell, tile << slab_bits |
  *     slab; value = the reference's index) and the reference's record (triangle, vertex indices,
  *     image), with a block scan and one 64-bit atomic per block, the triangle's vertices gathered
  *     once for both visits; references past the capacity are not written;
@@ -203,7 +206,7 @@ __global__ void sc_shadow_setup_kernel(const sc_cuda_frame_consts *__restrict__ 
     g->shadow_lights += 1;
 }
 
-/* 3. The receivers, compacted (a warp's with one atomic): key = light tile, value = pixel; per light
+/* 3. The receivers, compacted (a block's with one atomic): key = light tile, value = pixel; per light
  * tile the depth of its farthest receiver (tile_wmax) and the bounds of its receivers' light
  * coordinates (tile_box: ~u0, u1, ~v0, v1), as order-preserving integers (0: no receiver). views:
  * the receivers kernel's view per pixel (SH_NO_VIEW: no receiver). */
@@ -212,6 +215,8 @@ sc_shadow_receiver_keys_kernel(sc_cuda_shadow_light *L, const float4 *org, const
                                uint32_t *values, uint32_t *tile_wmax, uint32_t *tile_box, uint32_t pixels)
 {
     __shared__ sc_shadow_grid s_grid;
+    __shared__ uint32_t s_count, s_base;
+    if (threadIdx.x == 0) s_count = 0;
     sh_load_grid(&L->grid, &s_grid);
     const uint32_t px = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
     uint32_t key = 0, w = 0, b[4] = {0, 0, 0, 0};
@@ -235,14 +240,17 @@ sc_shadow_receiver_keys_kernel(sc_cuda_shadow_light *L, const float4 *org, const
         uint32_t *box = tile_box + 4 * (size_t)key;
         for (int k = 0; k < 4; ++k) atomicMax(&box[k], b[k]);
     }
+    /* The block's receivers take one range of the compacted list (one global atomic per block: the
+     * counter is the same word for the whole grid), each warp its part of it. */
     const uint32_t m = __ballot_sync(0xFFFFFFFFu, is);
-    if (!m) return;
-    const uint32_t leader = __ffs(m) - 1;
-    uint32_t base = 0;
-    if (lane == leader) base = atomicAdd(&L->receivers, (uint32_t)__popc(m));
-    base = __shfl_sync(0xFFFFFFFFu, base, leader);
+    uint32_t woff = 0;
+    if (lane == 0 && m) woff = atomicAdd(&s_count, (uint32_t)__popc(m));
+    woff = __shfl_sync(0xFFFFFFFFu, woff, 0);
+    __syncthreads();
+    if (threadIdx.x == 0) s_base = s_count ? atomicAdd(&L->receivers, s_count) : 0u;
+    __syncthreads();
     if (is) {
-        const uint32_t at = base + __popc(m & ((1u << lane) - 1u));
+        const uint32_t at = s_base + woff + __popc(m & ((1u << lane) - 1u));
         keys[at] = key;
         values[at] = px;
     }
