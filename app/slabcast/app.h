@@ -14,7 +14,11 @@ typedef struct app_scene {
     app_orbit orbit;             /* the model's framing (F, R in the viewer) */
     app_camera camera;           /* the view: the framing, or --camera */
     sc_renderer *renderer;
-    sc_backend backend;
+    sc_backend backend;          /* the renderer's (resolved: never SC_BACKEND_DEFAULT) */
+    /* What the library says of it (sc_backend_get_info), which the programs ask instead of knowing
+     * backends: where frames live (buffer_memory), whether frames overlap back to back
+     * (asynchronous), whose clock times them (device_timed), the device's name. */
+    sc_backend_info backend_info;
     unsigned deform_mask;
     sc_view_mode mode;
     /* The lights given to the renderer (sc_renderer_set_lights); light_count 0: none set, the
@@ -26,7 +30,7 @@ typedef struct app_scene {
     char backend_note[256];      /* why the cpu backend renders when a GPU was asked for (auto), or "" */
 } app_scene;
 
-/* image.c: an RGBA8 image in the backend's memory (device for CUDA, host for CPU). */
+/* image.c: an RGBA8 image where the backend wants the caller's buffers (sc_backend_info.buffer_memory). */
 typedef struct app_image {
     void *pixels;
     unsigned width, height;

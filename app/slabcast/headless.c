@@ -1,6 +1,7 @@
 /* headless.c - renders frames without a window: per-stage times and counters (each frame waited for),
- * then on the CUDA backend the same number of frames back to back (the real-time loop, no wait
- * between frames), the last frame as an image; with --record, every measured frame as an image. */
+ * then on an asynchronous backend (CUDA) the same number of frames back to back (the real-time loop,
+ * no wait between frames), the last frame as an image; with --record, every measured frame as an
+ * image. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -99,10 +100,11 @@ static int write_image(const app_image *img, const char *path, app_image_format 
 int app_run_headless(const app_options *o, app_scene *s)
 {
     unsigned w = o->width, h = o->height;
-    int cuda = s->backend == SC_BACKEND_CUDA;
-    const char *backend = sc_backend_name(cuda ? SC_BACKEND_CUDA : SC_BACKEND_CPU);
-    int frames = o->frames ? o->frames : (cuda ? APP_HEADLESS_FRAMES_CUDA : APP_HEADLESS_FRAMES_CPU);
-    int warmup = cuda ? (frames >= 50 ? 20 : frames / 5) : 0;
+    const sc_backend_info *info = &s->backend_info;
+    const char *backend = info->name;
+    /* Timed on the device: many cheap frames and a warm-up; timed on the host: a few, none to warm. */
+    int frames = o->frames ? o->frames : (info->device_timed ? APP_HEADLESS_FRAMES_CUDA : APP_HEADLESS_FRAMES_CPU);
+    int warmup = info->device_timed ? (frames >= 50 ? 20 : frames / 5) : 0;
     const char *out_path = o->out_path ? o->out_path : "slabcast.png";
     app_image_format format = o->out_path ? o->out_format : APP_IMAGE_PNG;
 
@@ -127,7 +129,7 @@ int app_run_headless(const app_options *o, app_scene *s)
     if (rc == 0) print_lights(o, s);
     int measured = rc == 0 ? render_measured(o, s, o->record_dir ? &img : NULL, img.pixels, frames, warmup, &log) : 0;
     if (measured == -2) rc = 1; /* --record: the write said why */
-    if (rc == 0 && (measured != 0 || (cuda && render_pipelined(o, s, img.pixels, frames, &log) != 0))) {
+    if (rc == 0 && (measured != 0 || (info->asynchronous && render_pipelined(o, s, img.pixels, frames, &log) != 0))) {
         app_report_error(NULL);
         rc = 1;
     }

@@ -95,6 +95,12 @@ static int create_renderer(const app_options *o, app_scene *s)
         return -1;
     }
     s->backend = sc_renderer_backend(s->renderer);
+    if (sc_backend_get_info(s->backend, &s->backend_info) != SC_OK) {
+        app_report_error("the backend's description");
+        sc_renderer_destroy(s->renderer);
+        s->renderer = NULL;
+        return -1;
+    }
     return 0;
 }
 

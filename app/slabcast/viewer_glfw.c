@@ -89,12 +89,19 @@ static void save_numbered_screenshot(viewer *v)
         ++v->screenshots;
 }
 
+/* Whether the renderer's frames are in device memory (sc_backend_info.buffer_memory): then the
+ * display takes them from CUDA (interop or its copy path) and no host frame is needed. */
+static int frames_on_device(const viewer *v)
+{
+    return v->scene->backend_info.buffer_memory == SC_MEMORY_DEVICE;
+}
+
 /* One frame into the display's pixel buffer. */
 static sc_status render_into_display(viewer *v, float t, void *host_rgba)
 {
     sc_frame_desc f = {0};
     f.time = t;
-    if (v->scene->backend == SC_BACKEND_CUDA) {
+    if (frames_on_device(v)) {
         void *dev = NULL;
         sc_status st = sc_display_map_cuda(v->display, NULL, &dev);
         if (st != SC_OK) return st;
@@ -122,7 +129,7 @@ static sc_status create_display(viewer *v)
     sc_display_desc d = {0};
     d.width = v->fb_width;
     d.height = v->fb_height;
-    d.cuda_interop = v->scene->backend == SC_BACKEND_CUDA;
+    d.cuda_interop = frames_on_device(v);
     d.cuda_path = k_path[v->options->interop];
     sc_status st = sc_display_create(&d, &v->display);
     if (st != SC_OK) return st;
@@ -162,7 +169,7 @@ static int alloc_host_frame(const viewer *v, void **host_rgba)
 {
     free(*host_rgba);
     *host_rgba = NULL;
-    if (v->scene->backend == SC_BACKEND_CUDA) return 0;
+    if (frames_on_device(v)) return 0;
     *host_rgba = malloc((size_t)v->fb_width * v->fb_height * 4);
     if (*host_rgba) return 0;
     fprintf(stderr, "slabcast: out of memory for a %dx%d frame\n", v->fb_width, v->fb_height);
@@ -348,10 +355,9 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
     }
     glfwGetFramebufferSize(v.window, &v.fb_width, &v.fb_height);
     app_viewer_bind_input(&v);
-    app_viewer_find_gpu_name(&v);
     printf("slabcast: window %dx%d, OpenGL %s (%s), %s backend\n", v.fb_width, v.fb_height,
            (const char *)glGetString(GL_VERSION), (const char *)glGetString(GL_RENDERER),
-           sc_backend_name(s->backend == SC_BACKEND_CUDA ? SC_BACKEND_CUDA : SC_BACKEND_CPU));
+           s->backend_info.name);
     fflush(stdout);
 
     void *host_rgba = NULL;

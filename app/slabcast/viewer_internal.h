@@ -60,7 +60,6 @@ typedef struct viewer {
     int stats_count;
     sc_frame_stats stats_sum, stats_last;
     sc_frame_stats stats_shown;  /* the period's averages the HUD shows (app_viewer_update_stats_text) */
-    char gpu_name[256];
     /* A fallback the user should know about (no GPU: cpu backend; interop failed: copy path), set once
      * by the frame loop: shown as a banner until notice_until (glfwGetTime seconds) and as a HUD line. */
     char notice[256];
@@ -89,6 +88,5 @@ void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fp
 void app_viewer_draw_overlays(viewer *v);
 /* --state-log: one line after a handled input. */
 void app_viewer_write_state(viewer *v);
-void app_viewer_find_gpu_name(viewer *v);
 
 #endif

@@ -11,10 +11,6 @@
 #include "viewer_internal.h"
 #include "viewer_state.h"
 
-#if SLABCAST_WITH_CUDA
-#include <cuda_runtime_api.h>
-#endif
-
 /* ---- overlays ---------------------------------------------------------------------------------- */
 
 double app_viewer_time(const viewer *v)
@@ -57,15 +53,15 @@ sc_frame_stats app_viewer_period_stats(viewer *v)
 void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fps, double host_ms)
 {
     app_scene *s = v->scene;
-    int cuda = s->backend == SC_BACKEND_CUDA;
+    const sc_backend_info *info = &s->backend_info;
     v->stats_shown = *st;
     char deform[64];
     app_deform_names(s->deform_mask, deform, sizeof deform);
     size_t len = 0, size = sizeof v->stats_text;
     char *t = v->stats_text;
 #define PUT(...) do { int n_ = snprintf(t + len, size - len, __VA_ARGS__); if (n_ > 0 && (size_t)n_ < size - len) len += (size_t)n_; } while (0)
-    PUT("%.1f fps  %.2f ms/frame  %s %.3f ms  host %.3f ms (avg 0.5 s)\n", fps, host_ms, cuda ? "GPU" : "cpu",
-        st->frame_ms, st->total_ms);
+    PUT("%.1f fps  %.2f ms/frame  %s %.3f ms  host %.3f ms (avg 0.5 s)\n", fps, host_ms,
+        info->device_timed ? "GPU" : "cpu", st->frame_ms, st->total_ms);
     /* Stage times on three lines: geometry and counting, the grid and the eye rays, the shadow pass
      * and shade. */
     for (int i = 0; i < SC_STAGE_COUNT; ++i)
@@ -87,7 +83,7 @@ void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fp
             (unsigned long long)st->shadow_receivers, (unsigned long long)st->shadow_references,
             (unsigned long long)st->shadow_ray_tests, (unsigned long long)st->shadow_rays_blocked);
     PUT("%dx%d  tile %u x %u slabs  %s backend%s%s\n", v->fb_width, v->fb_height, v->tile_size, v->num_slabs,
-        sc_backend_name(cuda ? SC_BACKEND_CUDA : SC_BACKEND_CPU), v->gpu_name[0] ? "  " : "", v->gpu_name);
+        info->name, info->device_name[0] ? "  " : "", info->device_name);
     PUT("%s  mode %s  deform %s  t %.2f s%s\n", s->mesh_name, app_mode_name(s->mode), deform, app_viewer_time(v),
         v->paused ? " (paused)" : "");
     PUT("cull %s  flat %s  vsync %s   F1 or ?: keys", v->cull ? "on" : "off", v->flat ? "on" : "off",
@@ -209,17 +205,4 @@ void app_viewer_write_state(viewer *v)
     st.screenshots = v->screenshots;
     app_viewer_state_write(v->state_log, &st);
     v->log_event = NULL;
-}
-
-void app_viewer_find_gpu_name(viewer *v)
-{
-    v->gpu_name[0] = '\0';
-#if SLABCAST_WITH_CUDA
-    int dev = 0;
-    struct cudaDeviceProp prop;
-    if (v->scene->backend == SC_BACKEND_CUDA && cudaGetDevice(&dev) == cudaSuccess &&
-        cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
-        snprintf(v->gpu_name, sizeof v->gpu_name, "%s", prop.name);
-    (void)cudaGetLastError();
-#endif
 }

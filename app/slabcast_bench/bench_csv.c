@@ -159,13 +159,13 @@ static void csv_peer_columns(csv_out *c)
 static void csv_run_columns(csv_out *c)
 {
     const bench_device *d = c->r->device;
-    int cuda = d->backend == SC_BACKEND_CUDA;
+    const int gpu = d->on_device; /* the GPU's properties; the host's threads otherwise */
     csv_text(c, "device", d->name);
-    csv_u64(c, "device_sms", cuda, (uint64_t)d->sm_count);
-    csv_u64(c, "device_clock_khz", cuda && d->clock_khz > 0, (uint64_t)d->clock_khz);
-    csv_u64(c, "driver_version", cuda && d->driver_version > 0, (uint64_t)d->driver_version);
-    csv_u64(c, "runtime_version", cuda && d->runtime_version > 0, (uint64_t)d->runtime_version);
-    csv_u64(c, "cpu_threads", !cuda, d->threads);
+    csv_u64(c, "device_sms", gpu, (uint64_t)d->sm_count);
+    csv_u64(c, "device_clock_khz", gpu && d->clock_khz > 0, (uint64_t)d->clock_khz);
+    csv_u64(c, "driver_version", gpu && d->driver_version > 0, (uint64_t)d->driver_version);
+    csv_u64(c, "runtime_version", gpu && d->runtime_version > 0, (uint64_t)d->runtime_version);
+    csv_u64(c, "cpu_threads", !gpu, d->threads);
     csv_text(c, "commit", c->r->commit);
     csv_text(c, "command_line", c->r->command_line);
 }

@@ -1,11 +1,11 @@
-/* bench_device.c - device properties, free memory and images, over the CUDA runtime when built with
- * it. */
+/* bench_device.c - device properties, free memory and images: the library says where a backend's
+ * buffers live and how its frames are timed; the CUDA runtime, when built with it, answers for a
+ * backend on the device. */
 #include "bench_device.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #if SLABCAST_BENCH_CUDA
 #include <cuda_runtime_api.h>
@@ -50,14 +50,28 @@ static int query_cuda(bench_device *d, char *why, size_t why_size)
 }
 #endif
 
+/* Where the backend wants the caller's buffers: 1 device memory, 0 host memory. */
+static int buffers_on_device(sc_backend backend)
+{
+    sc_backend_info info;
+    return sc_backend_get_info(backend, &info) == SC_OK && info.buffer_memory == SC_MEMORY_DEVICE;
+}
+
 int bench_device_query(sc_backend backend, uint32_t threads, bench_device *d, char *why, size_t why_size)
 {
     memset(d, 0, sizeof *d);
     d->backend = backend;
-    if (backend == SC_BACKEND_CPU) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
+    sc_backend_info info;
+    if (sc_backend_get_info(backend, &info) != SC_OK) {
+        snprintf(why, why_size, "cannot describe the backend: %s", sc_last_error());
+        return -1;
+    }
+    d->on_device = info.buffer_memory == SC_MEMORY_DEVICE;
+    d->asynchronous = info.asynchronous;
+    d->device_timed = info.device_timed;
+    if (!d->on_device) {
         snprintf(d->name, sizeof d->name, "cpu");
-        d->threads = threads ? threads : (unsigned)(online > 0 ? online : 1);
+        d->threads = threads ? threads : info.worker_threads;
         return 0;
     }
 #if SLABCAST_BENCH_CUDA
@@ -71,7 +85,7 @@ int bench_device_query(sc_backend backend, uint32_t threads, bench_device *d, ch
 int bench_device_free_memory(sc_backend backend, uint64_t *free_bytes)
 {
 #if SLABCAST_BENCH_CUDA
-    if (backend != SC_BACKEND_CUDA) return -1;
+    if (!buffers_on_device(backend)) return -1;
     size_t free_now = 0, total = 0;
     if (cudaMemGetInfo(&free_now, &total) != cudaSuccess) {
         (void)cudaGetLastError();
@@ -86,6 +100,23 @@ int bench_device_free_memory(sc_backend backend, uint64_t *free_bytes)
 #endif
 }
 
+/* bytes of device memory in *out: 0, or -1 with why. */
+static int device_alloc(size_t bytes, uint32_t width, uint32_t height, void **out, char *why, size_t why_size)
+{
+#if SLABCAST_BENCH_CUDA
+    cudaError_t e = cudaMalloc(out, bytes);
+    if (e == cudaSuccess) return 0;
+    (void)cudaGetLastError();
+    *out = NULL;
+    snprintf(why, why_size, "cannot allocate a %ux%u image (%zu bytes) on the device: %s", width, height, bytes,
+             cudaGetErrorString(e));
+#else
+    snprintf(why, why_size, "cannot allocate a %ux%u image (%zu bytes) on the device: built without CUDA", width,
+             height, bytes);
+#endif
+    return -1;
+}
+
 int bench_pixels_alloc(sc_backend backend, uint32_t width, uint32_t height, void **out, char *why, size_t why_size)
 {
     *out = NULL;
@@ -94,18 +125,7 @@ int bench_pixels_alloc(sc_backend backend, uint32_t width, uint32_t height, void
         return -1;
     }
     size_t bytes = (size_t)width * height * 4;
-#if SLABCAST_BENCH_CUDA
-    if (backend == SC_BACKEND_CUDA) {
-        cudaError_t e = cudaMalloc(out, bytes);
-        if (e == cudaSuccess) return 0;
-        (void)cudaGetLastError();
-        *out = NULL;
-        snprintf(why, why_size, "cannot allocate a %ux%u image (%zu bytes) on the device: %s", width, height, bytes,
-                 cudaGetErrorString(e));
-        return -1;
-    }
-#endif
-    (void)backend;
+    if (buffers_on_device(backend)) return device_alloc(bytes, width, height, out, why, why_size);
     *out = malloc(bytes);
     if (*out) return 0;
     snprintf(why, why_size, "out of memory for a %ux%u image (%zu bytes)", width, height, bytes);
@@ -115,12 +135,11 @@ int bench_pixels_alloc(sc_backend backend, uint32_t width, uint32_t height, void
 void bench_pixels_free(sc_backend backend, void *pixels)
 {
     if (!pixels) return;
+    if (buffers_on_device(backend)) {
 #if SLABCAST_BENCH_CUDA
-    if (backend == SC_BACKEND_CUDA) {
         (void)cudaFree(pixels);
+#endif
         return;
     }
-#endif
-    (void)backend;
     free(pixels);
 }

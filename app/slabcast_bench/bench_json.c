@@ -71,7 +71,7 @@ static void json_options_lists(const bench_options *o, FILE *f)
 static void json_options(const bench_report *r, FILE *f)
 {
     const bench_options *o = r->options;
-    sc_backend b = r->device->backend;
+    const int timed = r->device->device_timed;
     fputs("  \"options\": {\n", f);
     json_options_lists(o, f);
     fputs("    \"views\": ", f);
@@ -88,8 +88,8 @@ static void json_options(const bench_report *r, FILE *f)
     } else {
         fputs("null", f);
     }
-    fprintf(f, ",\n    \"frames\": %d,\n    \"warmup\": %d,\n    \"time\": ", bench_frames_for(o, b),
-            bench_warmup_for(o, b));
+    fprintf(f, ",\n    \"frames\": %d,\n    \"warmup\": %d,\n    \"time\": ", bench_frames_for(o, timed),
+            bench_warmup_for(o, timed));
     app_json_number(f, (double)o->start_time);
     fputs(",\n    \"dt\": ", f);
     app_json_number(f, (double)o->time_step);
@@ -110,28 +110,28 @@ static void json_options(const bench_report *r, FILE *f)
 
 static void json_device(const bench_device *d, FILE *f)
 {
-    int cuda = d->backend == SC_BACKEND_CUDA;
+    const int gpu = d->on_device; /* the GPU's properties; the host's threads otherwise */
     fprintf(f, "  \"device\": {\"backend\": \"%s\", \"name\": ", bench_backend_name(d->backend));
     app_json_string(f, d->name);
     fputs(", \"sm_count\": ", f);
-    json_u64_or_null(f, cuda, (uint64_t)d->sm_count);
+    json_u64_or_null(f, gpu, (uint64_t)d->sm_count);
     fputs(", \"clock_khz\": ", f);
-    json_u64_or_null(f, cuda && d->clock_khz > 0, (uint64_t)d->clock_khz);
+    json_u64_or_null(f, gpu && d->clock_khz > 0, (uint64_t)d->clock_khz);
     fputs(", \"memory_clock_khz\": ", f);
-    json_u64_or_null(f, cuda && d->memory_clock_khz > 0, (uint64_t)d->memory_clock_khz);
+    json_u64_or_null(f, gpu && d->memory_clock_khz > 0, (uint64_t)d->memory_clock_khz);
     fputs(", \"memory_bus_bits\": ", f);
-    json_u64_or_null(f, cuda && d->memory_bus_bits > 0, (uint64_t)d->memory_bus_bits);
+    json_u64_or_null(f, gpu && d->memory_bus_bits > 0, (uint64_t)d->memory_bus_bits);
     fputs(", \"compute_capability\": ", f);
-    if (cuda) fprintf(f, "\"%d.%d\"", d->compute_major, d->compute_minor);
+    if (gpu) fprintf(f, "\"%d.%d\"", d->compute_major, d->compute_minor);
     else fputs("null", f);
     fputs(", \"total_memory_bytes\": ", f);
-    json_u64_or_null(f, cuda, d->total_memory);
+    json_u64_or_null(f, gpu, d->total_memory);
     fputs(", \"driver_version\": ", f);
-    json_u64_or_null(f, cuda && d->driver_version > 0, (uint64_t)d->driver_version);
+    json_u64_or_null(f, gpu && d->driver_version > 0, (uint64_t)d->driver_version);
     fputs(", \"runtime_version\": ", f);
-    json_u64_or_null(f, cuda && d->runtime_version > 0, (uint64_t)d->runtime_version);
+    json_u64_or_null(f, gpu && d->runtime_version > 0, (uint64_t)d->runtime_version);
     fputs(", \"threads\": ", f);
-    json_u64_or_null(f, !cuda, d->threads);
+    json_u64_or_null(f, !gpu, d->threads);
     fputs("},\n", f);
 }
 

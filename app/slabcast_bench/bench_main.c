@@ -119,7 +119,8 @@ static int run_sweep(const bench_options *o, bench_context *ctx, const char *fac
         free(command_line);
         return 1;
     }
-    int frames = bench_frames_for(o, ctx->backend), warmup = bench_warmup_for(o, ctx->backend);
+    const int timed = ctx->device.device_timed;
+    int frames = bench_frames_for(o, timed), warmup = bench_warmup_for(o, timed);
     fprintf(stderr, "slabcast-bench: %zu configuration%s (%s), %d frame%s each after %d warm-up, on %s (%s)\n",
             count, count == 1 ? "" : "s", factors, frames, frames == 1 ? "" : "s", warmup,
             bench_backend_name(ctx->backend), ctx->device.name);

@@ -549,16 +549,16 @@ int bench_parse_options(int argc, char **argv, bench_options *o, FILE *err)
     return check_combinations(o, saw_views, err);
 }
 
-int bench_frames_for(const bench_options *o, sc_backend backend)
+int bench_frames_for(const bench_options *o, int device_timed)
 {
     if (o->frames > 0) return o->frames;
-    return backend == SC_BACKEND_CUDA ? BENCH_DEFAULT_FRAMES_CUDA : BENCH_DEFAULT_FRAMES_CPU;
+    return device_timed ? BENCH_DEFAULT_FRAMES_CUDA : BENCH_DEFAULT_FRAMES_CPU;
 }
 
-int bench_warmup_for(const bench_options *o, sc_backend backend)
+int bench_warmup_for(const bench_options *o, int device_timed)
 {
     if (o->warmup >= 0) return o->warmup;
-    return backend == SC_BACKEND_CUDA ? BENCH_DEFAULT_WARMUP_CUDA : BENCH_DEFAULT_WARMUP_CPU;
+    return device_timed ? BENCH_DEFAULT_WARMUP_CUDA : BENCH_DEFAULT_WARMUP_CPU;
 }
 
 void bench_deform_name(unsigned mask, char *buf, size_t size)

@@ -17,8 +17,9 @@
 #define BENCH_MAX_WARMUP 10000u     /* --warmup: 0 .. this */
 #define BENCH_MAX_CONFIGS 4096u     /* configurations of one sweep (the product of the lists) */
 
-/* Frames per configuration when --frames / --warmup are not given: enough on CUDA for stable
- * quantiles of sub-millisecond stages, few on the CPU backend (a frame there takes up to seconds). */
+/* Frames per configuration when --frames / --warmup are not given: enough on a backend timed on the
+ * GPU (CUDA) for stable quantiles of sub-millisecond stages, few on one timed on the host (the CPU
+ * backend: a frame there takes up to seconds). */
 #define BENCH_DEFAULT_FRAMES_CUDA 200
 #define BENCH_DEFAULT_WARMUP_CUDA 20
 #define BENCH_DEFAULT_FRAMES_CPU 3
@@ -70,9 +71,10 @@ typedef struct bench_options {
 int bench_parse_options(int argc, char **argv, bench_options *out, FILE *err);
 void bench_print_usage(FILE *f);
 
-/* The frame counts in force for a backend (the defaults resolved). */
-int bench_frames_for(const bench_options *o, sc_backend backend);
-int bench_warmup_for(const bench_options *o, sc_backend backend);
+/* The frame counts in force for a backend (the defaults resolved): device_timed is its
+ * sc_backend_info.device_timed (bench_device.device_timed), which picks the GPU's defaults. */
+int bench_frames_for(const bench_options *o, int device_timed);
+int bench_warmup_for(const bench_options *o, int device_timed);
 
 /* "twist,wave", "none": the deformer set of a mask, in the order --deform names them. */
 void bench_deform_name(unsigned mask, char *buf, size_t size);

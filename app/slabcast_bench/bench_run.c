@@ -314,10 +314,10 @@ static int measure(bench_context *ctx, run_state *s, bench_row *row, char *why, 
     if (create_renderer(s, &ctx->model, row, why, why_size) != 0) return -1;
     double measured_ms = 0.0, back_ms = 0.0;
     if (render_measured(s, frames, warmup, &measured_ms) != 0) return library_error(NULL, why, why_size);
-    if (s->backend == SC_BACKEND_CUDA) {
+    if (ctx->device.asynchronous) { /* frames queue on the device: back to back they overlap */
         if (render_back_to_back(s, frames, &back_ms) != 0) return library_error(NULL, why, why_size);
     } else {
-        back_ms = measured_ms; /* each cpu frame is done in its call: back to back is the timed loop */
+        back_ms = measured_ms; /* each frame is done in its call: back to back is the timed loop */
     }
     memory_known = memory_known && bench_device_free_memory(s->backend, &free_after) == 0;
     /* Memory freed meanwhile by another process could make the difference negative: 0 then. */
@@ -393,8 +393,8 @@ static void row_begin(const bench_context *ctx, const bench_config *c, bench_row
     row->config = *c;
     bench_model_short_name(c->model_path, row->model_name, sizeof row->model_name);
     row->backend = ctx->backend;
-    row->frames = bench_frames_for(ctx->options, ctx->backend);
-    row->warmup = bench_warmup_for(ctx->options, ctx->backend);
+    row->frames = bench_frames_for(ctx->options, ctx->device.device_timed);
+    row->warmup = bench_warmup_for(ctx->options, ctx->device.device_timed);
     row->device_memory_bytes = -1;
     row->fps = NAN;
 }

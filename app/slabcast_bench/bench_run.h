@@ -46,8 +46,9 @@ typedef struct bench_row {
     /* Per stage (sc_stage) and, at SC_STAGE_COUNT, the frame (sc_frame_stats.frame_ms); ms. */
     bench_quant stage[SC_STAGE_COUNT + 1];
     bench_quant call;            /* host time of sc_renderer_render (sc_frame_stats.total_ms); ms */
-    /* Back to back: `frames` frames with no wait between them (cuda), wall time; cpu: the timed
-     * frames' wall time (each frame is done in its call, so back to back is the same loop). */
+    /* Back to back: `frames` frames with no wait between them on an asynchronous backend (CUDA), wall
+     * time; on a synchronous one (cpu) the timed frames' wall time (each frame is done in its call, so
+     * back to back is the same loop). */
     int back_to_back_frames;
     double back_to_back_ms;
     double fps;
@@ -58,8 +59,8 @@ typedef struct bench_row {
     sc_light_desc light;
     uint32_t shadow_lights, light_views, shadow_overflow_passes;
     uint64_t shadow_receivers, shadow_references, shadow_ray_tests, shadow_rays_blocked, shadow_rays_early;
-    /* CUDA: device memory the renderer took (free memory before it was created minus after the frames);
-     * -1: unknown (the cpu backend: no API gives the renderer's host memory). */
+    /* On a device: device memory the renderer took (free memory before it was created minus after the
+     * frames); -1: unknown (on the host, the cpu backend: no API gives the renderer's host memory). */
     int64_t device_memory_bytes;
     bench_peer_row peers[BENCH_MAX_PEERS];
     unsigned peer_count;

@@ -21,11 +21,11 @@ static void table_header(const bench_report *r, FILE *out)
     const bench_options *o = r->options;
     fprintf(out, "slabcast-bench: %zu configuration%s on %s (%s", r->row_count, r->row_count == 1 ? "" : "s",
             bench_backend_name(d->backend), d->name);
-    if (d->backend == SC_BACKEND_CUDA) fprintf(out, ", %d SMs", d->sm_count);
+    if (d->on_device) fprintf(out, ", %d SMs", d->sm_count);
     else fprintf(out, ", %u threads", d->threads);
-    int frames = bench_frames_for(o, d->backend);
+    int frames = bench_frames_for(o, d->device_timed);
     fprintf(out, "), %d frame%s each after %d warm-up, commit %s\n", frames, frames == 1 ? "" : "s",
-            bench_warmup_for(o, d->backend), r->commit);
+            bench_warmup_for(o, d->device_timed), r->commit);
     fprintf(out, "%4s  %-22s %-32s %-27s %9s %8s %8s %8s %8s %11s %9s  %s\n", "#", "model size", "grid",
             "frame ms median/p95/max", "fps", "tris", "visible", "refs", "tests", "early-exit", "memory", "deform");
 }

@@ -17,34 +17,42 @@
 typedef struct run_state {
     const bench_renderer_peer *how;
     sc_renderer *renderer;
-    void *pixels;                /* the backend's memory */
+    void *pixels;                /* where the backend wants the caller's buffers */
     double *ms;
     sc_hit *hits;
     uint8_t *shadows;            /* the last frame's shadow mask, with shadows on */
 } run_state;
 
+/* Whether the backend wants the caller's buffers in device memory (sc_backend_info.buffer_memory). */
+static int buffers_on_device(sc_backend backend)
+{
+    sc_backend_info info;
+    return sc_backend_get_info(backend, &info) == SC_OK && info.buffer_memory == SC_MEMORY_DEVICE;
+}
+
+/* An image of `bytes` where the backend wants it; NULL when it cannot be had (device memory in a
+ * build without CUDA included). */
 static void *alloc_image(sc_backend backend, size_t bytes)
 {
+    if (!buffers_on_device(backend)) return malloc(bytes);
 #if SLABCAST_BENCH_CUDA
-    if (backend == SC_BACKEND_CUDA) {
-        void *p = NULL;
-        return cudaMalloc(&p, bytes) == cudaSuccess ? p : NULL;
-    }
+    void *p = NULL;
+    if (cudaMalloc(&p, bytes) == cudaSuccess) return p;
+    (void)cudaGetLastError();
 #endif
-    (void)backend;
-    return malloc(bytes);
+    return NULL;
 }
 
 static void free_image(sc_backend backend, void *p)
 {
-#if SLABCAST_BENCH_CUDA
-    if (backend == SC_BACKEND_CUDA) {
-        if (p) cudaFree(p);
+    if (!p) return;
+    if (!buffers_on_device(backend)) {
+        free(p);
         return;
     }
+#if SLABCAST_BENCH_CUDA
+    cudaFree(p);
 #endif
-    (void)backend;
-    free(p);
 }
 
 static void release(run_state *s)

@@ -1,5 +1,6 @@
 /* backend_info.c - sc_backend_get_info: what a backend is and whether it runs here, from its table
- * (kind and caps) and its own description (availability, device, threads). */
+ * (kind and caps) and its own description (availability, where its buffers live, how its frames are
+ * timed, device and its name, threads). */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,9 +17,9 @@ sc_status sc_backend_get_info(sc_backend backend, sc_backend_info *out)
     const sc_backend_ops *ops = sc_backend_find(backend);
     out->backend = ops ? ops->kind : backend;
     out->name = sc_backend_name(out->backend);
-    out->buffer_memory = out->backend == SC_BACKEND_CUDA ? SC_MEMORY_DEVICE : SC_MEMORY_HOST;
     if (!ops) { /* only CUDA can be missing: the CPU backend is always built */
         out->built = 0;
+        out->buffer_memory = SC_MEMORY_DEVICE; /* where it would want them, had it been built */
         snprintf(out->unavailable_reason, sizeof out->unavailable_reason,
                  "the %s backend is not built into this library (built without CUDA)", out->name);
         return SC_OK;

@@ -113,8 +113,8 @@ typedef struct sc_backend_ops {
      * renderer's stream, without waiting (sc_renderer_copy_positions). */
     sc_status (*copy_positions)(void *state, float *dst);
     sc_status (*buffers)(void *state, sc_backend_buffers *out);
-    /* Fills info's available, unavailable_reason, device and worker_threads (the front end fills the
-     * rest from kind and caps). */
+    /* Fills info's available, unavailable_reason, buffer_memory, device_timed, worker_threads, device
+     * and device_name (the front end fills the rest from kind and caps). */
     void (*describe)(sc_backend_info *info);
 } sc_backend_ops;
 

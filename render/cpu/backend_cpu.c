@@ -334,8 +334,11 @@ static void cpu_describe(sc_backend_info *info)
 {
     info->available = 1;
     info->unavailable_reason[0] = '\0';
+    info->buffer_memory = SC_MEMORY_HOST;
+    info->device_timed = 0; /* frame_ms is the host's time of the call */
     info->worker_threads = sc_cpu_default_threads();
     snprintf(info->device, sizeof info->device, "host: %u threads", info->worker_threads);
+    info->device_name[0] = '\0'; /* the host: no device of its own to name */
 }
 
 const sc_backend_ops sc_backend_cpu_ops = {

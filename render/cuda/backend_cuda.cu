@@ -50,8 +50,11 @@ static int cuda_available(void)
 static void cuda_describe(sc_backend_info *info)
 {
     int count = 0, dev = 0;
+    info->buffer_memory = SC_MEMORY_DEVICE;
+    info->device_timed = 1; /* frame_ms and stage_ms from CUDA events on the renderer's stream */
     info->worker_threads = 0;
     info->device[0] = '\0';
+    info->device_name[0] = '\0';
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         cudaGetLastError();
@@ -72,6 +75,7 @@ static void cuda_describe(sc_backend_info *info)
     info->unavailable_reason[0] = '\0';
     snprintf(info->device, sizeof info->device, "%.160s (sm_%d%d, %d SMs, %.0f GiB)", prop.name, prop.major, prop.minor,
              prop.multiProcessorCount, (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+    snprintf(info->device_name, sizeof info->device_name, "%.160s", prop.name); /* as in device */
 }
 
 template <typename T> static void dev_free(T *&p)

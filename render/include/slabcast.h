@@ -501,12 +501,19 @@ typedef struct sc_backend_info {
     /* Where the caller's buffers live: sc_frame_desc.rgba and .positions, sc_renderer_copy_positions'
      * destination. The read_* calls always copy to host memory. */
     sc_memory_space buffer_memory;
-    int asynchronous;            /* render returns before the frame is done (the GPU's time in stats) */
+    int asynchronous;            /* render returns before the frame is done: frames queue on the device,
+                                    and frames rendered back to back overlap (0: each frame is done in
+                                    its render call) */
+    int device_timed;            /* sc_frame_stats.frame_ms and stage_ms are measured on the device (GPU
+                                    events), not by the host's clock (0: host time; frame_ms as total_ms) */
     int surfaces;                /* writes CUDA surfaces (sc_frame_desc.surface: GL textures by interop) */
     int radix_binning;           /* builds the grid by radix sort too (SC_BINNING_RADIX_SORT) */
     uint32_t worker_threads;     /* CPU: host threads a renderer uses by default (one per core); else 0 */
     char device[SC_BACKEND_INFO_TEXT]; /* what it runs on: "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79 GiB)",
                                           "host: 16 threads"; "" when not available */
+    char device_name[SC_BACKEND_INFO_TEXT]; /* the device's own name alone, "NVIDIA H100 80GB HBM3", for a
+                                               program to show; "" for a backend that runs on the host,
+                                               or when not available */
 } sc_backend_info;
 
 /* Fills *out for backend (SC_BACKEND_DEFAULT: the one sc_renderer_create would pick). Never fails

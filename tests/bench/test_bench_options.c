@@ -43,10 +43,11 @@ static void test_defaults(void)
     SCT_CHECK(o.images_dir == NULL);
     SCT_CHECK(o.backend == SC_BACKEND_DEFAULT);
     SCT_CHECK(o.vertex_order == SC_VERTEX_ORDER_FIRST_USE); /* the renderer's default */
-    SCT_CHECK_EQ_U64(bench_frames_for(&o, SC_BACKEND_CUDA), BENCH_DEFAULT_FRAMES_CUDA);
-    SCT_CHECK_EQ_U64(bench_frames_for(&o, SC_BACKEND_CPU), BENCH_DEFAULT_FRAMES_CPU);
-    SCT_CHECK_EQ_U64(bench_warmup_for(&o, SC_BACKEND_CUDA), BENCH_DEFAULT_WARMUP_CUDA);
-    SCT_CHECK_EQ_U64(bench_warmup_for(&o, SC_BACKEND_CPU), BENCH_DEFAULT_WARMUP_CPU);
+    /* device_timed (sc_backend_info): the GPU's defaults; host-timed: the CPU backend's */
+    SCT_CHECK_EQ_U64(bench_frames_for(&o, 1), BENCH_DEFAULT_FRAMES_CUDA);
+    SCT_CHECK_EQ_U64(bench_frames_for(&o, 0), BENCH_DEFAULT_FRAMES_CPU);
+    SCT_CHECK_EQ_U64(bench_warmup_for(&o, 1), BENCH_DEFAULT_WARMUP_CUDA);
+    SCT_CHECK_EQ_U64(bench_warmup_for(&o, 0), BENCH_DEFAULT_WARMUP_CPU);
 }
 
 static void test_lists(void)
@@ -85,8 +86,8 @@ static void test_scalars(void)
     char msg[512];
     SCT_REQUIRE(parse(&o, msg, sizeof msg, "--frames", "7", "--warmup", "0", "--backend", "cpu", "--json", "r.json",
                       "--csv", "r.csv", "--plot", "r.SVG", "--peers", "cpu", "--resolution", "12", "--threads", "3", NULL) == 0);
-    SCT_CHECK_EQ_U64(bench_frames_for(&o, SC_BACKEND_CUDA), 7);
-    SCT_CHECK_EQ_U64(bench_warmup_for(&o, SC_BACKEND_CUDA), 0);
+    SCT_CHECK_EQ_U64(bench_frames_for(&o, 1), 7);
+    SCT_CHECK_EQ_U64(bench_warmup_for(&o, 1), 0);
     SCT_CHECK(o.backend == SC_BACKEND_CPU);
     SCT_CHECK(strcmp(o.json_path, "r.json") == 0 && strcmp(o.csv_path, "r.csv") == 0);
     SCT_CHECK(strcmp(o.plot_path, "r.SVG") == 0);

@@ -71,6 +71,8 @@ static void fixture_init(fixture *f, sc_backend backend)
     char *argv[] = {"slabcast-bench", "--size", "64x48", "--frames", "3", NULL};
     SCT_CHECK(bench_parse_options(5, argv, &f->options, stderr) == 0);
     f->device.backend = backend;
+    /* what sc_backend_get_info says of each backend */
+    f->device.on_device = f->device.asynchronous = f->device.device_timed = backend == SC_BACKEND_CUDA;
     snprintf(f->device.name, sizeof f->device.name, backend == SC_BACKEND_CUDA ? "NVIDIA <H100> & co" : "cpu");
     f->device.threads = 4;
     f->device.sm_count = 132;
@@ -335,6 +337,33 @@ static void test_table(void)
     free(text);
 }
 
+/* ---- the device --------------------------------------------------------------------------------- */
+
+/* What the benchmark says it ran on is what the library says of the backend. */
+static void test_device_query(void)
+{
+    sc_backend_info info;
+    SCT_REQUIRE_OK(sc_backend_get_info(SC_BACKEND_CPU, &info));
+    bench_device d;
+    char why[256] = "";
+    const int queried = bench_device_query(SC_BACKEND_CPU, 0, &d, why, sizeof why);
+    SCT_CHECK_MSG(queried == 0, "%s", why);
+    SCT_REQUIRE(queried == 0);
+    SCT_CHECK(d.backend == SC_BACKEND_CPU && strcmp(d.name, "cpu") == 0);
+    SCT_CHECK(!d.on_device && d.asynchronous == info.asynchronous && d.device_timed == info.device_timed);
+    SCT_CHECK_EQ_U64(d.threads, info.worker_threads);
+    SCT_CHECK(d.sm_count == 0 && d.total_memory == 0);
+    SCT_REQUIRE(bench_device_query(SC_BACKEND_CPU, 3, &d, why, sizeof why) == 0);
+    SCT_CHECK_EQ_U64(d.threads, 3);
+    uint64_t free_bytes = 0;
+    SCT_CHECK(bench_device_free_memory(SC_BACKEND_CPU, &free_bytes) == -1); /* host memory: not measured */
+    void *pixels = NULL;
+    SCT_REQUIRE(bench_pixels_alloc(SC_BACKEND_CPU, 4, 2, &pixels, why, sizeof why) == 0 && pixels);
+    memset(pixels, 0xab, 4 * 2 * 4); /* host memory, where the CPU backend wants it */
+    bench_pixels_free(SC_BACKEND_CPU, pixels);
+    SCT_CHECK(bench_pixels_alloc(SC_BACKEND_CPU, 0, 2, &pixels, why, sizeof why) == -1 && pixels == NULL);
+}
+
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "bench_report");
@@ -346,5 +375,6 @@ int main(int argc, char **argv)
     SCT_RUN(test_csv_field);
     SCT_RUN(test_command_line);
     SCT_RUN(test_table);
+    SCT_RUN(test_device_query);
     return sct_end();
 }

@@ -28,10 +28,14 @@ static void check_common(const sc_backend_info *i)
     } else {
         SCT_CHECK_MSG(i->unavailable_reason[0] != '\0', "%s: unavailable without a reason", i->name);
         SCT_CHECK(i->device[0] == '\0');
+        SCT_CHECK(i->device_name[0] == '\0');
     }
-    /* The strings end inside their arrays. */
+    /* The strings end inside their arrays; the device's name is the start of its description. */
     SCT_CHECK(memchr(i->unavailable_reason, 0, sizeof i->unavailable_reason) != NULL);
     SCT_CHECK(memchr(i->device, 0, sizeof i->device) != NULL);
+    SCT_CHECK(memchr(i->device_name, 0, sizeof i->device_name) != NULL);
+    SCT_CHECK_MSG(strncmp(i->device, i->device_name, strlen(i->device_name)) == 0, "%s: device \"%s\", name \"%s\"",
+                  i->name, i->device, i->device_name);
 }
 
 static void test_cpu(void)
@@ -41,8 +45,9 @@ static void test_cpu(void)
     check_common(&i);
     SCT_CHECK(i.backend == SC_BACKEND_CPU && i.built && i.available);
     SCT_CHECK(i.buffer_memory == SC_MEMORY_HOST);
-    SCT_CHECK(!i.asynchronous && !i.surfaces && !i.radix_binning);
+    SCT_CHECK(!i.asynchronous && !i.device_timed && !i.surfaces && !i.radix_binning);
     SCT_CHECK(i.worker_threads >= 1);
+    SCT_CHECK(i.device_name[0] == '\0'); /* the host has no device name */
     sc_renderer *r = NULL;
     SCT_REQUIRE_OK(create(SC_BACKEND_CPU, &r));
     sc_renderer_destroy(r);
@@ -56,7 +61,8 @@ static void test_cuda(void)
     SCT_CHECK(i.backend == SC_BACKEND_CUDA);
     SCT_CHECK(i.buffer_memory == SC_MEMORY_DEVICE);
     SCT_CHECK(i.worker_threads == 0);
-    if (i.built) SCT_CHECK(i.asynchronous && i.surfaces && i.radix_binning);
+    if (i.built) SCT_CHECK(i.asynchronous && i.device_timed && i.surfaces && i.radix_binning);
+    if (i.available) SCT_CHECK_MSG(i.device_name[0] != '\0', "CUDA: available, the GPU not named");
     /* create agrees: it succeeds exactly when the backend is available */
     sc_renderer *r = NULL;
     const sc_status st = create(SC_BACKEND_CUDA, &r);
