@@ -95,12 +95,18 @@ static sc_status parse_reader(sc_mesh_reader *r, sc_mesh_format format, const sc
 {
     sc_mesh_builder b;
     sc_mb_init(&b, r->name, limits);
-    sc_status s;
+    /* Every format named, no default: a format added to sc_mesh_format without its parser here is a
+     * -Wswitch warning (an error with SLABCAST_WERROR), not a file read as another format. */
+    sc_status s = SC_OK;
+    int parsed = 1;
     switch (format) {
     case SC_MESH_FORMAT_OBJ: s = sc_mesh_parse_obj(r, &b); break;
     case SC_MESH_FORMAT_PLY: s = sc_mesh_parse_ply(r, &b); break;
-    default: s = sc_mesh_parse_stl(r, &b); break;
+    case SC_MESH_FORMAT_STL: s = sc_mesh_parse_stl(r, &b); break;
+    case SC_MESH_FORMAT_AUTO: parsed = 0; break; /* resolve_format resolves it first */
     }
+    if (!parsed || (int)format < SC_MESH_FORMAT_OBJ || (int)format > SC_MESH_FORMAT_STL)
+        s = SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: invalid sc_mesh_format %d", r->name, (int)format);
     if (s == SC_OK) s = sc_mesh_source_progress_end(r->src);
     if (s != SC_OK) {
         sc_mb_free(&b);
