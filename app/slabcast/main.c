@@ -11,11 +11,6 @@
 #include "progress.h"
 #include "scene.h"
 
-/* The CUDA runtime only where the CUDA backend is built (SLABCAST_WITH_CUDA). */
-#if SLABCAST_WITH_CUDA
-#include <cuda_runtime_api.h>
-#endif
-
 /* ---- errors and log lines ---------------------------------------------------------------------- */
 
 /* Errors the libraries report are kept, not printed, until the program gives up: then
@@ -109,24 +104,18 @@ static int create_renderer(const app_options *o, app_scene *s)
 static void note_backend_fallback(const app_options *o, app_scene *s)
 {
     if (o->backend != SC_BACKEND_DEFAULT || s->backend != SC_BACKEND_CPU) return;
+    /* The library says why its device backend is not available (not built, no device, no answer). */
     char *note = s->backend_note;
-    size_t size = sizeof s->backend_note;
-#if !SLABCAST_WITH_CUDA
-    snprintf(note, size, "no CUDA backend (built without CUDA): rendering on the cpu backend");
-#else
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        snprintf(note, size, "no CUDA GPU (%s: %s): rendering on the cpu backend", cudaGetErrorName(e),
-                 cudaGetErrorString(e));
-    } else if (count == 0) {
-        snprintf(note, size, "no CUDA GPU (no device found): rendering on the cpu backend");
-    } else {
-        snprintf(note, size, "the CUDA backend is not available in this build (%d device%s found): rendering on the "
-                             "cpu backend", count, count == 1 ? "" : "s");
+    snprintf(note, sizeof s->backend_note, "no device backend: rendering on the cpu backend");
+    for (int b = SC_BACKEND_CPU; sc_backend_name((sc_backend)b); ++b) {
+        sc_backend_info info;
+        if (sc_backend_get_info((sc_backend)b, &info) != SC_OK || info.buffer_memory != SC_MEMORY_DEVICE ||
+            info.available)
+            continue;
+        snprintf(note, sizeof s->backend_note, "no %s backend (%.180s): rendering on the cpu backend", info.name,
+                 info.unavailable_reason[0] ? info.unavailable_reason : "not available");
+        break;
     }
-#endif
     fprintf(stderr, "slabcast: %s\n", note);
 }
 
