@@ -881,6 +881,17 @@ static sc_status cuda_read_positions(void *state, float *out)
     return SC_OK;
 }
 
+/* INVALID_ARGUMENT unless p is device (or managed) memory: a kernel or copy reading host memory
+ * would fail on the stream later or end the context (a host query, no wait). */
+sc_status sc_cuda_require_device_memory(const void *p, const char *what)
+{
+    cudaPointerAttributes attr;
+    SC_CUDA_CHECK(cudaPointerGetAttributes(&attr, p));
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: the CUDA backend needs device memory; %p is not", what, p);
+    return SC_OK;
+}
+
 /* This frame's positions into the caller's device memory, in the caller's vertex order: device to
  * device on the renderer's stream, after the frames enqueued there, without waiting. A host pointer
  * is refused here rather than left to fail on the stream later. */
@@ -889,12 +900,7 @@ static sc_status cuda_copy_positions(void *state, float *dst)
     const sc_cuda_state *st = (const sc_cuda_state *)state;
     size_t n = 3 * (size_t)st->num_vertices;
     if (n == 0) return SC_OK;
-    cudaPointerAttributes attr;
-    SC_CUDA_CHECK(cudaPointerGetAttributes(&attr, dst));
-    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
-                       "sc_renderer_copy_positions: the CUDA backend needs a device pointer; %p is not device memory",
-                       (void *)dst);
+    SC_TRY(sc_cuda_require_device_memory(dst, "sc_renderer_copy_positions: the destination"));
     return sc_cuda_positions_to_caller(st, 0, st->num_vertices, dst, st->stream);
 }
 

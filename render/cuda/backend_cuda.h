@@ -263,6 +263,8 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
 sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t light_mask, cudaStream_t s,
                           sc_status (*mark)(void *ctx), void *mark_ctx);
 void sc_cuda_shadow_shape(const sc_cuda_state *st, sc_shadow_grid_shape *shape);
+/* backend_cuda.cu: INVALID_ARGUMENT (naming `what`) unless p is device or managed memory. */
+sc_status sc_cuda_require_device_memory(const void *p, const char *what);
 sc_status sc_cuda_shadow_temp_bytes(const sc_cuda_state *st, size_t pixels, size_t *bytes);
 /* shade_cuda.cu */
 sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);

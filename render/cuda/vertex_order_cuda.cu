@@ -42,13 +42,7 @@ sc_status sc_cuda_positions_from_caller(const sc_cuda_state *st, const float *ca
 {
     const uint32_t n = st->num_vertices;
     if (n == 0) return SC_OK;
-    /* A kernel reading host memory would fault and end the context: refused here (a host query, no wait). */
-    cudaPointerAttributes attr;
-    SC_CUDA_CHECK(cudaPointerGetAttributes(&attr, caller));
-    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
-                       "sc_renderer_render: the CUDA backend needs frame.positions in device memory; %p is not",
-                       (const void *)caller);
+    SC_TRY(sc_cuda_require_device_memory(caller, "sc_renderer_render: frame.positions"));
     if (!st->new_of_old) {
         SC_CUDA_CHECK(cudaMemcpyAsync(st->positions, caller, sizeof(float) * 3 * (size_t)n, cudaMemcpyDeviceToDevice, s));
         return SC_OK;
