@@ -50,10 +50,6 @@ int app_record_path(const char *dir, long n, char *path, size_t size);
 /* --record DIR must be a folder we can write in: 0, or -1 with a message naming it. */
 int app_check_record_dir(const char *dir);
 
-/* main.c: prints the last error the libraries reported, once, as one line
- * "slabcast: [context: ]<message>" (source locations only with --verbose). context may be NULL. */
-void app_report_error(const char *context);
-
 int app_run_headless(const app_options *o, app_scene *scene);
 /* Returns 0, 1 on error (reported), or 2 when no window could be opened: then `why` says why (a
  * GLFW error, no OpenGL 4.5) and the caller may fall back. */

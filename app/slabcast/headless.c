@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "app_report.h"
 #include "frame_stats.h"
 #include "lights.h"
 

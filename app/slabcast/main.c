@@ -1,53 +1,15 @@
 /* main.c - slabcast: loads the first model (scene.c; or builds the default one), then opens the viewer
  * when a display is there, or renders headless: per-stage times, counters, the last frame as an image. */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "app.h"
+#include "app_report.h"
 #include "progress.h"
 #include "scene.h"
-
-/* ---- errors and log lines ---------------------------------------------------------------------- */
-
-/* Errors the libraries report are kept, not printed, until the program gives up: then
- * app_report_error prints the last one as one line. So an error a library wraps in another, or one
- * it recovers from, is not shown, and no failure is printed twice. Warnings are printed at once.
- * The log callback may run on the CPU backend's worker threads, hence the lock. */
-static pthread_mutex_t g_error_lock = PTHREAD_MUTEX_INITIALIZER;
-static char g_error[1024];
-
-static void log_to_stderr(sc_log_level level, const char *message, void *user)
-{
-    (void)user;
-    static const char *const k_level[] = {"error", "warning", "info", "debug"};
-    char line[sizeof g_error];
-    snprintf(line, sizeof line, "%s", message);
-    if (level == SC_LOG_ERROR) {
-        pthread_mutex_lock(&g_error_lock);
-        memcpy(g_error, line, sizeof g_error);
-        pthread_mutex_unlock(&g_error_lock);
-        return;
-    }
-    app_progress_terminal_break(); /* a progress bar's line ends first: the warning gets its own */
-    fprintf(stderr, "slabcast: %s: %s\n", (unsigned)level < 4 ? k_level[level] : "log", line);
-}
-
-void app_report_error(const char *context)
-{
-    char msg[sizeof g_error];
-    pthread_mutex_lock(&g_error_lock);
-    memcpy(msg, g_error, sizeof msg);
-    g_error[0] = '\0';
-    pthread_mutex_unlock(&g_error_lock);
-    if (!msg[0]) snprintf(msg, sizeof msg, "%s", sc_last_error());
-    if (!msg[0]) snprintf(msg, sizeof msg, "failed (no reason was given)");
-    if (context) fprintf(stderr, "slabcast: %s: %s\n", context, msg);
-    else fprintf(stderr, "slabcast: %s\n", msg);
-}
 
 /* ---- checks before any work -------------------------------------------------------------------- */
 
@@ -170,7 +132,7 @@ int main(int argc, char **argv)
         app_print_usage(stdout);
         return 0;
     }
-    sc_set_log_callback(log_to_stderr, NULL, o.verbose ? SC_LOG_DEBUG : SC_LOG_WARNING);
+    sc_set_log_callback(app_log_to_stderr, NULL, o.verbose ? SC_LOG_DEBUG : SC_LOG_WARNING);
     if (check_writable("--out", o.out_path) != 0 || check_writable("--stats-json", o.stats_json) != 0 ||
         (o.record_dir && app_check_record_dir(o.record_dir) != 0))
         return 1;

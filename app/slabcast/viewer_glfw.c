@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "app_report.h"
 #include "frame_stats.h"
 #include "progress.h"
 #include "scene.h"

@@ -19,12 +19,8 @@ headers of the rooms its own room may use, and no others:
                       header of the front end, test helpers; tests/primitives also primitives/src
 
 Headers are matched by file name (the project has no two headers with one name); a name that is not
-a project header (a system or generated header) is not checked.
-
-No include circle: a module is the files of one path stem (x.c, x.h, x.cu, x.cuh); module A uses B
-when a file of A includes a header of B; no module may reach itself through uses (a circle means
-neither can be read, built or replaced without the other). A stage that its hub calls is declared in
-the hub's header (render/cuda/backend_cuda.h), not in a header of its own that includes the hub.
+a project header (a system or generated header) is not checked. Include circles are
+check_include_cycles.py's.
 """
 import os
 import re
@@ -78,78 +74,12 @@ def room_of(rel):
     return None
 
 
-def module_of(rel):
-    return os.path.splitext(rel)[0]
-
-
-def include_circles(uses):
-    """The strongly connected components of more than one module (Tarjan, iterative), each as a
-    circle through its modules in use order."""
-    index, low, on_stack, stack, comps = {}, {}, set(), [], []
-    counter = 0
-    for start in sorted(uses):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(uses.get(start, ()))))]
-        index[start] = low[start] = counter
-        counter += 1
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            v, it = work[-1]
-            w = next(it, None)
-            if w is not None:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(sorted(uses.get(w, ())))))
-                elif w in on_stack:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                if len(comp) > 1:
-                    comps.append(circle_through(sorted(comp), uses))
-    return comps
-
-
-def circle_through(comp, uses):
-    """A circle from comp[0] back to itself inside the component (breadth first)."""
-    members, first = set(comp), comp[0]
-    prev, frontier = {first: None}, [first]
-    while frontier:
-        nxt = []
-        for v in frontier:
-            for w in sorted(uses.get(v, ())):
-                if w == first:
-                    path = [v]
-                    while prev[path[-1]] is not None:
-                        path.append(prev[path[-1]])
-                    return list(reversed(path))
-                if w in members and w not in prev:
-                    prev[w] = v
-                    nxt.append(w)
-        frontier = nxt
-    return comp
-
-
 def main():
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     root = os.path.abspath(sys.argv[1])
-    headers, header_module, sources = {}, {}, []
+    headers, sources = {}, []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
         for name in filenames:
@@ -162,9 +92,7 @@ def main():
             sources.append((rel, room))
             if name.endswith(('.h', '.cuh')):
                 headers[name] = 'testing' if name in TESTING_HEADERS else room
-                header_module[name] = module_of(rel)
     violations = []
-    uses = {}
     for rel, room in sorted(sources):
         with open(os.path.join(root, rel), encoding='utf-8', errors='replace') as f:
             text = f.read()
@@ -174,11 +102,6 @@ def main():
                 continue
             if target not in ALLOWED[room] and target != room:
                 violations.append(f'{rel}: includes "{inc}" ({target}), which {room} may not use')
-            used = header_module[os.path.basename(inc)]
-            if used != module_of(rel):
-                uses.setdefault(module_of(rel), set()).add(used)
-    for circle in include_circles(uses):
-        violations.append('include circle: ' + ' -> '.join(circle + [circle[0]]))
     for v in violations:
         print(v)
     print(f'check_layering: {len(sources)} files, {len(violations)} violation(s)')
