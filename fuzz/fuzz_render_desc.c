@@ -14,6 +14,7 @@
  * rest of the input with a renderer made from a decoded desc (destroyed at the end of the input). */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,8 +111,10 @@ static size_t take_ref_capacity(scf_bytes *b)
 
 static sc_backend take_backend(scf_bytes *b)
 {
+    /* Mostly the CPU backend (the one this build has); the default; the CUDA backend (not built here:
+     * UNSUPPORTED); values that are no sc_backend (INVALID_ARGUMENT). */
     static const int k_backends[8] = {SC_BACKEND_CPU, SC_BACKEND_CPU, SC_BACKEND_CPU, SC_BACKEND_DEFAULT,
-                                      SC_BACKEND_CUDA, 3, 1000, -1};
+                                      SC_BACKEND_CUDA, SC_BACKEND_COUNT, 1000, -1};
     return (sc_backend)k_backends[take_u8(b) & 7];
 }
 
@@ -259,30 +262,26 @@ static void op_camera(scf_state *st, scf_bytes *b)
     scf_check_status(sc_renderer_set_camera(st->r, &c), "sc_renderer_set_camera");
 }
 
+/* sc_deform_desc is 4-byte words only (floats and the noise seed), so it is decoded word by word in
+ * the order of its fields: a deformer added to it is fuzzed with no change here. Each float is a
+ * tagged float; the seed, the one integer, is its raw 4 bytes. */
+_Static_assert(sizeof(sc_deform_desc) % 4 == 0, "sc_deform_desc is 4-byte fields");
+
 static void op_deform(scf_state *st, scf_bytes *b)
 {
     sc_deform_desc d;
     memset(&d, 0, sizeof d);
     int none = (take_u8(b) & 7) == 0;
-    d.twist.amount = take_float(b);
-    take_float3(b, d.twist.axis);
-    d.twist.frequency = take_float(b);
-    d.bend.amount = take_float(b);
-    take_float3(b, d.bend.axis);
-    take_float3(b, d.bend.direction);
-    d.bend.frequency = take_float(b);
-    d.wave.amount = take_float(b);
-    take_float3(b, d.wave.direction);
-    take_float3(b, d.wave.displacement);
-    d.wave.wavelength = take_float(b);
-    d.wave.frequency = take_float(b);
-    d.pulse.amount = take_float(b);
-    d.pulse.frequency = take_float(b);
-    d.pulse.spatial_frequency = take_float(b);
-    d.noise.amount = take_float(b);
-    d.noise.scale = take_float(b);
-    d.noise.speed = take_float(b);
-    d.noise.seed = take_raw32(b);
+    unsigned char *words = (unsigned char *)&d;
+    for (size_t at = 0; at < sizeof d; at += 4) {
+        if (at == offsetof(sc_deform_desc, noise.seed)) {
+            const uint32_t seed = take_raw32(b);
+            memcpy(words + at, &seed, 4);
+        } else {
+            const float f = take_float(b);
+            memcpy(words + at, &f, 4);
+        }
+    }
     sc_clear_error();
     scf_check_status(sc_renderer_set_deform(st->r, none ? NULL : &d), "sc_renderer_set_deform");
 }

@@ -27,7 +27,7 @@ typedef struct app_scene {
     sc_light_desc lights[SC_MAX_LIGHTS];
     uint32_t light_count;
     int light_default;
-    char backend_note[256];      /* why the cpu backend renders when a GPU was asked for (auto), or "" */
+    char backend_note[256];      /* why a host backend renders when --backend auto found no device, or "" */
 } app_scene;
 
 /* image.c: an RGBA8 image where the backend wants the caller's buffers (sc_backend_info.buffer_memory). */

@@ -104,7 +104,8 @@ int app_run_headless(const app_options *o, app_scene *s)
     const sc_backend_info *info = &s->backend_info;
     const char *backend = info->name;
     /* Timed on the device: many cheap frames and a warm-up; timed on the host: a few, none to warm. */
-    int frames = o->frames ? o->frames : (info->device_timed ? APP_HEADLESS_FRAMES_CUDA : APP_HEADLESS_FRAMES_CPU);
+    int frames = o->frames ? o->frames
+                           : (info->device_timed ? APP_HEADLESS_FRAMES_DEVICE : APP_HEADLESS_FRAMES_HOST);
     int warmup = info->device_timed ? (frames >= 50 ? 20 : frames / 5) : 0;
     const char *out_path = o->out_path ? o->out_path : "slabcast.png";
     app_image_format format = o->out_path ? o->out_format : APP_IMAGE_PNG;

@@ -121,7 +121,7 @@ static void legend_caption(const sc_view_legend *l, char *buf, size_t size)
 {
     if (l->discrete)
         snprintf(buf, size, "%s (%g %s)", l->quantity, (double)(l->max_value - l->min_value + 1.0f),
-                 l->mode == SC_VIEW_SLAB ? "slabs" : "classes");
+                 l->classes ? l->classes : "classes");
     else
         snprintf(buf, size, "%s%s", l->quantity, l->log_scale ? " (log scale)" : "");
 }

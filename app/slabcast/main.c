@@ -61,21 +61,22 @@ static int create_renderer(const app_options *o, app_scene *s)
     return 0;
 }
 
-/* With --backend auto and no usable GPU the renderer takes the CPU backend: say so, and why, on
- * stderr and in the scene (the viewer shows it). */
+/* With --backend auto and no usable device the renderer takes a backend that runs on the host: say
+ * so, and why, on stderr and in the scene (the viewer shows it). */
 static void note_backend_fallback(const app_options *o, app_scene *s)
 {
-    if (o->backend != SC_BACKEND_DEFAULT || s->backend != SC_BACKEND_CPU) return;
+    if (o->backend != SC_BACKEND_DEFAULT || s->backend_info.buffer_memory != SC_MEMORY_HOST) return;
     /* The library says why its device backend is not available (not built, no device, no answer). */
     char *note = s->backend_note;
-    snprintf(note, sizeof s->backend_note, "no device backend: rendering on the cpu backend");
-    for (int b = SC_BACKEND_CPU; sc_backend_name((sc_backend)b); ++b) {
+    const char *name = s->backend_info.name;
+    snprintf(note, sizeof s->backend_note, "no device backend: rendering on the %s backend", name);
+    for (int b = 0; b < SC_BACKEND_COUNT; ++b) {
         sc_backend_info info;
         if (sc_backend_get_info((sc_backend)b, &info) != SC_OK || info.buffer_memory != SC_MEMORY_DEVICE ||
             info.available)
             continue;
-        snprintf(note, sizeof s->backend_note, "no %s backend (%.180s): rendering on the cpu backend", info.name,
-                 info.unavailable_reason[0] ? info.unavailable_reason : "not available");
+        snprintf(note, sizeof s->backend_note, "no %s backend (%.180s): rendering on the %s backend", info.name,
+                 info.unavailable_reason[0] ? info.unavailable_reason : "not available", name);
         break;
     }
     fprintf(stderr, "slabcast: %s\n", note);

@@ -8,6 +8,7 @@
 
 #include "camera.h"
 #include "lights.h"
+#include "name_lists.h"
 #include "option_values.h"
 #include "viewer_bindings.h"
 
@@ -58,13 +59,20 @@ const char *app_mode_name(sc_view_mode mode)
 
 void app_print_usage(FILE *f)
 {
+    /* The libraries' lists, so a format, backend, deformer or view mode added to them is offered here. */
+    char formats[96], backends[96], deformers[128], deform_default[64], modes[256];
+    app_mesh_format_names(formats, sizeof formats);
+    app_backend_names(backends, sizeof backends, ", ");
+    app_deformer_names(deformers, sizeof deformers, ",");
+    app_deform_set_names(APP_DEFORM_DEFAULT, deform_default, sizeof deform_default);
+    app_view_mode_names(modes, sizeof modes, ", ");
     fprintf(f,
             "usage: slabcast [options] [MODEL...]\n"
             "Ray casts a deforming triangle mesh over a split-built frustum grid.\n"
             "With a display it opens a viewer window; without one (or with --headless) it renders\n"
             "frames, prints per-stage times and counters, and writes the last frame as an image.\n"
             "Options take their value as the next argument or after '=' (--size=640x480).\n\n"
-            "  --mesh FILE         OBJ, PLY or STL file, optionally .xz-compressed (default: built-in mesh);\n"
+            "  --mesh FILE         %s file, optionally .xz-compressed (default: built-in mesh);\n"
             "                      repeatable, and file names without an option count the same (at most %u):\n"
             "                      the first is shown, the viewer's Tab key cycles through them\n"
             "  --max-mesh-bytes N  loader limit on bytes read (after decompression); suffixes K, M, G, T\n"
@@ -76,24 +84,24 @@ void app_print_usage(FILE *f)
             "  --resolution N      built-in torus knot: 4*N^2 triangles, %u .. %u (default 512: 1M triangles)\n"
             "  --subdivide N       midpoint-subdivide the mesh N times (4^N times the triangles), 0 .. %u\n"
             "  --size WxH          image size in pixels, each side 1 .. %u (default 1024x1024)\n"
-            "  --backend B         auto, cuda or cpu (default auto: cuda when a GPU is present)\n"
+            "  --backend B         %s (default auto: a GPU backend when one runs here, else the CPU's)\n"
             "  --tile N            tile edge in pixels, 1 .. %d (default 8)\n"
             "  --slabs N           depth slabs per tile, 1 .. %d (default 16)\n"
             "  --cull              drop back-facing triangles\n"
             "  --flat              flat shading (face normals)\n"
-            "  --deform LIST       comma-separated: twist,bend,wave,pulse,noise, or none (default twist,wave)\n"
+            "  --deform LIST       comma-separated: %s, or none (default %s)\n"
             "  --deform-amount X   scale of every deformer, 0 .. %g (default 1)\n"
             "  --deform-speed X    viewer: animation seconds per second, -%g .. %g (default 1)\n"
-            "  --mode M            shaded, id, normals, depth, tiles, slab, tests, shadow (lit / shadowed per\n"
-            "                      light), shadow-tests (shadow-ray tests per pixel) (default shaded)\n"
-            "  --heat-max N        tiles, tests and shadow-tests modes: the count shown hottest, > 0 .. %g\n"
+            "  --mode M            %s\n"
+            "                      (default %s; what each shows: the view mode keys below)\n"
+            "  --heat-max N        heat-map modes: the count shown hottest, > 0 .. %g\n"
             "                      (default: the renderer's: 1024 triangles per tile, 256 tests per pixel)\n"
             "  --shadows           exact hard shadows from the lights (the viewer's L key toggles them)\n"
             "  --light x,y,z       a point light at x,y,z, or dir:x,y,z a directional light travelling along\n"
             "                      x,y,z; repeatable, at most %d; coordinates within +-%g. With --shadows and\n"
             "                      no --light: a point light at the framing centre + %g x the framing radius x\n"
             "                      normalize(1,2,1); with neither: one directional light without shadows\n"
-            "  --frames N          frames to render, 1 .. %u (headless default: %d on cuda, %d on cpu;\n"
+            "  --frames N          frames to render, 1 .. %u (headless default: %d on a GPU, %d on the CPU;\n"
             "                      window: run until closed, or N frames then exit)\n"
             "  --time T            time of the first frame in seconds, -%g .. %g (default 0)\n"
             "  --dt T              seconds between frames, %g .. %g (default 1/60); every frame's time\n"
@@ -114,10 +122,11 @@ void app_print_usage(FILE *f)
             "                      texture copy when interop fails), on (interop or fail), off (always copy)\n"
             "  --state-log FILE    viewer, for tests: append the viewer's state as one JSON line after each input\n"
             "  --help              this text\n",
-            APP_MAX_MODELS, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, APP_MAX_SUBDIVIDE, APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE,
-            SC_MAX_SLABS, APP_MAX_DEFORM_AMOUNT, APP_MAX_DEFORM_SPEED, APP_MAX_DEFORM_SPEED, APP_MAX_HEAT,
+            formats, APP_MAX_MODELS, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION, APP_MAX_SUBDIVIDE, APP_MAX_IMAGE_SIDE,
+            backends, SC_MAX_TILE_SIZE, SC_MAX_SLABS, deformers, deform_default, APP_MAX_DEFORM_AMOUNT,
+            APP_MAX_DEFORM_SPEED, APP_MAX_DEFORM_SPEED, modes, sc_view_mode_name(SC_VIEW_SHADED), APP_MAX_HEAT,
             SC_MAX_LIGHTS, APP_MAX_LIGHT_COORD, (double)APP_DEFAULT_LIGHT_RADII, APP_MAX_FRAMES,
-            APP_HEADLESS_FRAMES_CUDA, APP_HEADLESS_FRAMES_CPU, APP_MAX_TIME, APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT,
+            APP_HEADLESS_FRAMES_DEVICE, APP_HEADLESS_FRAMES_HOST, APP_MAX_TIME, APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT,
             APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS,
             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
     fprintf(f, "\nviewer keys and mouse (F1 or ? shows them in the window):\n");
@@ -435,14 +444,20 @@ static int apply_value(app_options *o, opt_id id, const char *opt, const char *v
     case OPT_MAX_VERTICES: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_vertices, err);
     case OPT_MAX_TRIANGLES: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_triangles, err);
     case OPT_MAX_XZ_RATIO: return parse_limit_opt(opt, v, 0, APP_MAX_MESH_COUNT, &o->max_xz_ratio, err);
-    case OPT_BACKEND:
+    case OPT_BACKEND: {
         if (sc_backend_from_name(v, &o->backend)) return 0;
-        return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
-    case OPT_DEFORM:
-        if (parse_deform(v, &o->deform_mask) != 0)
-            return bad_value(err, opt, v, "unknown deformer list",
-                             "comma-separated twist, bend, wave, pulse, noise; or none");
-        return 0;
+        char backends[96];
+        app_backend_names(backends, sizeof backends, ", ");
+        return bad_value(err, opt, v, "unknown backend", backends);
+    }
+    case OPT_DEFORM: {
+        if (parse_deform(v, &o->deform_mask) == 0) return 0;
+        char valid[160] = "comma-separated ";
+        size_t len = strlen(valid);
+        len += app_deformer_names(valid + len, sizeof valid - len, ", ");
+        snprintf(valid + len, sizeof valid - len, "; or none");
+        return bad_value(err, opt, v, "unknown deformer list", valid);
+    }
     case OPT_MODE: return parse_mode(opt, v, &o->mode, err);
     default: return -1;
     }
@@ -456,7 +471,7 @@ static int check_combinations(const app_options *o, int saw_window, int saw_head
         fprintf(err, "slabcast: --window and --headless contradict each other; give one\n");
         return -1;
     }
-    int frames = o->frames ? o->frames : APP_HEADLESS_FRAMES_CUDA;
+    int frames = o->frames ? o->frames : APP_HEADLESS_FRAMES_DEVICE;
     return app_check_frame_times(err, "slabcast", frames, o->start_time, o->time_step, APP_MAX_TIME);
 }
 
@@ -465,7 +480,7 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
     memset(o, 0, sizeof *o);
     o->width = 1024;
     o->height = 1024;
-    o->deform_mask = APP_DEFORM_TWIST | APP_DEFORM_WAVE;
+    o->deform_mask = APP_DEFORM_DEFAULT;
     o->time_step = 1.0f / 60.0f;
     o->deform_amount = 1.0f;
     o->deform_speed = 1.0f;
@@ -510,10 +525,8 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
 sc_deform_desc app_deform_desc(unsigned mask, float amount)
 {
     sc_deform_desc d = {0};
-    if (mask & APP_DEFORM_TWIST) d.twist.amount = 0.9f * amount;
-    if (mask & APP_DEFORM_BEND) d.bend.amount = 0.6f * amount;
-    if (mask & APP_DEFORM_WAVE) d.wave.amount = 0.04f * amount;
-    if (mask & APP_DEFORM_PULSE) d.pulse.amount = 0.02f * amount;
-    if (mask & APP_DEFORM_NOISE) d.noise.amount = 0.03f * amount;
+    for (int k = 0; k < SC_DEFORMER_COUNT; ++k)
+        if (mask & APP_DEFORM_BIT(k))
+            *sc_deform_amount(&d, (sc_deformer)k) = sc_deformer_typical_amount((sc_deformer)k) * amount;
     return d;
 }

@@ -11,13 +11,12 @@ typedef enum app_window_mode { APP_WINDOW_AUTO = 0, APP_WINDOW_ON, APP_WINDOW_OF
 /* --interop: how the viewer shows CUDA frames (sc_display_cuda_path). */
 typedef enum app_interop_mode { APP_INTEROP_AUTO = 0, APP_INTEROP_ON, APP_INTEROP_OFF } app_interop_mode;
 
-enum {
-    APP_DEFORM_TWIST = 1 << SC_DEFORMER_TWIST, /* bit d: deformer d (sc_deformer) */
-    APP_DEFORM_BEND = 1 << SC_DEFORMER_BEND,
-    APP_DEFORM_WAVE = 1 << SC_DEFORMER_WAVE,
-    APP_DEFORM_PULSE = 1 << SC_DEFORMER_PULSE,
-    APP_DEFORM_NOISE = 1 << SC_DEFORMER_NOISE
-};
+/* A set of deformers (--deform, the viewer's T key, slabcast-bench's --deform): bit d for deformer d
+ * (sc_deformer). */
+#define APP_DEFORM_BIT(deformer) (1u << (unsigned)(deformer))
+#define APP_DEFORM_ALL ((1u << SC_DEFORMER_COUNT) - 1u)
+/* The set the programs run when none is given. */
+#define APP_DEFORM_DEFAULT (APP_DEFORM_BIT(SC_DEFORMER_TWIST) | APP_DEFORM_BIT(SC_DEFORMER_WAVE))
 
 /* Valid ranges of the numeric options (printed by --help, enforced by app_parse_options). */
 #define APP_MAX_IMAGE_SIDE 16384u      /* --size: each side 1 .. this */
@@ -39,9 +38,10 @@ enum {
 #define APP_MAX_DEFORM_AMOUNT 10.0     /* --deform-amount: 0 .. this (1: the default motion) */
 #define APP_MAX_DEFORM_SPEED 100.0     /* --deform-speed: -this .. this (1: real time) */
 
-/* Headless frame counts when --frames is not given. */
-#define APP_HEADLESS_FRAMES_CUDA 500
-#define APP_HEADLESS_FRAMES_CPU 3
+/* Headless frame counts when --frames is not given: on a backend whose frames are timed on the
+ * device (sc_backend_info.device_timed), and on one timed by the host's clock (slower by far). */
+#define APP_HEADLESS_FRAMES_DEVICE 500
+#define APP_HEADLESS_FRAMES_HOST 3
 
 /* Image files --out can write, chosen by the file name's extension. */
 typedef enum app_image_format {
@@ -62,7 +62,7 @@ typedef struct app_options {
     sc_backend backend;
     uint32_t tile_size, num_slabs;
     int cull_back_faces, flat_shading;
-    unsigned deform_mask;        /* APP_DEFORM_* */
+    unsigned deform_mask;        /* deformers on: APP_DEFORM_BIT(d) for each */
     float deform_amount;         /* scales every deformer (default 1) */
     float deform_speed;          /* animation seconds per second of wall time, viewer (default 1) */
     float heat_max;              /* tiles / tests views: the count shown hottest; 0: the renderer's default */
@@ -97,8 +97,8 @@ typedef struct app_options {
 int app_parse_options(int argc, char **argv, app_options *out, FILE *err);
 void app_print_usage(FILE *f);
 const char *app_mode_name(sc_view_mode mode);
-/* Builds the deformation descriptor for the effects in mask, scaled for a visible, smooth motion and
- * then by amount (1: the default motion). */
+/* Builds the deformation descriptor for the deformers in mask, each at its typical amount
+ * (sc_deformer_typical_amount: a visible, smooth motion) times amount (1: the default motion). */
 sc_deform_desc app_deform_desc(unsigned mask, float amount);
 
 /* The image format of a file name's extension (case-insensitive: .png, .jpg, .jpeg, .bmp, .tga);

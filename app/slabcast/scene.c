@@ -58,7 +58,7 @@ static const char *base_name(const char *path)
 
 /* ---- the stages -------------------------------------------------------------------------------- */
 
-/* Reads the file (OBJ, PLY, STL; ".xz" decompressed by the loader, which names the file in its
+/* Reads the file (any sc_mesh_format; ".xz" decompressed by the loader, which names the file in its
  * messages and warns about dropped faces itself) or builds the built-in mesh. */
 static int read_mesh(scene_load *l, sc_mesh *m)
 {

@@ -1,6 +1,7 @@
 /* viewer_bindings.c - the viewer's keys and mouse actions (see viewer_bindings.h). */
 #include "viewer_bindings.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "slabcast.h"
@@ -10,7 +11,9 @@
 #define DRAG(button, mods, keys, name, desc, action) \
     {APP_INPUT_DRAG, (button), (mods), 0, (keys), (name), (desc), (action), 0}
 
-static const app_binding k_bindings[] = {
+/* The bindings before the view modes' keys and after them, in the order --help and the overlay show
+ * them; the view modes' own come from the library in between (below). */
+static const app_binding k_before_modes[] = {
     DRAG(APP_BUTTON_LEFT, 0, "Left drag", "orbit", "orbit around the target", APP_ACT_ORBIT),
     DRAG(APP_BUTTON_RIGHT, 0, "Right drag", "pan", "pan (move eye and target)", APP_ACT_PAN),
     DRAG(APP_BUTTON_MIDDLE, 0, "Middle drag", "pan-middle", "pan", APP_ACT_PAN),
@@ -31,17 +34,9 @@ static const app_binding k_bindings[] = {
     KEY(APP_KEY_MINUS, 0, 0, "-", "fov-out", "wider field of view (5 degrees)", APP_ACT_FOV, +1),
     KEY(APP_KEY_KP_SUBTRACT, 0, 0, "Keypad -", "fov-out-keypad", "wider field of view", APP_ACT_FOV, +1),
     KEY('P', 0, 0, "P", "print-camera", "print the camera as a --camera option", APP_ACT_PRINT_CAMERA, 0),
-    KEY(APP_KEY_1 + 0, 0, 0, "1", "mode-shaded", "view mode: shaded", APP_ACT_MODE, SC_VIEW_SHADED),
-    KEY(APP_KEY_1 + 1, 0, 0, "2", "mode-id", "view mode: triangle id", APP_ACT_MODE, SC_VIEW_TRIANGLE_ID),
-    KEY(APP_KEY_1 + 2, 0, 0, "3", "mode-normals", "view mode: normals", APP_ACT_MODE, SC_VIEW_NORMALS),
-    KEY(APP_KEY_1 + 3, 0, 0, "4", "mode-depth", "view mode: depth", APP_ACT_MODE, SC_VIEW_DEPTH),
-    KEY(APP_KEY_1 + 4, 0, 0, "5", "mode-tiles", "view mode: triangles per tile", APP_ACT_MODE, SC_VIEW_TILE_HEAT),
-    KEY(APP_KEY_1 + 5, 0, 0, "6", "mode-slab", "view mode: slab of the hit", APP_ACT_MODE, SC_VIEW_SLAB),
-    KEY(APP_KEY_1 + 6, 0, 0, "7", "mode-tests", "view mode: ray-triangle tests per pixel", APP_ACT_MODE,
-        SC_VIEW_TESTS_HEAT),
-    KEY(APP_KEY_1 + 7, 0, 0, "8", "mode-shadow", "view mode: lit / shadowed per light", APP_ACT_MODE, SC_VIEW_SHADOW),
-    KEY(APP_KEY_1 + 7, APP_MOD_SHIFT, 0, "Shift+8", "mode-shadow-tests", "view mode: shadow-ray tests per pixel",
-        APP_ACT_MODE, SC_VIEW_SHADOW_TESTS),
+};
+
+static const app_binding k_after_modes[] = {
     KEY('L', 0, 0, "L", "shadows", "shadows on / off (no light yet: the default light)", APP_ACT_SHADOWS, 0),
     KEY('B', 0, 0, "B", "cull", "back-face culling on / off", APP_ACT_CULL, 0),
     KEY('N', 0, 0, "N", "flat", "flat / smooth normals", APP_ACT_FLAT, 0),
@@ -74,12 +69,60 @@ static const app_binding k_bindings[] = {
         "save slabcast-NNNN.png in the current directory (never overwrites)", APP_ACT_SCREENSHOT, 0),
     KEY(APP_KEY_ESCAPE, 0, 0, "Esc", "quit", "quit", APP_ACT_QUIT, 0),
 };
-#define APP_BINDING_COUNT (sizeof k_bindings / sizeof k_bindings[0])
+
+/* The view modes' keys, taken in sc_view_mode's order: 1 to 8, then the digits with Shift from 8 down.
+ * Each mode's binding is named "mode-" and its name, and described by its description
+ * (sc_view_mode_name, sc_view_mode_description), so a mode added to the library gets the next key. */
+static const struct mode_key { int code, mods; const char *keys; } k_mode_keys[] = {
+    {APP_KEY_1 + 0, 0, "1"},
+    {APP_KEY_1 + 1, 0, "2"},
+    {APP_KEY_1 + 2, 0, "3"},
+    {APP_KEY_1 + 3, 0, "4"},
+    {APP_KEY_1 + 4, 0, "5"},
+    {APP_KEY_1 + 5, 0, "6"},
+    {APP_KEY_1 + 6, 0, "7"},
+    {APP_KEY_1 + 7, 0, "8"},
+    {APP_KEY_1 + 7, APP_MOD_SHIFT, "Shift+8"},
+    {APP_KEY_1 + 6, APP_MOD_SHIFT, "Shift+7"},
+    {APP_KEY_1 + 5, APP_MOD_SHIFT, "Shift+6"},
+    {APP_KEY_1 + 4, APP_MOD_SHIFT, "Shift+5"},
+    {APP_KEY_1 + 3, APP_MOD_SHIFT, "Shift+4"},
+    {APP_KEY_1 + 2, APP_MOD_SHIFT, "Shift+3"},
+    {APP_KEY_1 + 1, APP_MOD_SHIFT, "Shift+2"},
+    {APP_KEY_1 + 0, APP_MOD_SHIFT, "Shift+1"},
+};
+_Static_assert(sizeof k_mode_keys / sizeof k_mode_keys[0] >= SC_VIEW_MODE_COUNT, "a key for every view mode");
+
+enum {
+    BEFORE_MODES = sizeof k_before_modes / sizeof k_before_modes[0],
+    AFTER_MODES = sizeof k_after_modes / sizeof k_after_modes[0],
+    APP_BINDING_COUNT = BEFORE_MODES + SC_VIEW_MODE_COUNT + AFTER_MODES,
+    MODE_TEXT = 96 /* a mode binding's name or description */
+};
+
+/* The whole table, put together on first use (the viewer and --help use it from one thread). */
+static const app_binding *table(void)
+{
+    static app_binding all[APP_BINDING_COUNT];
+    static char names[SC_VIEW_MODE_COUNT][MODE_TEXT], descriptions[SC_VIEW_MODE_COUNT][MODE_TEXT];
+    static int built;
+    if (built) return all;
+    memcpy(all, k_before_modes, sizeof k_before_modes);
+    for (int m = 0; m < SC_VIEW_MODE_COUNT; ++m) {
+        snprintf(names[m], MODE_TEXT, "mode-%s", sc_view_mode_name((sc_view_mode)m));
+        snprintf(descriptions[m], MODE_TEXT, "view mode: %s", sc_view_mode_description((sc_view_mode)m));
+        all[BEFORE_MODES + m] = (app_binding){APP_INPUT_KEY, k_mode_keys[m].code, k_mode_keys[m].mods, 0,
+                                              k_mode_keys[m].keys, names[m], descriptions[m], APP_ACT_MODE, m};
+    }
+    memcpy(all + BEFORE_MODES + SC_VIEW_MODE_COUNT, k_after_modes, sizeof k_after_modes);
+    built = 1;
+    return all;
+}
 
 const app_binding *app_bindings(size_t *count)
 {
     *count = APP_BINDING_COUNT;
-    return k_bindings;
+    return table();
 }
 
 static int mods_match(const app_binding *b, int mods)
@@ -90,32 +133,36 @@ static int mods_match(const app_binding *b, int mods)
 
 const app_binding *app_binding_for_key(int key, int mods)
 {
+    const app_binding *t = table();
     for (size_t i = 0; i < APP_BINDING_COUNT; ++i)
-        if (k_bindings[i].kind == APP_INPUT_KEY && k_bindings[i].code == key && mods_match(&k_bindings[i], mods))
-            return &k_bindings[i];
+        if (t[i].kind == APP_INPUT_KEY && t[i].code == key && mods_match(&t[i], mods))
+            return &t[i];
     return NULL;
 }
 
 const app_binding *app_binding_for_drag(int button, int mods)
 {
+    const app_binding *t = table();
     for (size_t i = 0; i < APP_BINDING_COUNT; ++i)
-        if (k_bindings[i].kind == APP_INPUT_DRAG && k_bindings[i].code == button && mods_match(&k_bindings[i], mods))
-            return &k_bindings[i];
+        if (t[i].kind == APP_INPUT_DRAG && t[i].code == button && mods_match(&t[i], mods))
+            return &t[i];
     return NULL;
 }
 
 void app_print_bindings(FILE *f)
 {
+    const app_binding *t = table();
     for (size_t i = 0; i < APP_BINDING_COUNT; ++i)
-        fprintf(f, "  %-16s %-18s %s\n", k_bindings[i].keys, k_bindings[i].name, k_bindings[i].description);
+        fprintf(f, "  %-16s %-18s %s\n", t[i].keys, t[i].name, t[i].description);
 }
 
 size_t app_bindings_text(int column, char *buf, size_t size)
 {
+    const app_binding *t = table();
     size_t len = 0;
     if (size) buf[0] = '\0';
     for (size_t i = 0; i < APP_BINDING_COUNT && len < size; ++i) {
-        int n = snprintf(buf + len, size - len, "%s\n", column == 0 ? k_bindings[i].keys : k_bindings[i].description);
+        int n = snprintf(buf + len, size - len, "%s\n", column == 0 ? t[i].keys : t[i].description);
         if (n < 0) break;
         len += (size_t)n;
     }

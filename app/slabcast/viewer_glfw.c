@@ -366,8 +366,7 @@ int app_run_viewer(const app_options *o, app_scene *s, char *why, size_t why_siz
                     create_display(&v) != SC_OK))
         rc = 1;
     if (rc == 0 && alloc_host_frame(&v, &host_rgba) != 0) rc = reported = 1;
-    if (rc == 0 && s->backend == SC_BACKEND_CPU && o->backend == SC_BACKEND_DEFAULT)
-        app_viewer_notice(&v, s->backend_note[0] ? s->backend_note : "rendering on the cpu backend (no CUDA GPU)");
+    if (rc == 0 && s->backend_note[0]) app_viewer_notice(&v, s->backend_note); /* the automatic choice fell back */
 
     unsigned tile_applied = v.tile_size, slabs_applied = v.num_slabs;
     double t_prev = glfwGetTime(), t_stats = t_prev - APP_STATS_PERIOD, t_counted = t_prev;

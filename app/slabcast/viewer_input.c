@@ -22,10 +22,16 @@ _Static_assert(APP_MOD_SHIFT == GLFW_MOD_SHIFT && APP_MOD_CONTROL == GLFW_MOD_CO
                    APP_BUTTON_RIGHT == GLFW_MOUSE_BUTTON_RIGHT && APP_BUTTON_MIDDLE == GLFW_MOUSE_BUTTON_MIDDLE,
                "viewer_bindings.h's buttons and modifiers must be GLFW's");
 
-static const unsigned k_deform_presets[] = {
-    APP_DEFORM_TWIST | APP_DEFORM_WAVE, APP_DEFORM_TWIST, APP_DEFORM_BEND, APP_DEFORM_WAVE, APP_DEFORM_PULSE,
-    APP_DEFORM_NOISE, APP_DEFORM_TWIST | APP_DEFORM_BEND | APP_DEFORM_WAVE | APP_DEFORM_PULSE | APP_DEFORM_NOISE, 0,
-};
+/* The T key's sets of deformers, in turn: the default set, each deformer alone (in sc_deformer's
+ * order), all of them, none. Counted from the library, so a deformer added to it joins the cycle. */
+enum { DEFORM_PRESETS = SC_DEFORMER_COUNT + 3 };
+
+static unsigned deform_preset(int i)
+{
+    if (i == 0) return APP_DEFORM_DEFAULT;
+    if (i <= SC_DEFORMER_COUNT) return APP_DEFORM_BIT(i - 1);
+    return i == SC_DEFORMER_COUNT + 1 ? APP_DEFORM_ALL : 0u;
+}
 
 void app_viewer_report(const char *what)
 {
@@ -159,8 +165,8 @@ static void run_action(viewer *v, const app_binding *b, int mods)
         v->t_base += b->param * (shift ? 1.0 : (double)v->options->time_step);
         break;
     case APP_ACT_DEFORM_NEXT: {
-        v->deform_preset = (v->deform_preset + 1) % (int)(sizeof k_deform_presets / sizeof k_deform_presets[0]);
-        s->deform_mask = k_deform_presets[v->deform_preset];
+        v->deform_preset = (v->deform_preset + 1) % DEFORM_PRESETS;
+        s->deform_mask = deform_preset(v->deform_preset);
         apply_deform(v);
         break;
     }

@@ -8,6 +8,7 @@
 #include "frame_stats.h"
 #include "hud_graphics.h"
 #include "lights.h"
+#include "name_lists.h"
 #include "viewer_internal.h"
 #include "viewer_state.h"
 
@@ -56,7 +57,7 @@ void app_viewer_update_stats_text(viewer *v, const sc_frame_stats *st, double fp
     const sc_backend_info *info = &s->backend_info;
     v->stats_shown = *st;
     char deform[64];
-    app_deform_names(s->deform_mask, deform, sizeof deform);
+    app_deform_set_names(s->deform_mask, deform, sizeof deform);
     size_t len = 0, size = sizeof v->stats_text;
     char *t = v->stats_text;
 #define PUT(...) do { int n_ = snprintf(t + len, size - len, __VA_ARGS__); if (n_ > 0 && (size_t)n_ < size - len) len += (size_t)n_; } while (0)

@@ -7,19 +7,8 @@
 #include <unistd.h>
 
 #include "frame_stats.h"
+#include "name_lists.h"
 #include "options.h"
-
-void app_deform_names(unsigned mask, char *buf, size_t size)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (unsigned i = 0; i < SC_DEFORMER_COUNT; ++i)
-        if ((mask & 1u << i) && len < size) {
-            int n = snprintf(buf + len, size - len, "%s%s", len ? "," : "", sc_deformer_name((sc_deformer)i));
-            if (n > 0) len += (size_t)n;
-        }
-    if (!buf[0]) snprintf(buf, size, "none");
-}
 
 static void put_vec3(FILE *f, const char *name, const float v[3])
 {
@@ -54,7 +43,7 @@ static void put_light(FILE *f, const app_viewer_state *s)
 void app_viewer_state_write(FILE *f, const app_viewer_state *s)
 {
     char deform[64];
-    app_deform_names(s->deform_mask, deform, sizeof deform);
+    app_deform_set_names(s->deform_mask, deform, sizeof deform);
     fputs("{\"event\":", f);
     app_json_string(f, s->event ? s->event : "");
     put_vec3(f, "eye", s->camera.eye);

@@ -34,8 +34,6 @@ typedef struct app_viewer_state {
 
 /* One JSON object on one line, flushed. */
 void app_viewer_state_write(FILE *f, const app_viewer_state *s);
-/* The names of the deformers in mask ("twist,wave", "none"). */
-void app_deform_names(unsigned mask, char *buf, size_t size);
 /* Reserves the first free "slabcast-NNNN.png" (NNNN from 0001) in the current directory by creating
  * it empty, so no file is ever overwritten, not even by another viewer. 0, or -1 with a message on
  * stderr. */

@@ -5,6 +5,7 @@
 
 #include "bench_report.h"
 #include "frame_stats.h"
+#include "name_lists.h"
 
 void bench_csv_field(FILE *f, const char *s)
 {
@@ -72,7 +73,7 @@ static void csv_config_columns(csv_out *c)
     const bench_row *row = c->row;
     const bench_config *cf = &row->config;
     char deform[64];
-    bench_deform_name(cf->deform_mask, deform, sizeof deform);
+    app_deform_set_names(cf->deform_mask, deform, sizeof deform);
     csv_u64(c, "config", 1, cf->index);
     csv_text(c, "kind", c->peer ? "peer" : "slabcast");
     csv_text(c, "peer", c->peer ? c->peer->name : "");

@@ -5,6 +5,7 @@
 
 #include "bench_report.h"
 #include "frame_stats.h"
+#include "name_lists.h"
 
 static void json_num_or_null(FILE *f, int known, double v)
 {
@@ -60,7 +61,7 @@ static void json_options_lists(const bench_options *o, FILE *f)
     fputs(",\n    \"deform\": [", f);
     for (unsigned i = 0; i < o->deform_count; ++i) {
         char name[64];
-        bench_deform_name(o->deforms[i], name, sizeof name);
+        app_deform_set_names(o->deforms[i], name, sizeof name);
         fprintf(f, "%s\"%s\"", i ? ", " : "", name);
     }
     fputs("],\n    \"shadows\": [", f);
@@ -151,7 +152,7 @@ static void json_row_config(const bench_row *row, FILE *f)
 {
     const bench_config *c = &row->config;
     char deform[64];
-    bench_deform_name(c->deform_mask, deform, sizeof deform);
+    app_deform_set_names(c->deform_mask, deform, sizeof deform);
     fprintf(f, "    {\"index\": %u, \"status\": \"%s\", \"error\": ", c->index, row->failed ? "failed" : "ok");
     json_string_or_null(f, row->failed ? row->error : NULL);
     fputs(",\n     \"model\": ", f);

@@ -15,6 +15,7 @@
 #include "bench_peer.h"
 #include "bench_plot_format.h"
 #include "camera.h"
+#include "name_lists.h"
 #include "option_values.h"
 #include "options.h"
 
@@ -45,6 +46,12 @@ static const struct bench_opt { const char *name; const char *arg; opt_id id; } 
 
 void bench_print_usage(FILE *f)
 {
+    /* The libraries' lists, so a format, backend or deformer added to them is offered here. */
+    char formats[96], backends[96], deformers[128], deform_default[64];
+    app_mesh_format_names(formats, sizeof formats);
+    app_backend_names(backends, sizeof backends, ", ");
+    app_deformer_names(deformers, sizeof deformers, ",");
+    app_deform_set_names(APP_DEFORM_DEFAULT, deform_default, sizeof deform_default);
     fprintf(f,
             "usage: slabcast-bench [MODEL...] [options]\n"
             "Frame-rate benchmark of the slabcast renderer over every combination of the lists below\n"
@@ -54,7 +61,7 @@ void bench_print_usage(FILE *f)
             "memory used. A table on stdout; JSON, CSV and an SVG or PNG plot on request.\n"
             "Lists are comma-separated (at most %u values each); giving an option twice adds to it.\n"
             "Options take their value as the next argument or after '=' (--size=640x480).\n\n"
-            "  MODEL               OBJ, PLY or STL file, optionally .xz-compressed, or 'builtin' (the\n"
+            "  MODEL               %s file, optionally .xz-compressed, or 'builtin' (the\n"
             "                      built-in torus knot; ./builtin for a file of that name); at most %u;\n"
             "                      none: the built-in mesh\n"
             "  --resolution N      built-in mesh: 4*N^2 triangles, %u .. %u (default 512: 1M triangles)\n"
@@ -62,8 +69,8 @@ void bench_print_usage(FILE *f)
             "  --tile N,...        tile edges in pixels, 1 .. %d (default 8)\n"
             "  --slabs N,...       depth slabs per tile, 1 .. %d (default 16)\n"
             "  --subdivide N,...   midpoint subdivision levels (4^N times the triangles), 0 .. %u (default 0)\n"
-            "  --deform LIST       deformers running: twist,bend,wave,pulse,noise or none (default\n"
-            "                      twist,wave); several sets separated by '/' sweep them: twist,wave/none\n"
+            "  --deform LIST       deformers running: %s or none (default\n"
+            "                      %s); several sets separated by '/' sweep them: %s/none\n"
             "  --views N           N views on an orbit around the model: view k turns the default framing\n"
             "                      by 360*k/N degrees about the vertical axis; 1 .. %u (default 1)\n"
             "  --camera ex,ey,ez,tx,ty,tz,fov\n"
@@ -71,12 +78,12 @@ void bench_print_usage(FILE *f)
             "  --shadows LIST      off, on or both (off,on): with on, exact hard shadows from the default\n"
             "                      light, a point light at the framing centre + 3 x the framing radius x\n"
             "                      normalize(1, 2, 1); shadow stage times and counters (default off)\n"
-            "  --frames N          timed frames per configuration, 1 .. %u (default %d on cuda, %d on cpu)\n"
-            "  --warmup N          warm-up frames before them, 0 .. %u (default %d on cuda, %d on cpu)\n"
+            "  --frames N          timed frames per configuration, 1 .. %u (default %d on a GPU, %d on the CPU)\n"
+            "  --warmup N          warm-up frames before them, 0 .. %u (default %d on a GPU, %d on the CPU)\n"
             "  --time T            time of the first frame in seconds, -%g .. %g (default 0)\n"
             "  --dt T              seconds between frames, %g .. %g (default 1/60); every frame's time\n"
             "                      must stay within -%g .. %g s\n"
-            "  --backend B         auto, cuda or cpu (default auto: cuda when a GPU is present)\n"
+            "  --backend B         %s (default auto: a GPU backend when one runs here, else the CPU's)\n"
             "  --threads N         cpu backend worker threads, 1 .. %u (default: one per core)\n"
             "  --json FILE         every number of every configuration as JSON (docs/BENCH.md)\n"
             "  --csv FILE          the same as CSV: one row per configuration and per peer\n"
@@ -98,12 +105,13 @@ void bench_print_usage(FILE *f)
             "  --verbose           log the libraries' info and debug lines\n"
             "  --help              this text\n"
             "Exit status: 0 every configuration ran, 1 a configuration failed (named on stderr), 2 bad usage.\n",
-            BENCH_MAX_CONFIGS, BENCH_MAX_LIST, BENCH_MAX_MODELS, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION,
-            APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE, SC_MAX_SLABS, APP_MAX_SUBDIVIDE, BENCH_MAX_VIEWS,
+            BENCH_MAX_CONFIGS, BENCH_MAX_LIST, formats, BENCH_MAX_MODELS, APP_MIN_RESOLUTION, APP_MAX_RESOLUTION,
+            APP_MAX_IMAGE_SIDE, SC_MAX_TILE_SIZE, SC_MAX_SLABS, APP_MAX_SUBDIVIDE, deformers, deform_default,
+            deform_default, BENCH_MAX_VIEWS,
             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG, BENCH_MAX_FRAMES,
-            BENCH_DEFAULT_FRAMES_CUDA, BENCH_DEFAULT_FRAMES_CPU, BENCH_MAX_WARMUP, BENCH_DEFAULT_WARMUP_CUDA,
-            BENCH_DEFAULT_WARMUP_CPU, APP_MAX_TIME, APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME,
-            APP_MAX_TIME, APP_MAX_THREADS);
+            BENCH_DEFAULT_FRAMES_DEVICE, BENCH_DEFAULT_FRAMES_HOST, BENCH_MAX_WARMUP, BENCH_DEFAULT_WARMUP_DEVICE,
+            BENCH_DEFAULT_WARMUP_HOST, APP_MAX_TIME, APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME,
+            APP_MAX_TIME, backends, APP_MAX_THREADS);
 }
 
 /* ---- messages ---------------------------------------------------------------------------------- */
@@ -379,7 +387,11 @@ static int apply_list(bench_options *o, list_state *st, opt_id id, const char *o
         l.count = start_list(st, id, &o->subdivide_count);
         return parse_count_list(&l, 0, APP_MAX_SUBDIVIDE, o->subdivides);
     case OPT_DEFORM:
-        snprintf(valid, sizeof valid, "comma-separated twist, bend, wave, pulse, noise, or none; sets split by /");
+    {
+        char deformers[128];
+        app_deformer_names(deformers, sizeof deformers, ", ");
+        snprintf(valid, sizeof valid, "comma-separated %s, or none; sets split by /", deformers);
+    }
         l.count = start_list(st, id, &o->deform_count);
         return parse_deform_list(&l, o->deforms);
     case OPT_SHADOWS:
@@ -417,9 +429,12 @@ static int apply_value(bench_options *o, list_state *st, opt_id id, const char *
         o->warmup = (int)n;
         return 0;
     }
-    case OPT_BACKEND:
+    case OPT_BACKEND: {
         if (sc_backend_from_name(v, &o->backend)) return 0;
-        return bad_value(err, opt, v, "unknown backend", "auto, cuda (or gpu), cpu");
+        char backends[96];
+        app_backend_names(backends, sizeof backends, ", ");
+        return bad_value(err, opt, v, "unknown backend", backends);
+    }
     case OPT_JSON: return apply_file_name(opt, v, &o->json_path, err);
     case OPT_CSV: return apply_file_name(opt, v, &o->csv_path, err);
     case OPT_VERTEX_ORDER:
@@ -467,7 +482,7 @@ static int check_combinations(const bench_options *o, int saw_views, FILE *err)
         fprintf(err, "slabcast-bench: --images writes pictures of shadows: give --shadows on (or off,on)\n");
         return -1;
     }
-    int frames = o->frames ? o->frames : BENCH_DEFAULT_FRAMES_CUDA;
+    int frames = o->frames ? o->frames : BENCH_DEFAULT_FRAMES_DEVICE;
     return app_check_frame_times(err, "slabcast-bench", frames, o->start_time, o->time_step, APP_MAX_TIME);
 }
 
@@ -482,7 +497,7 @@ static void set_defaults(bench_options *o)
     o->slab_count = 1;
     o->subdivides[0] = 0;
     o->subdivide_count = 1;
-    o->deforms[0] = APP_DEFORM_TWIST | APP_DEFORM_WAVE;
+    o->deforms[0] = APP_DEFORM_DEFAULT;
     o->deform_count = 1;
     o->shadows[0] = 0;
     o->shadow_count = 1;
@@ -552,30 +567,13 @@ int bench_parse_options(int argc, char **argv, bench_options *o, FILE *err)
 int bench_frames_for(const bench_options *o, int device_timed)
 {
     if (o->frames > 0) return o->frames;
-    return device_timed ? BENCH_DEFAULT_FRAMES_CUDA : BENCH_DEFAULT_FRAMES_CPU;
+    return device_timed ? BENCH_DEFAULT_FRAMES_DEVICE : BENCH_DEFAULT_FRAMES_HOST;
 }
 
 int bench_warmup_for(const bench_options *o, int device_timed)
 {
     if (o->warmup >= 0) return o->warmup;
-    return device_timed ? BENCH_DEFAULT_WARMUP_CUDA : BENCH_DEFAULT_WARMUP_CPU;
-}
-
-void bench_deform_name(unsigned mask, char *buf, size_t size)
-{
-    if (size == 0) return;
-    buf[0] = '\0';
-    if (mask == 0) {
-        snprintf(buf, size, "none");
-        return;
-    }
-    size_t used = 0;
-    for (unsigned i = 0; i < SC_DEFORMER_COUNT; ++i) {
-        if (!(mask & 1u << i) || used >= size) continue;
-        int n = snprintf(buf + used, size - used, "%s%s", used ? "," : "", sc_deformer_name((sc_deformer)i));
-        if (n < 0) return;
-        used += (size_t)n;
-    }
+    return device_timed ? BENCH_DEFAULT_WARMUP_DEVICE : BENCH_DEFAULT_WARMUP_HOST;
 }
 
 const char *bench_backend_name(sc_backend backend)

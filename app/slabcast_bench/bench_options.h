@@ -20,10 +20,10 @@
 /* Frames per configuration when --frames / --warmup are not given: enough on a backend timed on the
  * GPU (CUDA) for stable quantiles of sub-millisecond stages, few on one timed on the host (the CPU
  * backend: a frame there takes up to seconds). */
-#define BENCH_DEFAULT_FRAMES_CUDA 200
-#define BENCH_DEFAULT_WARMUP_CUDA 20
-#define BENCH_DEFAULT_FRAMES_CPU 3
-#define BENCH_DEFAULT_WARMUP_CPU 1
+#define BENCH_DEFAULT_FRAMES_DEVICE 200
+#define BENCH_DEFAULT_WARMUP_DEVICE 20
+#define BENCH_DEFAULT_FRAMES_HOST 3
+#define BENCH_DEFAULT_WARMUP_HOST 1
 
 typedef struct bench_size {
     uint32_t width, height;
@@ -42,7 +42,7 @@ typedef struct bench_options {
     unsigned slab_count;
     uint32_t subdivides[BENCH_MAX_LIST];
     unsigned subdivide_count;
-    unsigned deforms[BENCH_MAX_LIST];   /* APP_DEFORM_* masks, one per deformer set ("/"-separated) */
+    unsigned deforms[BENCH_MAX_LIST];   /* deformer sets (APP_DEFORM_BIT), one per set ("/"-separated) */
     unsigned deform_count;
     int shadows[BENCH_MAX_LIST];        /* --shadows off,on: 0 off, 1 on (the default light, bench_model.h) */
     unsigned shadow_count;
@@ -76,8 +76,6 @@ void bench_print_usage(FILE *f);
 int bench_frames_for(const bench_options *o, int device_timed);
 int bench_warmup_for(const bench_options *o, int device_timed);
 
-/* "twist,wave", "none": the deformer set of a mask, in the order --deform names them. */
-void bench_deform_name(unsigned mask, char *buf, size_t size);
 /* "auto", "cuda", "cpu". */
 const char *bench_backend_name(sc_backend backend);
 /* --vertex-order's names: "first-use" (SC_VERTEX_ORDER_FIRST_USE), "as-loaded" (SC_VERTEX_ORDER_KEEP). */

@@ -69,7 +69,7 @@ typedef struct bench_row {
 /* What all configurations of a run share. */
 typedef struct bench_context {
     const bench_options *options;
-    sc_backend backend;          /* resolved: cuda or cpu */
+    sc_backend backend;          /* resolved: never SC_BACKEND_DEFAULT */
     bench_device device;
     const bench_peer *peers[BENCH_MAX_PEERS];
     unsigned peer_count;

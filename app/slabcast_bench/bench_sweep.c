@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_lists.h"
+
 /* One dimension of the sweep: its length and its name in messages. */
 typedef struct sweep_factor {
     uint64_t length;
@@ -139,7 +141,7 @@ void bench_config_label(const bench_config *c, char *buf, size_t size)
     if (size == 0) return;
     char model[208], deform[64], extra[80] = "";
     bench_model_short_name(c->model_path, model, sizeof model);
-    bench_deform_name(c->deform_mask, deform, sizeof deform);
+    app_deform_set_names(c->deform_mask, deform, sizeof deform);
     size_t used = 0;
     if (c->subdivide) used += (size_t)snprintf(extra, sizeof extra, " subdivide %u", c->subdivide);
     if (c->views > 1 && used < sizeof extra)

@@ -5,6 +5,7 @@
 
 #include "bench_report.h"
 #include "frame_stats.h"
+#include "name_lists.h"
 
 /* A count in at most 7 characters: 1234, 12.3k, 1.23M, 4.56G. */
 static void short_count(uint64_t v, char *buf, size_t size)
@@ -34,7 +35,7 @@ static void table_row(const bench_row *row, FILE *out)
 {
     const bench_config *c = &row->config;
     char what[64], grid[64], deform[48];
-    bench_deform_name(c->deform_mask, deform, sizeof deform);
+    app_deform_set_names(c->deform_mask, deform, sizeof deform);
     snprintf(what, sizeof what, "%.14s %ux%u", row->model_name, c->width, c->height);
     size_t n = (size_t)snprintf(grid, sizeof grid, "tile %u slabs %u", c->tile_size, c->num_slabs);
     if (c->subdivide && n < sizeof grid) n += (size_t)snprintf(grid + n, sizeof grid - n, " sub %u", c->subdivide);

@@ -28,7 +28,7 @@
  * sphere would need six maps (a cube, as a point light inside a room does), which this peer does not
  * draw: it refuses such a scene (skipped, saying why), and directional lights too.
  * The sphere: the framing centre C and radius R of the rest mesh (the bench's framing), widened by how
- * far the scene's deformation can move a vertex (gl_shadowmap_reach), fitted once: the frustum a user
+ * far the scene's deformation can move a vertex (sc_deform_reach), fitted once: the frustum a user
  * would fit to an animated model's bounds. After the last frame the deformed positions are read back
  * once and checked inside that sphere (a vertex outside would make the map miss a caster: a failure,
  * not a silent difference).
@@ -62,19 +62,6 @@
 #define GL_SHADOWMAP_SPHERE_MARGIN 1.001    /* the bounding sphere widened for rounding */
 
 /* ---- The light's frustum (no GL) --------------------------------------------------------------- */
-
-/* How far from the framing centre, in framing radii R, the deformation can move a vertex that lies
- * within R of it (sc_deform_vertex, render/core/deform.h; amounts in units of R): pulse and noise move
- * along the unit rest normal by at most their amounts; twist turns about an axis through the centre
- * (no change); bend turns a point at distance rho about its arc's centre by the angle h k (k <=
- * |amount| / R, h <= rho its height along the axis), a chord of at most |1/k - x| |h k| <= rho (1 +
- * rho |amount|); wave moves by at most its amount. */
-static double gl_shadowmap_reach(const sc_deform_desc *d)
-{
-    double rho = 1.0 + fabs((double)d->pulse.amount) + fabs((double)d->noise.amount);
-    if (d->bend.amount != 0.0f) rho += rho * (1.0 + rho * fabs((double)d->bend.amount));
-    return rho + fabs((double)d->wave.amount);
-}
 
 /* The light's view for the depth pass: from the point light at `light`, aimed at the sphere (center,
  * radius), the square frustum that holds it (the top of the file), with conventional depth for
@@ -423,7 +410,7 @@ static sc_status gl_shadowmap_read(const gl_shadowmap *g, uint8_t *decisions)
 /* The sphere the map is fitted to: the framing's, widened by the deformation's reach. */
 static double gl_shadowmap_sphere_radius(const bench_peer_scene *sc)
 {
-    return (double)sc->framing_radius * gl_shadowmap_reach(&sc->deform) * GL_SHADOWMAP_SPHERE_MARGIN;
+    return (double)sc->framing_radius * sc_deform_reach(&sc->deform) * GL_SHADOWMAP_SPHERE_MARGIN;
 }
 
 /* The scene's light view, or SC_ERROR_UNSUPPORTED saying why one map cannot hold the mesh. */

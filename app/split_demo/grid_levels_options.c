@@ -32,7 +32,7 @@ static void grid_levels_usage(FILE *f)
             "  two ways (ours: multisplit by tile + segmented split by slab; the thesis's: split by tile\n"
             "  column, segmented split by row, segmented split by slab), both checked cell by cell against\n"
             "  a CPU reference; a PNG per level and a table of counts and times per level\n"
-            "  MODEL             an OBJ, PLY or STL file (.xz allowed); default: the built-in mesh\n"
+            "  MODEL             a model file, in any format slabcast reads (.xz allowed); default: the built-in mesh\n"
             "  --size WxH        target size, each side 1 .. %d (default 1024x1024)\n"
             "  --tile N          tile edge in pixels, 1 .. %d (default 8); at most %d tiles across and up\n"
             "  --slabs S         depth slabs, 1 .. %d (default 16)\n"

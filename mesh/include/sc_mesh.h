@@ -88,11 +88,18 @@ typedef struct sc_mesh_limits {
 } sc_mesh_limits;
 
 typedef enum sc_mesh_format {
-    SC_MESH_FORMAT_AUTO = 0,     /* from the file name's extension (.obj, .ply, .stl) */
+    SC_MESH_FORMAT_AUTO = 0,     /* from the file name's extension (sc_mesh_format_extension) */
     SC_MESH_FORMAT_OBJ,
     SC_MESH_FORMAT_PLY,
-    SC_MESH_FORMAT_STL
+    SC_MESH_FORMAT_STL,
+    SC_MESH_FORMAT_COUNT         /* the number of sc_mesh_format values (not a format) */
 } sc_mesh_format;
+
+/* The file-name extension SC_MESH_FORMAT_AUTO knows a format by, case-insensitively (".obj", ".ply",
+ * ".stl"); the format's name is the extension without its dot, upper-cased ("OBJ"). NULL for
+ * SC_MESH_FORMAT_AUTO and for a value that is not a format. The formats are the values from
+ * SC_MESH_FORMAT_AUTO + 1 to SC_MESH_FORMAT_COUNT - 1, so a program lists them by counting. */
+const char *sc_mesh_format_extension(sc_mesh_format format);
 
 /* Progress of a load (sc_mesh_load_file): bytes_done of the file read so far (compressed bytes for
  * .xz) out of bytes_total, the file's size (0 when unknown: a pipe, a device). Called after about

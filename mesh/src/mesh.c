@@ -66,24 +66,51 @@ static int ends_with(const char *name, size_t len, const char *ext)
 
 static int is_xz_name(const char *name) { return ends_with(name, strlen(name), ".xz"); }
 
+const char *sc_mesh_format_extension(sc_mesh_format format)
+{
+    switch (format) {
+#define EXTENSION_CASE(ENUMERATOR, name) \
+    case SC_MESH_FORMAT_##ENUMERATOR: return "." #name;
+        SC_MESH_FORMATS(EXTENSION_CASE)
+#undef EXTENSION_CASE
+    case SC_MESH_FORMAT_AUTO:
+    case SC_MESH_FORMAT_COUNT: break;
+    }
+    return NULL;
+}
+
 /* The format from the name's extension (the one before ".xz" for compressed files). */
 static sc_mesh_format format_of(const char *name)
 {
     size_t len = strlen(name);
     if (ends_with(name, len, ".xz")) len -= 3;
-    if (ends_with(name, len, ".obj")) return SC_MESH_FORMAT_OBJ;
-    if (ends_with(name, len, ".ply")) return SC_MESH_FORMAT_PLY;
-    if (ends_with(name, len, ".stl")) return SC_MESH_FORMAT_STL;
+    for (int f = SC_MESH_FORMAT_AUTO + 1; f < SC_MESH_FORMAT_COUNT; ++f)
+        if (ends_with(name, len, sc_mesh_format_extension((sc_mesh_format)f))) return (sc_mesh_format)f;
     return SC_MESH_FORMAT_AUTO;
+}
+
+static int is_format(sc_mesh_format format)
+{
+    return (int)format > SC_MESH_FORMAT_AUTO && (int)format < SC_MESH_FORMAT_COUNT;
 }
 
 static sc_status resolve_format(const char *name, sc_mesh_format *format)
 {
     if (*format == SC_MESH_FORMAT_AUTO) *format = format_of(name);
-    if (*format == SC_MESH_FORMAT_AUTO)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: unknown mesh format (expected .obj, .ply or .stl, optionally .xz)",
-                       name);
-    if ((int)*format < SC_MESH_FORMAT_OBJ || (int)*format > SC_MESH_FORMAT_STL)
+    if (*format == SC_MESH_FORMAT_AUTO) {
+        /* every format's extension, as ".a, .b or .c" */
+        char known[128] = "";
+        size_t len = 0;
+        for (int f = SC_MESH_FORMAT_AUTO + 1; f < SC_MESH_FORMAT_COUNT && len < sizeof known; ++f) {
+            const char *sep = f == SC_MESH_FORMAT_AUTO + 1 ? "" : f + 1 == SC_MESH_FORMAT_COUNT ? " or " : ", ";
+            const char *ext = sc_mesh_format_extension((sc_mesh_format)f);
+            int n = snprintf(known + len, sizeof known - len, "%s%s", sep, ext);
+            if (n > 0) len += (size_t)n;
+        }
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: unknown mesh format (expected %s, optionally .xz)", name,
+                       known);
+    }
+    if (!is_format(*format))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: invalid sc_mesh_format %d", name, (int)*format);
     return SC_OK;
 }
@@ -95,17 +122,19 @@ static sc_status parse_reader(sc_mesh_reader *r, sc_mesh_format format, const sc
 {
     sc_mesh_builder b;
     sc_mb_init(&b, r->name, limits);
-    /* Every format named, no default: a format added to sc_mesh_format without its parser here is a
-     * -Wswitch warning (an error with SLABCAST_WERROR), not a file read as another format. */
+    /* Every format named (SC_MESH_FORMATS), no default: a format added to sc_mesh_format without its
+     * parser is a -Wswitch warning (an error with SLABCAST_WERROR), not a file read as another format. */
     sc_status s = SC_OK;
     int parsed = 1;
     switch (format) {
-    case SC_MESH_FORMAT_OBJ: s = sc_mesh_parse_obj(r, &b); break;
-    case SC_MESH_FORMAT_PLY: s = sc_mesh_parse_ply(r, &b); break;
-    case SC_MESH_FORMAT_STL: s = sc_mesh_parse_stl(r, &b); break;
-    case SC_MESH_FORMAT_AUTO: parsed = 0; break; /* resolve_format resolves it first */
+#define PARSE_CASE(ENUMERATOR, name) \
+    case SC_MESH_FORMAT_##ENUMERATOR: s = sc_mesh_parse_##name(r, &b); break;
+        SC_MESH_FORMATS(PARSE_CASE)
+#undef PARSE_CASE
+    case SC_MESH_FORMAT_AUTO: /* resolve_format resolves it first */
+    case SC_MESH_FORMAT_COUNT: parsed = 0; break;
     }
-    if (!parsed || (int)format < SC_MESH_FORMAT_OBJ || (int)format > SC_MESH_FORMAT_STL)
+    if (!parsed || !is_format(format))
         s = SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: invalid sc_mesh_format %d", r->name, (int)format);
     if (s == SC_OK) s = sc_mesh_source_progress_end(r->src);
     if (s != SC_OK) {

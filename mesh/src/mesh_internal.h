@@ -174,9 +174,21 @@ void sc_weld_init(sc_weld_table *t, sc_mesh_builder *b);
 sc_status sc_weld(sc_weld_table *t, const float v[3], uint32_t *index);
 void sc_weld_free(sc_weld_table *t);
 
-/* ---- the parsers ---- */
-sc_status sc_mesh_parse_obj(sc_mesh_reader *r, sc_mesh_builder *b);
-sc_status sc_mesh_parse_ply(sc_mesh_reader *r, sc_mesh_builder *b);
-sc_status sc_mesh_parse_stl(sc_mesh_reader *r, sc_mesh_builder *b);
+/* ---- the formats and their parsers ---- */
+
+/* Every format, once: X(ENUMERATOR, name) for SC_MESH_FORMAT_<ENUMERATOR> (sc_mesh.h), known by the
+ * extension ".<name>" and read by sc_mesh_parse_<name> (mesh_<name>.c), declared below. mesh.c's
+ * switches over sc_mesh_format are made from this list and have no default: a format added to the
+ * enum and not here fails the build (-Wswitch, an error with SLABCAST_WERROR), and one here without
+ * its enumerator or its parser fails it too. */
+#define SC_MESH_FORMATS(X) \
+    X(OBJ, obj)            \
+    X(PLY, ply)            \
+    X(STL, stl)
+
+/* Reads r's whole input into b; SC_ERROR_PARSE naming the line or byte of what is malformed. */
+#define SC_MESH_DECLARE_PARSER(ENUMERATOR, name) sc_status sc_mesh_parse_##name(sc_mesh_reader *r, sc_mesh_builder *b);
+SC_MESH_FORMATS(SC_MESH_DECLARE_PARSER)
+#undef SC_MESH_DECLARE_PARSER
 
 #endif /* SC_MESH_INTERNAL_H */

@@ -8,8 +8,9 @@
 enum {
     SC_DEFAULT_MESH_RESOLUTION = 512, /* built-in mesh: 4 * 512^2 = 1,048,576 triangles */
     SC_DEFAULT_MESH_MAX_RES = 16384,  /* built-in mesh: 4 * 16384^2 = 2^30 triangles at most */
-    /* Longest text line (OBJ, PLY header and ASCII data, STL) or token a loader accepts: room for a
-     * polygon of a million corners, and a bound on the window held for a file with no line breaks. */
+    /* Longest text line (of every text format, and of a binary format's text header) or token a
+     * loader accepts: room for a polygon of a million corners, and a bound on the window held for a
+     * file with no line breaks. */
     SC_MESH_MAX_LINE = 16 << 20,
     SC_RD_CHUNK = 1 << 20,            /* bytes a reader asks of its source at a time */
     SC_XZ_IN = 1 << 16,               /* compressed bytes fed to liblzma at a time */

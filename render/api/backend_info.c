@@ -17,11 +17,13 @@ sc_status sc_backend_get_info(sc_backend backend, sc_backend_info *out)
     const sc_backend_ops *ops = sc_backend_find(backend);
     out->backend = ops ? ops->kind : backend;
     out->name = sc_backend_name(out->backend);
-    if (!ops) { /* only CUDA can be missing: the CPU backend is always built */
+    if (!ops) { /* a backend this build left out (its toolkit was not found or its option was off) */
         out->built = 0;
-        out->buffer_memory = SC_MEMORY_DEVICE; /* where it would want them, had it been built */
+        /* Where it would want them, had it been built: the backends a build may leave out are the
+         * device backends (the CPU backend is always built). */
+        out->buffer_memory = SC_MEMORY_DEVICE;
         snprintf(out->unavailable_reason, sizeof out->unavailable_reason,
-                 "the %s backend is not built into this library (built without CUDA)", out->name);
+                 "the %s backend is not built into this library", out->name);
         return SC_OK;
     }
     out->built = 1;

@@ -33,7 +33,8 @@ sc_status sc_backend_lookup(sc_backend kind, const char *call, const sc_backend_
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: unknown backend %d", call, (int)kind);
     *out = sc_backend_find(kind);
     if (*out) return SC_OK;
-    if (kind == SC_BACKEND_CUDA)
-        return SC_FAIL(SC_ERROR_UNSUPPORTED, "%s: the CUDA backend is not built (built without CUDA)", call);
+    if (kind != SC_BACKEND_DEFAULT)
+        return SC_FAIL(SC_ERROR_UNSUPPORTED, "%s: the %s backend is not built into this library", call,
+                       sc_backend_name(kind));
     return SC_FAIL(SC_ERROR_UNSUPPORTED, "%s: no backend is available", call);
 }

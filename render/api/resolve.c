@@ -1,5 +1,7 @@
 /* resolve.c - the front end's descriptor checks and defaults (resolve.h): cameras (with the default
- * view of a mesh and the look-at basis), shading, deformation. */
+ * view of a mesh and the look-at basis), shading, lights; and the deformers, each in one place: its
+ * name, the field that turns it on, a typical amount, its checks and how far it can move a point
+ * (slabcast.h: sc_deformer_name, sc_deform_amount, sc_deformer_typical_amount, sc_deform_reach). */
 #include "resolve.h"
 
 #include <float.h>
@@ -206,28 +208,131 @@ sc_status sc_resolve_shading(const sc_shading_desc *in, sc_shading_desc *out, sc
     return SC_OK;
 }
 
+/* ---- deformers ---------------------------------------------------------------------------------- */
+/* Each deformer's name, amount, typical amount, checks and reach, in switches that name every
+ * sc_deformer and have no default: a deformer added to the enum without one of them does not build
+ * (-Wswitch, an error with SLABCAST_WERROR). */
+
+const char *sc_deformer_name(sc_deformer deformer)
+{
+    switch (deformer) {
+    case SC_DEFORMER_TWIST: return "twist";
+    case SC_DEFORMER_BEND: return "bend";
+    case SC_DEFORMER_WAVE: return "wave";
+    case SC_DEFORMER_PULSE: return "pulse";
+    case SC_DEFORMER_NOISE: return "noise";
+    case SC_DEFORMER_COUNT: break;
+    }
+    return NULL;
+}
+
+int sc_deformer_from_name(const char *name, sc_deformer *out)
+{
+    if (!name || !out) return 0;
+    for (int d = 0; d < SC_DEFORMER_COUNT; ++d)
+        if (strcmp(name, sc_deformer_name((sc_deformer)d)) == 0) {
+            *out = (sc_deformer)d;
+            return 1;
+        }
+    return 0;
+}
+
+float *sc_deform_amount(sc_deform_desc *deform, sc_deformer deformer)
+{
+    if (!deform) return NULL;
+    switch (deformer) {
+    case SC_DEFORMER_TWIST: return &deform->twist.amount;
+    case SC_DEFORMER_BEND: return &deform->bend.amount;
+    case SC_DEFORMER_WAVE: return &deform->wave.amount;
+    case SC_DEFORMER_PULSE: return &deform->pulse.amount;
+    case SC_DEFORMER_NOISE: return &deform->noise.amount;
+    case SC_DEFORMER_COUNT: break;
+    }
+    return NULL;
+}
+
+/* The amounts the programs have always shown each deformer at (--deform, --deform-amount 1). */
+float sc_deformer_typical_amount(sc_deformer deformer)
+{
+    switch (deformer) {
+    case SC_DEFORMER_TWIST: return 0.9f;  /* radians between C and R along the axis */
+    case SC_DEFORMER_BEND: return 0.6f;   /* radians over R */
+    case SC_DEFORMER_WAVE: return 0.04f;  /* amplitude, units of R */
+    case SC_DEFORMER_PULSE: return 0.02f; /* along the normal, units of R */
+    case SC_DEFORMER_NOISE: return 0.03f; /* along the normal, units of R */
+    case SC_DEFORMER_COUNT: break;
+    }
+    return 0.0f;
+}
+
+/* Every float of one deformer's descriptor is finite (the message names the field). */
+static sc_status check_deformer(const sc_deform_desc *d, sc_deformer deformer, const char *call)
+{
+    switch (deformer) {
+    case SC_DEFORMER_TWIST:
+        SC_TRY(sc_check_float(d->twist.amount, call, "deform.twist.amount"));
+        SC_TRY(check_float3(d->twist.axis, call, "deform.twist.axis"));
+        return sc_check_float(d->twist.frequency, call, "deform.twist.frequency");
+    case SC_DEFORMER_BEND:
+        SC_TRY(sc_check_float(d->bend.amount, call, "deform.bend.amount"));
+        SC_TRY(check_float3(d->bend.axis, call, "deform.bend.axis"));
+        SC_TRY(check_float3(d->bend.direction, call, "deform.bend.direction"));
+        return sc_check_float(d->bend.frequency, call, "deform.bend.frequency");
+    case SC_DEFORMER_WAVE:
+        SC_TRY(sc_check_float(d->wave.amount, call, "deform.wave.amount"));
+        SC_TRY(check_float3(d->wave.direction, call, "deform.wave.direction"));
+        SC_TRY(check_float3(d->wave.displacement, call, "deform.wave.displacement"));
+        SC_TRY(sc_check_float(d->wave.wavelength, call, "deform.wave.wavelength"));
+        return sc_check_float(d->wave.frequency, call, "deform.wave.frequency");
+    case SC_DEFORMER_PULSE:
+        SC_TRY(sc_check_float(d->pulse.amount, call, "deform.pulse.amount"));
+        SC_TRY(sc_check_float(d->pulse.frequency, call, "deform.pulse.frequency"));
+        return sc_check_float(d->pulse.spatial_frequency, call, "deform.pulse.spatial_frequency");
+    case SC_DEFORMER_NOISE:
+        SC_TRY(sc_check_float(d->noise.amount, call, "deform.noise.amount"));
+        SC_TRY(sc_check_float(d->noise.scale, call, "deform.noise.scale"));
+        return sc_check_float(d->noise.speed, call, "deform.noise.speed");
+    case SC_DEFORMER_COUNT: break;
+    }
+    return SC_OK;
+}
+
 sc_status sc_check_deform(const sc_deform_desc *d)
 {
-    static const char *const call = "sc_renderer_set_deform";
-    SC_TRY(sc_check_float(d->twist.amount, call, "deform.twist.amount"));
-    SC_TRY(check_float3(d->twist.axis, call, "deform.twist.axis"));
-    SC_TRY(sc_check_float(d->twist.frequency, call, "deform.twist.frequency"));
-    SC_TRY(sc_check_float(d->bend.amount, call, "deform.bend.amount"));
-    SC_TRY(check_float3(d->bend.axis, call, "deform.bend.axis"));
-    SC_TRY(check_float3(d->bend.direction, call, "deform.bend.direction"));
-    SC_TRY(sc_check_float(d->bend.frequency, call, "deform.bend.frequency"));
-    SC_TRY(sc_check_float(d->wave.amount, call, "deform.wave.amount"));
-    SC_TRY(check_float3(d->wave.direction, call, "deform.wave.direction"));
-    SC_TRY(check_float3(d->wave.displacement, call, "deform.wave.displacement"));
-    SC_TRY(sc_check_float(d->wave.wavelength, call, "deform.wave.wavelength"));
-    SC_TRY(sc_check_float(d->wave.frequency, call, "deform.wave.frequency"));
-    SC_TRY(sc_check_float(d->pulse.amount, call, "deform.pulse.amount"));
-    SC_TRY(sc_check_float(d->pulse.frequency, call, "deform.pulse.frequency"));
-    SC_TRY(sc_check_float(d->pulse.spatial_frequency, call, "deform.pulse.spatial_frequency"));
-    SC_TRY(sc_check_float(d->noise.amount, call, "deform.noise.amount"));
-    SC_TRY(sc_check_float(d->noise.scale, call, "deform.noise.scale"));
-    SC_TRY(sc_check_float(d->noise.speed, call, "deform.noise.speed"));
+    for (int k = 0; k < SC_DEFORMER_COUNT; ++k) SC_TRY(check_deformer(d, (sc_deformer)k, "sc_renderer_set_deform"));
     return SC_OK;
+}
+
+/* The bound rho (units of R) on a point's distance from C after the deformer, given the bound before
+ * it (sc_deform_vertex, render/core/deform.h): pulse and noise move along the unit rest normal by at
+ * most their amounts; twist turns about an axis through C (no change); bend turns a point at distance
+ * rho about its arc's centre by the angle h k (k <= |amount| / R, h <= rho its height along the axis),
+ * a chord of at most |1/k - x| |h k| <= rho (1 + rho |amount|); wave moves by at most its amount. */
+static double reach_after(const sc_deform_desc *d, sc_deformer deformer, double rho)
+{
+    switch (deformer) {
+    case SC_DEFORMER_TWIST: return rho;
+    case SC_DEFORMER_BEND:
+        return d->bend.amount != 0.0f ? rho + rho * (1.0 + rho * fabs((double)d->bend.amount)) : rho;
+    case SC_DEFORMER_WAVE: return rho + fabs((double)d->wave.amount);
+    case SC_DEFORMER_PULSE: return rho + fabs((double)d->pulse.amount);
+    case SC_DEFORMER_NOISE: return rho + fabs((double)d->noise.amount);
+    case SC_DEFORMER_COUNT: break;
+    }
+    return rho;
+}
+
+double sc_deform_reach(const sc_deform_desc *deform)
+{
+    /* The order the effects apply in (slabcast.h's sc_deform_desc, deform.h's sc_deform_vertex). */
+    static const sc_deformer k_applied[] = {SC_DEFORMER_PULSE, SC_DEFORMER_NOISE, SC_DEFORMER_TWIST,
+                                            SC_DEFORMER_BEND, SC_DEFORMER_WAVE};
+    _Static_assert(sizeof k_applied / sizeof k_applied[0] == SC_DEFORMER_COUNT,
+                   "every sc_deformer has its place in the order of application");
+    double rho = 1.0;
+    if (!deform) return rho;
+    for (size_t k = 0; k < sizeof k_applied / sizeof k_applied[0]; ++k) rho = reach_after(deform, k_applied[k], rho);
+    return rho;
 }
 
 /* Lights: each checked (naming lights[i].field) and resolved: colour all 0 -> 1, intensity 0 -> 1,

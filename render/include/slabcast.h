@@ -40,7 +40,8 @@ enum {
 typedef enum sc_backend {
     SC_BACKEND_DEFAULT = 0,      /* the CUDA backend when built and a device is present, else CPU */
     SC_BACKEND_CPU,
-    SC_BACKEND_CUDA
+    SC_BACKEND_CUDA,
+    SC_BACKEND_COUNT             /* the number of sc_backend values (not a backend) */
 } sc_backend;
 
 /* How the grid is built every frame (sc_renderer_desc.binning). Both ways give the same grid: every
@@ -475,14 +476,32 @@ sc_status sc_renderer_copy_positions(const sc_renderer *r, float *dst);
  * "bend", "wave", "pulse", "noise". A name function
  * gives NULL for a value that is not of its enum; a from_name function returns 1 and sets *out when the
  * name is one of them, else 0 with *out unchanged (an unknown name is the caller's to report: nothing
- * is logged or recorded as the last error). Every value from 0 to the enum's count - 1 has a name, so
- * a program may list them by counting. */
+ * is logged or recorded as the last error). Every value from 0 to the enum's count - 1
+ * (SC_VIEW_MODE_COUNT, SC_BACKEND_COUNT, SC_DEFORMER_COUNT) has a name, so a program lists them by
+ * counting and never writes a list of its own. */
 const char *sc_view_mode_name(sc_view_mode mode);
 int sc_view_mode_from_name(const char *name, sc_view_mode *out);
+/* What a view mode shows, in a few words for key lists and help texts ("triangles per tile"); NULL
+ * for a value that is not an sc_view_mode. */
+const char *sc_view_mode_description(sc_view_mode mode);
 const char *sc_backend_name(sc_backend backend);
 int sc_backend_from_name(const char *name, sc_backend *out);
 const char *sc_deformer_name(sc_deformer deformer);
 int sc_deformer_from_name(const char *name, sc_deformer *out);
+
+/* Deformers by value, so a program turns any of them on without naming its descriptor: the field of
+ * *deform that turns a deformer on and sets its strength (deform->twist.amount, ...); NULL for a NULL
+ * deform or a value that is not an sc_deformer. */
+float *sc_deform_amount(sc_deform_desc *deform, sc_deformer deformer);
+/* An amount at which the deformer's motion is plain to see and leaves the mesh recognisable (twist:
+ * 0.9 radians; the displacements: a few hundredths of R). The programs' --deform sets it, times their
+ * --deform-amount. 0 for a value that is not an sc_deformer. */
+float sc_deformer_typical_amount(sc_deformer deformer);
+/* How far from the rest mesh's centre C, in units of its radius R, the deformation can move a point
+ * that lies within R of C (a bound, not the maximum reached; at least 1): for a caller that fits a
+ * volume around the deformed mesh (a shadow map's frustum, a bounding sphere) without reading its
+ * positions back. NULL deform: 1 (no deformation). */
+double sc_deform_reach(const sc_deform_desc *deform);
 
 /* What a backend is and whether it runs here, for programs to ask instead of knowing (which backend
  * to offer, where their buffers must live, what the device is). */
@@ -492,8 +511,8 @@ typedef enum sc_memory_space {
     SC_MEMORY_DEVICE             /* CUDA device memory of the current device */
 } sc_memory_space;
 typedef struct sc_backend_info {
-    sc_backend backend;          /* SC_BACKEND_CPU or SC_BACKEND_CUDA: SC_BACKEND_DEFAULT is resolved to
-                                    the backend it picks on this machine */
+    sc_backend backend;          /* the backend described: SC_BACKEND_DEFAULT is resolved to the backend
+                                    it picks on this machine */
     const char *name;            /* sc_backend_name(backend) */
     int built;                   /* compiled into this library */
     int available;               /* sc_renderer_create can use it on this machine */
@@ -538,6 +557,8 @@ typedef struct sc_view_legend {
     int log_scale;                   /* 1: a value's place on the scale is log2(1 + v) / log2(1 + max)
                                         (tiles, tests); 0: linear */
     int discrete;                    /* 1: integer classes (slab index), one colour each */
+    const char *classes;             /* discrete scales: what a class is, plural ("slabs"), for a
+                                        caption such as "16 slabs"; NULL otherwise (a static string) */
     const char *quantity;            /* what the colours show, e.g. "triangles per tile",
                                         "ray-triangle tests per pixel", "slab of the hit"; never NULL
                                         (a static string) */

@@ -72,7 +72,7 @@ static void test_defaults(void)
     SCT_CHECK(o.width == 1024 && o.height == 1024);
     SCT_CHECK(o.backend == SC_BACKEND_DEFAULT);
     SCT_CHECK(o.mesh_path == NULL && o.resolution == 0);
-    SCT_CHECK(o.deform_mask == (APP_DEFORM_TWIST | APP_DEFORM_WAVE));
+    SCT_CHECK(o.deform_mask == APP_DEFORM_DEFAULT);
     SCT_CHECK(o.mode == SC_VIEW_SHADED && o.frames == 0 && o.window == APP_WINDOW_AUTO);
     SCT_CHECK(fabsf(o.time_step - 1.0f / 60.0f) < 1e-7f);
     SCT_CHECK(o.max_mesh_bytes == 0 && o.max_vertices == 0 && o.max_triangles == 0 && !o.verbose);
@@ -88,7 +88,7 @@ static void test_every_option(void)
     SCT_CHECK(strcmp(o.mesh_path, "m.obj") == 0 && o.resolution == 64 && o.subdivide == 2);
     SCT_CHECK(o.width == 1000 && o.height == 777 && o.backend == SC_BACKEND_CPU);
     SCT_CHECK(o.tile_size == 16 && o.num_slabs == 32 && o.cull_back_faces && o.flat_shading);
-    SCT_CHECK(o.deform_mask == (APP_DEFORM_BEND | APP_DEFORM_NOISE));
+    SCT_CHECK(o.deform_mask == (APP_DEFORM_BIT(SC_DEFORMER_BEND) | APP_DEFORM_BIT(SC_DEFORMER_NOISE)));
     SCT_CHECK(o.mode == SC_VIEW_TESTS_HEAT && o.frames == 9);
     SCT_CHECK(o.start_time == 1.5f && o.time_step == 0.25f);
     SCT_CHECK(strcmp(o.out_path, "x.png") == 0 && o.out_format == APP_IMAGE_PNG && strcmp(o.stats_json, "s.json") == 0);

@@ -9,6 +9,7 @@
 #include "bench_options.h"
 #include "bench_peer.h"
 #include "bench_test_options.h"
+#include "name_lists.h"
 #include "options.h"
 #include "sctest.h"
 
@@ -35,7 +36,7 @@ static void test_defaults(void)
     SCT_CHECK_EQ_U64(o.tiles[0], 8);
     SCT_CHECK_EQ_U64(o.slabs[0], 16);
     SCT_CHECK_EQ_U64(o.subdivides[0], 0);
-    SCT_CHECK_EQ_U64(o.deforms[0], APP_DEFORM_TWIST | APP_DEFORM_WAVE);
+    SCT_CHECK_EQ_U64(o.deforms[0], APP_DEFORM_DEFAULT);
     SCT_CHECK_EQ_U64(o.views, 1);
     SCT_CHECK_EQ_U64(o.peer_count, 0);
     SCT_CHECK_EQ_U64(o.shadow_count, 1);
@@ -44,10 +45,10 @@ static void test_defaults(void)
     SCT_CHECK(o.backend == SC_BACKEND_DEFAULT);
     SCT_CHECK(o.vertex_order == SC_VERTEX_ORDER_FIRST_USE); /* the renderer's default */
     /* device_timed (sc_backend_info): the GPU's defaults; host-timed: the CPU backend's */
-    SCT_CHECK_EQ_U64(bench_frames_for(&o, 1), BENCH_DEFAULT_FRAMES_CUDA);
-    SCT_CHECK_EQ_U64(bench_frames_for(&o, 0), BENCH_DEFAULT_FRAMES_CPU);
-    SCT_CHECK_EQ_U64(bench_warmup_for(&o, 1), BENCH_DEFAULT_WARMUP_CUDA);
-    SCT_CHECK_EQ_U64(bench_warmup_for(&o, 0), BENCH_DEFAULT_WARMUP_CPU);
+    SCT_CHECK_EQ_U64(bench_frames_for(&o, 1), BENCH_DEFAULT_FRAMES_DEVICE);
+    SCT_CHECK_EQ_U64(bench_frames_for(&o, 0), BENCH_DEFAULT_FRAMES_HOST);
+    SCT_CHECK_EQ_U64(bench_warmup_for(&o, 1), BENCH_DEFAULT_WARMUP_DEVICE);
+    SCT_CHECK_EQ_U64(bench_warmup_for(&o, 0), BENCH_DEFAULT_WARMUP_HOST);
 }
 
 static void test_lists(void)
@@ -70,13 +71,13 @@ static void test_lists(void)
     SCT_CHECK_EQ_U64(o.tiles[0], 32);
     SCT_CHECK_EQ_U64(o.subdivide_count, 2);
     SCT_REQUIRE(o.deform_count == 3);
-    SCT_CHECK_EQ_U64(o.deforms[0], APP_DEFORM_TWIST | APP_DEFORM_NOISE);
+    SCT_CHECK_EQ_U64(o.deforms[0], APP_DEFORM_BIT(SC_DEFORMER_TWIST) | APP_DEFORM_BIT(SC_DEFORMER_NOISE));
     SCT_CHECK_EQ_U64(o.deforms[1], 0);
-    SCT_CHECK_EQ_U64(o.deforms[2], APP_DEFORM_BEND);
+    SCT_CHECK_EQ_U64(o.deforms[2], APP_DEFORM_BIT(SC_DEFORMER_BEND));
     char name[64];
-    bench_deform_name(o.deforms[0], name, sizeof name);
+    app_deform_set_names(o.deforms[0], name, sizeof name);
     SCT_CHECK(strcmp(name, "twist,noise") == 0);
-    bench_deform_name(0, name, sizeof name);
+    app_deform_set_names(0, name, sizeof name);
     SCT_CHECK(strcmp(name, "none") == 0);
 }
 
@@ -181,7 +182,7 @@ static void test_errors(void)
         {"--size", "64x48,abc", "item 2 'abc': expected WxH", "WxH"},
         {"--size", "0x5", "width: out of range", "WxH"},
         {"--size", "16385x5", "width: out of range", NULL},
-        {"--deform", "twist,foo", "unknown deformer 'foo'", "twist, bend, wave, pulse, noise"},
+        {"--deform", "twist,foo", "unknown deformer 'foo'", "comma-separated twist, bend, wave"},
         {"--deform", "twist/", "empty deformer name", "sets split by /"},
         {"--peers", "nosuch", "unknown peer", "peers built here: cpu"},
         {"--peers", "cpu,", "empty name", "--peers"},
@@ -189,7 +190,7 @@ static void test_errors(void)
         {"--views", "361", "out of range", NULL},
         {"--frames", "0", "--frames", "1 .. 100000"},
         {"--warmup", "-1", "not a number", "0 .. 10000"},
-        {"--backend", "vulkan", "unknown backend", "auto, cuda (or gpu), cpu"},
+        {"--backend", "vulkan", "unknown backend", "auto, cpu, cuda"},
         {"--plot", "x.pdf", "--plot 'x.pdf'", "not an .svg or .png file name"},
         {"--plot", "x.svg.pdf", "--plot", "a file name ending in .svg or .png"},
         {"--json", "", "empty file name", "--json"},

@@ -37,7 +37,7 @@ static void test_sweep_order(void)
         SCT_CHECK_EQ_U64(c[i].views, 2);
         SCT_CHECK_EQ_U64(c[i].num_slabs, k_slabs[(i / 2) % 3]);
         SCT_CHECK_EQ_U64(c[i].width, (i / 6) % 2 ? 32 : 64);
-        SCT_CHECK_EQ_U64(c[i].deform_mask, (i / 12) % 2 ? 0 : APP_DEFORM_TWIST);
+        SCT_CHECK_EQ_U64(c[i].deform_mask, (i / 12) % 2 ? 0 : APP_DEFORM_BIT(SC_DEFORMER_TWIST));
         SCT_CHECK_EQ_U64(c[i].model, i / 24);
         SCT_CHECK((c[i].model_path == NULL) == (i < 24));
         SCT_CHECK_EQ_U64(c[i].tile_size, 8);

@@ -238,6 +238,31 @@ static void test_files_and_streams(void)
     check_message(path);
     rmdir(dir);
     SCT_CHECK(sc_mesh_load("/tmp/x.unknown", SC_MESH_FORMAT_AUTO, &m, NULL) == SC_ERROR_INVALID_ARGUMENT);
+    /* The message lists every format's extension. */
+    for (int k = SC_MESH_FORMAT_AUTO + 1; k < SC_MESH_FORMAT_COUNT; ++k)
+        check_message(sc_mesh_format_extension((sc_mesh_format)k));
+}
+
+/* Every format has a distinct extension, which a file name is read by (any case, before ".xz"). */
+static void test_format_extensions(void)
+{
+    SCT_CHECK(sc_mesh_format_extension(SC_MESH_FORMAT_AUTO) == NULL);
+    SCT_CHECK(sc_mesh_format_extension(SC_MESH_FORMAT_COUNT) == NULL);
+    SCT_CHECK(sc_mesh_format_extension((sc_mesh_format)-1) == NULL);
+    SCT_CHECK(strcmp(sc_mesh_format_extension(SC_MESH_FORMAT_OBJ), ".obj") == 0);
+    for (int k = SC_MESH_FORMAT_AUTO + 1; k < SC_MESH_FORMAT_COUNT; ++k) {
+        const char *ext = sc_mesh_format_extension((sc_mesh_format)k);
+        SCT_REQUIRE(ext != NULL && ext[0] == '.' && ext[1] != '\0');
+        for (int j = SC_MESH_FORMAT_AUTO + 1; j < k; ++j)
+            SCT_CHECK_MSG(strcmp(ext, sc_mesh_format_extension((sc_mesh_format)j)) != 0, "formats %d and %d share %s",
+                          j, k, ext);
+    }
+    /* A triangle in OBJ, known by its name's extension in capitals. */
+    const char *tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    sc_mesh m;
+    SCT_CHECK_OK(sc_mesh_parse(tri, strlen(tri), "TRI.OBJ", SC_MESH_FORMAT_AUTO, &m, NULL));
+    SCT_CHECK_EQ_U64(m.triangle_count, 1);
+    sc_mesh_free(&m);
 }
 
 /* Every directed edge once and its reverse once: closed, consistently oriented; positive volume. */
@@ -337,6 +362,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_ply_binary);
     SCT_RUN(test_stl);
     SCT_RUN(test_files_and_streams);
+    SCT_RUN(test_format_extensions);
     SCT_RUN(test_default_mesh_closed);
     SCT_RUN(test_shared_models);
     SCT_RUN(test_xz_errors);

@@ -211,7 +211,7 @@ static void check_legend(const sc_renderer *r, sc_view_mode mode, int has_scale,
     SCT_CHECK_OK(sc_renderer_get_view_legend(r, &l));
     SCT_CHECK_MSG(l.mode == mode && l.has_scale == has_scale && l.min_value == 0.0f && l.max_value == max &&
                       l.log_scale == log_scale && l.discrete == discrete && l.quantity &&
-                      strstr(l.quantity, quantity) != NULL,
+                      strstr(l.quantity, quantity) != NULL && (l.classes != NULL) == (discrete != 0),
                   "mode %d: legend mode %d scale %d %g..%g log %d discrete %d quantity %s; want scale %d 0..%g log %d "
                   "discrete %d quantity ~%s",
                   (int)mode, (int)l.mode, l.has_scale, (double)l.min_value, (double)l.max_value, l.log_scale,
@@ -262,6 +262,8 @@ static void test_legend_fields(void)
     SCT_CHECK(colour_is(r, 0.0f, 0, 0, 0) && colour_is(r, 256.0f, 255, 255, 255) && !same_colour(r, 255.0f, 16.0f));
     SCT_CHECK(set_shading(r, SC_VIEW_SLAB, 0.0f));
     check_legend(r, SC_VIEW_SLAB, 1, 15.0f, 0, 1, "slab");
+    sc_view_legend slab;
+    SCT_CHECK(sc_renderer_get_view_legend(r, &slab) == SC_OK && slab.classes && strcmp(slab.classes, "slabs") == 0);
     SCT_CHECK(colour_is(r, 0.0f, 255, 0, 0)); /* hue 0 */
     SCT_CHECK(same_colour(r, 2.0f, 2.7f) && same_colour(r, 0.0f, -3.0f) && same_colour(r, 15.0f, 100.0f) &&
               !same_colour(r, 2.0f, 3.0f));
