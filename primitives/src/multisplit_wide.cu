@@ -3,8 +3,8 @@
  * caller's bucket_counts or with num_records_device (multisplit.cu routes them here).
  *   1. counts: cudaMemsetAsync + count kernel (one atomicAdd per distinct bucket of a warp round,
  *      __match_any_sync), skipped when the caller gives bucket_counts;
- *   2. exclusive scan of the B counts (CUB) into the cursors; bucket offsets copied from them with
- *      the record count c as the last entry;
+ *   2. exclusive scan of the B counts (CUB) into the cursors and, in the same pass, the bucket
+ *      offsets (the record count c as their last entry, written by the place kernel);
  *   3. place kernel: every record takes slot = cursor[bucket]++ (one atomicAdd per distinct bucket of
  *      a warp round, ranks by popcount) and writes its key, value and indices there.
  * Records [0, c), c = min(*num_records_device, n) (n without it); slots >= c (wrong caller counts)
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/tabulate_output_iterator.h>
 
 #include "multisplit_internal.h"
 #include "sc_report.h"
@@ -85,7 +86,8 @@ static sc_status wide_layout(const split_desc *d, uint32_t num_buckets, size_t *
     *counts_bytes = d->bucket_counts != NULL ? 0 : wide_align((size_t)num_buckets * sizeof(uint32_t));
     *cursor_bytes = wide_align((size_t)num_buckets * sizeof(uint32_t));
     *cub_bytes = 0;
-    cudaError_t err = cub::DeviceScan::ExclusiveSum(NULL, *cub_bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
+    cudaError_t err = cub::DeviceScan::ExclusiveSum(NULL, *cub_bytes, (const uint32_t *)NULL,
+                                                    thrust::make_tabulate_output_iterator(wide_scan_out{NULL, NULL}),
                                                     (int)num_buckets, (cudaStream_t)0);
     if (err != cudaSuccess)
         return sc_cuda_report(err, "cub::DeviceScan::ExclusiveSum (size query)", __FILE__, __LINE__);
@@ -151,17 +153,19 @@ sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *d, uin
         if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 0, vec, want, sms, stream));
         else SC_TRY(wide_launch<uint32_t>(p, (int)b->rule, 0, vec, want, sms, stream));
     }
+    /* The scan writes the cursors and the bucket offsets together; the place kernel (or, without one,
+     * a one-thread kernel) writes the offsets' last entry, the record count. */
     size_t cb = cub_bytes;
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp, cb, counts, p.cursors, (int)nb, stream));
-    if (d->bucket_offsets) {
-        const uint32_t threads = SPLIT_ELEMENTWISE_THREADS;
-        const uint32_t oblocks = (uint32_t)(((uint64_t)nb + 1 + threads - 1) / threads);
-        split_wide_offsets_kernel<<<oblocks, threads, 0, stream>>>(p.cursors, nb, n, p.count_dev, d->bucket_offsets);
-        SC_CUDA_CHECK_LAUNCH("split_wide_offsets_kernel");
-    }
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+        cub_temp, cb, counts, thrust::make_tabulate_output_iterator(wide_scan_out{p.cursors, d->bucket_offsets}),
+        (int)nb, stream));
+    p.last_offset = d->bucket_offsets ? d->bucket_offsets + nb : NULL;
     if (d->keys_out || d->values_out || d->gather_index || d->scatter_index) {
         if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 1, vec, want, sms, stream));
         else SC_TRY(wide_launch<uint32_t>(p, (int)b->rule, 1, vec, want, sms, stream));
+    } else if (p.last_offset) {
+        split_wide_last_offset_kernel<<<1, 1, 0, stream>>>(n, p.count_dev, p.last_offset);
+        SC_CUDA_CHECK_LAUNCH("split_wide_last_offset_kernel");
     }
     return SC_OK;
 }

@@ -24,6 +24,7 @@ typedef struct wide_params {
     uint32_t *scatter_index;
     uint32_t *counts;            /* count kernel: B counters, zeroed */
     uint32_t *cursors;           /* place kernel: B cursors, the exclusive scan of the counts */
+    uint32_t *last_offset;       /* place kernel: bucket_offsets[B] (the record count c), or NULL */
 } wide_params;
 
 __device__ __forceinline__ uint32_t wide_records(const wide_params &p)
@@ -99,6 +100,7 @@ template <typename KeyT, int RULE, bool VEC>
 __global__ void __launch_bounds__(SPLIT_WIDE_THREADS) split_wide_place_kernel(wide_params p)
 {
     const uint32_t c = wide_records(p);
+    if (p.last_offset != NULL && blockIdx.x == 0 && threadIdx.x == 0) *p.last_offset = c;
     const uint32_t lane = threadIdx.x & 31u;
     const uint32_t lanes_below = (1u << lane) - 1u;
     const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -145,17 +147,23 @@ __global__ void __launch_bounds__(SPLIT_WIDE_THREADS) split_wide_place_kernel(wi
 }
 
 /* bucket_offsets[b] = starts[b] for b < B, bucket_offsets[B] = c. */
-__global__ void split_wide_offsets_kernel(const uint32_t *starts, uint32_t num_buckets, uint32_t n,
-                                          const uint32_t *count_dev, uint32_t *bucket_offsets)
-{
-    const uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < num_buckets) {
-        bucket_offsets[b] = starts[b];
-    } else if (b == num_buckets) {
-        uint32_t c = n;
-        if (count_dev != NULL && *count_dev < n) c = *count_dev;
-        bucket_offsets[b] = c;
+/* The exclusive scan's output: each start into the place kernel's cursors and, when the caller asks
+ * for them, its bucket offsets (one pass over the B starts instead of a copy after the scan). */
+struct wide_scan_out {
+    uint32_t *cursors, *offsets;
+    __device__ void operator()(ptrdiff_t i, uint32_t start) const
+    {
+        cursors[i] = start;
+        if (offsets != NULL) offsets[i] = start;
     }
+};
+
+/* bucket_offsets[B] = the record count, when no place kernel runs to write it. */
+__global__ void split_wide_last_offset_kernel(uint32_t n, const uint32_t *count_dev, uint32_t *last_offset)
+{
+    uint32_t c = n;
+    if (count_dev != NULL && *count_dev < n) c = *count_dev;
+    *last_offset = c;
 }
 
 #endif /* SPLIT_WIDE_KERNELS_CUH */

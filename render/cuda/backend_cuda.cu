@@ -157,7 +157,9 @@ static void free_shadows(sc_cuda_state *st)
     dev_free(st->recv_keys);
     for (int i = 0; i < 2; ++i) dev_free(st->recv_values[i]);
     dev_free(st->recv_offsets); dev_free(st->shadow_cells);
-    dev_free(st->shadow_tile_wmax); dev_free(st->shadow_tile_box);
+    dev_free(st->shadow_tile_box); /* the per-tile words' block (shadow_tile_wmax and the counts in it) */
+    st->shadow_tile_wmax = st->recv_counts = NULL;
+    st->shadow_tile_words = 0;
     dev_free(st->shadow_lights_dev); dev_free(st->shadow_temp);
     dev_free(st->shadow_recs);
     st->shadow_recs_capacity = 0;
@@ -188,7 +190,9 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         const size_t buckets = (size_t)1 << shape.tile_bits;
         const size_t cells = ((size_t)shape.num_tiles << shape.slab_bits) + 1;
         /* mask 1 (words), tests 4, origin 16, receiver keys 4 and values 8 bytes a pixel. */
-        const size_t need = pixels * 33 + 4 + (2 * buckets + 1 + cells + 5 * (size_t)shape.num_tiles) * sizeof(uint32_t) +
+        /* Per tile: receiver bounds 4, farthest receiver 1, receiver count 1 word. */
+        const size_t tile_words = 6 * (size_t)shape.num_tiles;
+        const size_t need = pixels * 33 + 4 + (buckets + 1 + cells + tile_words) * sizeof(uint32_t) +
                             SC_MAX_LIGHTS * sizeof(sc_cuda_shadow_light);
         char what[96];
         snprintf(what, sizeof what, "the shadow pass of a %ux%u target", st->grid.width, st->grid.height);
@@ -200,8 +204,12 @@ static sc_status ensure_shadows(sc_cuda_state *st)
         for (int i = 0; i < 2 && s == SC_OK; ++i) s = dev_alloc(st->recv_values[i], pixels, "shadow receivers");
         if (s == SC_OK) s = dev_alloc(st->recv_offsets, buckets + 1, "light tile receiver offsets");
         if (s == SC_OK) s = dev_alloc(st->shadow_cells, cells, "light cell offsets");
-        if (s == SC_OK) s = dev_alloc(st->shadow_tile_wmax, shape.num_tiles, "light tile depths");
-        if (s == SC_OK) s = dev_alloc(st->shadow_tile_box, 4 * (size_t)shape.num_tiles, "light tile receiver bounds");
+        if (s == SC_OK) s = dev_alloc(st->shadow_tile_box, tile_words, "light tile receiver bounds, depths and counts");
+        if (s == SC_OK) {
+            st->shadow_tile_wmax = st->shadow_tile_box + 4 * (size_t)shape.num_tiles;
+            st->recv_counts = st->shadow_tile_wmax + shape.num_tiles;
+            st->shadow_tile_words = tile_words;
+        }
         if (s == SC_OK) s = dev_alloc(st->shadow_lights_dev, SC_MAX_LIGHTS, "light grids");
         if (s == SC_OK) {
             cudaError_t e = cudaMemset(st->shadow_mask, 0, (pixels + 3) / 4 * 4);
@@ -334,7 +342,9 @@ static sc_status cuda_create(const sc_backend_config *config, void **state)
         int sms = 0;
         cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
         if (e != cudaSuccess) s = sc_cuda_report(e, "cudaDeviceGetAttribute (SM count)", __FILE__, __LINE__);
-        st->shadow_fallback_blocks = 8 * (sms > 0 ? sms : 1);
+        /* Two blocks an SM: the fallback is launched every pass and leaves at once unless the emit
+         * overflowed (a frame that then grows the capacity), so its launch is what it costs. */
+        st->shadow_fallback_blocks = 2 * (sms > 0 ? sms : 1);
     }
     if (s == SC_OK) s = cuda_resize(st, &config->grid);
     if (s != SC_OK) {

@@ -115,6 +115,8 @@ typedef struct sc_cuda_shadow_light {
     uint32_t split_count;
     uint32_t overflow;
     uint32_t primary;              /* the view with the most receivers: the vertices' light coordinates' */
+    uint32_t receivers_done;       /* receivers kernel blocks done (the last one fits the grid) */
+    uint32_t emit_done;            /* emit blocks done (the last one checks the count against the capacity) */
 } sc_cuda_shadow_light;
 
 /* The light grid's fixed shape: tiles of every view and the key's bit fields. */
@@ -172,6 +174,9 @@ typedef struct sc_cuda_state {
     uint32_t *recv_offsets, *shadow_cells;
     uint32_t *shadow_tile_wmax;    /* per light tile: its farthest receiver's depth (order-preserving) */
     uint32_t *shadow_tile_box;     /* ... its receivers' light coordinate bounds (4 words, see the keys kernel) */
+    uint32_t *recv_counts;         /* ... its receivers (the receivers' split's bucket counts) */
+    size_t shadow_tile_words;      /* one allocation at shadow_tile_box: box, wmax, recv_counts, zeroed by
+                                    * the receivers kernel every pass */
     uint32_t *shadow_recs;         /* per caster reference: triangle, vertex indices, image (8 words) */
     float *shadow_vlight;          /* per vertex: light coordinates in the light's primary view (4 floats) */
     size_t shadow_vlight_capacity; /* the vertices shadow_vlight holds */

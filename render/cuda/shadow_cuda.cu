@@ -3,23 +3,27 @@
  * stream with no host round trip:
  *  1. receivers: every hit pixel's shadow ray origin and light-space depth (sc_shadow_ray), its view,
  *     and per view the bounds of the receivers' light coordinates (a warp, then a block reduces them,
- *     then one atomic per view and bound, floats as order-preserving integers);
- *  2. setup (one thread): the light's grid fitted to those bounds (sc_shadow_grid_fit: the views with
- *     receivers share G^2 tiles) and its primary view;
- *  3. receiver keys: the receivers compacted as (light tile, pixel) pairs and per tile the depth of
- *     its deepest receiver; the split library's multisplit groups them by light tile (receiver
- *     offsets per tile);
- *  3b. vertices: every vertex's light coordinates in the primary view (the one with most receivers);
+ *     then one atomic per view and bound, floats as order-preserving integers); its threads also zero
+ *     the per-tile words the later kernels count into (and the first light's masks);
+ *  2. setup (the receivers kernel's last block, one thread): the light's grid fitted to those bounds
+ *     (sc_shadow_grid_fit: the views with receivers share G^2 tiles) and its primary view;
+ *  3. receiver keys: the receivers compacted as (light tile, pixel) pairs and per tile their count
+ *     and the depth of its deepest receiver; the split library's multisplit groups them by light tile
+ *     from those counts (receiver offsets per tile);
+ *  3b. vertices (the same launch's later blocks): every vertex's light coordinates in the primary
+ *     view (the one with most receivers);
  *  4. emit: every finite triangle, for each view its image covers (the primary view's from its
  *     vertices' light coordinates, the others' projected from its vertices), appends one reference
  *     per tile of its span whose deepest receiver is not in front of it (key = its cell, tile << slab_bits |
  *     slab; value = the reference's index) and the reference's record (triangle, vertex indices,
  *     image), with a block scan and one 64-bit atomic per block, the triangle's vertices gathered
  *     once for both visits; references past the capacity are not written;
- *  5. finalize (one thread): the reference count against the capacity: the count the split reads,
- *     or an overflow (the split reads nothing, the fallback below casts);
+ *  5. finalize (the emit's last block, one thread): the reference count against the capacity: the
+ *     count the split reads, or an overflow (the split reads nothing, the fallback below casts);
  *  6. one multisplit groups the references by cell (tile by tile, slabs from the light on in each)
- *     into the eye grid's reference buffers, free once the eye ray cast is done;
+ *     into the eye grid's reference buffers, free once the eye ray cast is done (counting them in the
+ *     emit instead cost the emit more than it saved the split: neighbouring casters share cells, and
+ *     their atomics meet);
  *  7. cast: a warp per 32 receivers in light tile order, a tile's receivers against 32 of its
  *     casters at a time; a caster's record and vertices are gathered once per round, a ray is tested
  *     only against casters whose image holds its light coordinates and whose slab it needs, and it
@@ -40,6 +44,8 @@
 static_assert((uint64_t)SC_SHADOW_GRID_MAX * SC_SHADOW_GRID_MAX * SC_SHADOW_SLABS <=
                   (uint64_t)SPLIT_MAX_WIDE_BUCKETS,
               "the cells of the largest light grid are buckets of one wide multisplit");
+
+static_assert(SC_SHADOW_GRID_MIN % 2 == 0, "G^2 tiles a multiple of 4: the per-tile words zero as 16-byte groups");
 
 enum {
     SH_CAST_WARPS = SC_CUDA_SHADOW_CAST_WARPS,
@@ -100,19 +106,95 @@ __device__ static inline void sh_load_grid(const sc_shadow_grid *src, sc_shadow_
     __syncthreads();
 }
 
+/* 2. The light's grid fitted to the bounds of its receivers, by the receivers kernel's last block
+ * (every block's atomics done): its threads unpack the bounds (read through volatile, past any cached
+ * copy) into shared memory, one thread fits the block's shared copy of the grid (initialised for the
+ * same light: only the views change), and the threads copy it out. Shared memory, not a thread's
+ * local copy: the fit is a chain of a few hundred dependent accesses of a 600-byte struct. */
+__device__ static void sh_setup(sc_shadow_grid *grid, sc_shadow_bounds *b, sc_cuda_shadow_light *L,
+                                sc_cuda_globals *g)
+{
+    enum { NB = SC_CUDA_SHADOW_BOUNDS };
+    for (uint32_t k = threadIdx.x; k < SH_VIEWS * NB; k += blockDim.x) {
+        const uint32_t v = k / NB, f = k % NB;
+        const uint32_t x = ((const volatile uint32_t *)L->bounds[v])[f];
+        const bool has = ((const volatile uint32_t *)L->bounds[v])[7] != 0;
+        const float lo = has ? sh_unord(~x) : INFINITY, hi = has ? sh_unord(x) : -INFINITY;
+        switch (f) {
+        case 0: b->u0[v] = lo; break;
+        case 1: b->u1[v] = hi; break;
+        case 2: b->v0[v] = lo; break;
+        case 3: b->v1[v] = hi; break;
+        case 4: b->w0[v] = lo; break;
+        case 5: b->w1[v] = hi; break;
+        case 6: b->ext[v] = has ? sh_unord(x) : 0.0f; break;
+        case 7: b->count[v] = x; break;
+        default: /* 8 .. 13: the origins' box, low and high per axis */
+            if ((f - 8) % 2 == 0) b->box0[(f - 8) / 2][v] = lo;
+            else b->box1[(f - 8) / 2][v] = hi;
+            break;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        sc_shadow_grid_fit(grid, b);
+        uint32_t primary = 0, views = 0;
+        for (uint32_t v = 0; v < SH_VIEWS; ++v) {
+            views += b->count[v] != 0;
+            if (b->count[v] > b->count[primary]) primary = v;
+        }
+        L->primary = primary;
+        g->light_views += views;
+        g->shadow_lights += 1;
+    }
+    __syncthreads();
+    const uint32_t *src = (const uint32_t *)grid;
+    uint32_t *dst = (uint32_t *)&L->grid;
+    for (uint32_t i = threadIdx.x; i < sizeof(sc_shadow_grid) / 4; i += blockDim.x) dst[i] = src[i];
+}
+
+/* Whether this block is the last of the grid to pass here (one counter per kernel and light, zero at
+ * the start of the pass); orders the block's earlier global writes and atomics before the count.
+ * Every thread of the block must call it. */
+__device__ static inline bool sh_last_block(uint32_t *done)
+{
+    __shared__ bool s_last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        s_last = atomicAdd(done, 1u) == gridDim.x - 1;
+        if (s_last) __threadfence();
+    }
+    __syncthreads();
+    return s_last;
+}
+
+/* What the receivers kernel zeroes for the pass (the launch's threads share it out): the per-tile
+ * words the keys kernel counts into, and for the frame's first light with shadows the pixels' masks
+ * and shadow-test counts. */
+typedef struct sh_zero_job {
+    uint4 *words;        /* 16-byte groups of per-tile words */
+    size_t groups;
+    uint8_t *mask;       /* NULL: not the first light */
+    uint32_t *tests;
+} sh_zero_job;
+
 /* 1. Receivers: origin and depth per hit pixel (org), view (keys), the bounds per view. A warp whose
  * receivers share one view (the usual case) reduces its bounds first (one shared atomic per bound and
- * warp instead of per receiver: the block's receivers all hit the same few words). */
+ * warp instead of per receiver: the block's receivers all hit the same few words). The last block
+ * fits the light's grid to the bounds (2). */
 __global__ void __launch_bounds__(SH_PIXEL_THREADS)
 sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t li, sc_cuda_shadow_light *L,
                            sc_cuda_globals *g, const sc_hit *hits, const float *pos, const uint32_t *idx,
-                           float4 *org_out, uint32_t *view_out, uint32_t pixels)
+                           float4 *org_out, uint32_t *view_out, uint32_t pixels, sh_zero_job zero)
 {
     enum { NB = SC_CUDA_SHADOW_BOUNDS, COUNT = 7 };
     __shared__ uint32_t s_b[SH_VIEWS][NB]; /* as sc_cuda_shadow_light.bounds */
     __shared__ sc_shadow_grid grid;
     if (threadIdx.x < SH_VIEWS * NB) (&s_b[0][0])[threadIdx.x] = 0;
     if (threadIdx.x == 0) sh_grid_init(fc, li, &grid);
+    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = tid; i < zero.groups; i += stride) zero.words[i] = make_uint4(0, 0, 0, 0);
     __syncthreads();
     const uint32_t px = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t view = SH_NO_VIEW;
@@ -120,6 +202,10 @@ sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t
     for (int k = 0; k < NB; ++k) b[k] = 0;
     unsigned long long rays = 0;
     if (px < pixels) {
+        if (zero.mask) {
+            zero.mask[px] = 0;
+            zero.tests[px] = 0;
+        }
         const sc_hit h = hits[px];
         if (h.tri != SC_NO_HIT) {
             rays = 1;
@@ -167,57 +253,50 @@ sc_shadow_receivers_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t
     __syncthreads();
     if (threadIdx.x < SH_VIEWS * NB) {
         const uint32_t v = threadIdx.x / NB, k = threadIdx.x % NB, x = s_b[v][k];
-        if (s_b[v][COUNT] == 0) return;
-        if (k == COUNT) atomicAdd(&L->bounds[v][COUNT], x);
-        else atomicMax(&L->bounds[v][k], x);
+        if (s_b[v][COUNT] != 0) {
+            if (k == COUNT) atomicAdd(&L->bounds[v][COUNT], x);
+            else atomicMax(&L->bounds[v][k], x);
+        }
+    }
+    if (sh_last_block(&L->receivers_done)) {
+        __shared__ sc_shadow_bounds s_bounds;
+        sh_setup(&grid, &s_bounds, L, g);
     }
 }
 
-/* 2. The light's grid from the bounds; the views it holds. */
-__global__ void sc_shadow_setup_kernel(const sc_cuda_frame_consts *__restrict__ fc, uint32_t li,
-                                       sc_cuda_shadow_light *L, sc_cuda_globals *g)
+/* 3b. Vertex i's light coordinates in the light's primary view (sc_shadow_vertex_coords; NaN for a
+ * vertex with a non-finite coordinate): the emit builds the primary view's images of the casters from
+ * them instead of projecting each triangle's corners. */
+__device__ static inline void sh_vertex_light(const sc_shadow_grid &grid, uint32_t primary, const float *pos, uint32_t i,
+                                              float4 *out)
 {
-    sc_shadow_grid grid;
-    sh_grid_init(fc, li, &grid);
-    sc_shadow_bounds b;
-    sc_shadow_bounds_clear(&b);
-    uint32_t views = 0;
-    for (int v = 0; v < SH_VIEWS; ++v) {
-        const uint32_t *x = L->bounds[v];
-        b.count[v] = x[7];
-        if (!x[7]) continue;
-        b.u0[v] = sh_unord(~x[0]); b.u1[v] = sh_unord(x[1]);
-        b.v0[v] = sh_unord(~x[2]); b.v1[v] = sh_unord(x[3]);
-        b.w0[v] = sh_unord(~x[4]); b.w1[v] = sh_unord(x[5]);
-        b.ext[v] = sh_unord(x[6]);
-        for (int k = 0; k < 3; ++k) {
-            b.box0[k][v] = sh_unord(~x[8 + 2 * k]);
-            b.box1[k][v] = sh_unord(x[9 + 2 * k]);
-        }
-        ++views;
-    }
-    sc_shadow_grid_fit(&grid, &b);
-    L->grid = grid;
-    uint32_t primary = 0;
-    for (uint32_t v = 1; v < SH_VIEWS; ++v)
-        if (b.count[v] > b.count[primary]) primary = v;
-    L->primary = primary;
-    g->light_views += views;
-    g->shadow_lights += 1;
+    const float p[3] = {pos[3 * (size_t)i], pos[3 * (size_t)i + 1], pos[3 * (size_t)i + 2]};
+    float c[4] = {NAN, NAN, NAN, NAN};
+    if (isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2])) sc_shadow_vertex_coords(&grid, primary, p, c);
+    out[i] = make_float4(c[0], c[1], c[2], c[3]);
 }
 
 /* 3. The receivers, compacted (a block's with one atomic): key = light tile, value = pixel; per light
- * tile the depth of its farthest receiver (tile_wmax) and the bounds of its receivers' light
- * coordinates (tile_box: ~u0, u1, ~v0, v1), as order-preserving integers (0: no receiver). views:
- * the receivers kernel's view per pixel (SH_NO_VIEW: no receiver). */
+ * tile its receivers (counts: the split's bucket counts), the depth of its farthest receiver
+ * (tile_wmax) and the bounds of its receivers' light coordinates (tile_box: ~u0, u1, ~v0, v1), as
+ * order-preserving integers (0: no receiver). views: the receivers kernel's view per pixel
+ * (SH_NO_VIEW: no receiver). The blocks from key_blocks on compute the vertices' light coordinates
+ * (3b) instead: both need only the fitted grid. */
 __global__ void __launch_bounds__(SH_PIXEL_THREADS)
 sc_shadow_receiver_keys_kernel(sc_cuda_shadow_light *L, const float4 *org, const uint32_t *views, uint32_t *keys,
-                               uint32_t *values, uint32_t *tile_wmax, uint32_t *tile_box, uint32_t pixels)
+                               uint32_t *values, uint32_t *tile_wmax, uint32_t *tile_box, uint32_t *counts,
+                               uint32_t pixels, uint32_t key_blocks, const float *pos, uint32_t num_vertices,
+                               float4 *vlight)
 {
     __shared__ sc_shadow_grid s_grid;
     __shared__ uint32_t s_count, s_base;
     if (threadIdx.x == 0) s_count = 0;
     sh_load_grid(&L->grid, &s_grid);
+    if (blockIdx.x >= key_blocks) {
+        const uint32_t i = (blockIdx.x - key_blocks) * blockDim.x + threadIdx.x;
+        if (i < num_vertices) sh_vertex_light(s_grid, L->primary, pos, i, vlight);
+        return;
+    }
     const uint32_t px = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
     uint32_t key = 0, w = 0, b[4] = {0, 0, 0, 0};
     int is = 0;
@@ -235,10 +314,32 @@ sc_shadow_receiver_keys_kernel(sc_cuda_shadow_light *L, const float4 *org, const
             is = 1;
         }
     }
-    if (is) {
-        atomicMax(&tile_wmax[key], w);
-        uint32_t *box = tile_box + 4 * (size_t)key;
-        for (int k = 0; k < 4; ++k) atomicMax(&box[k], b[k]);
+    /* Per tile the warp's receivers reduced first (a warp's pixels fall in a few tiles): one set of
+     * atomics per tile and warp. */
+    for (uint32_t left = __ballot_sync(0xFFFFFFFFu, is); left;) {
+        const uint32_t lead = __ffs(left) - 1, lead_key = __shfl_sync(0xFFFFFFFFu, key, lead);
+        const bool in = is && key == lead_key;
+        const uint32_t grp = __ballot_sync(0xFFFFFFFFu, in);
+        left &= ~grp;
+        uint32_t m[5];
+        m[0] = in ? w : 0u;
+        for (int k = 0; k < 4; ++k) m[k + 1] = in ? b[k] : 0u;
+        for (int k = 0; k < 5; ++k) {
+#if __CUDA_ARCH__ >= 800
+            m[k] = __reduce_max_sync(0xFFFFFFFFu, m[k]);
+#else
+            for (int o = 16; o > 0; o >>= 1) {
+                const uint32_t x = __shfl_xor_sync(0xFFFFFFFFu, m[k], o);
+                m[k] = x > m[k] ? x : m[k];
+            }
+#endif
+        }
+        if (lane == lead) {
+            atomicAdd(&counts[lead_key], (uint32_t)__popc(grp));
+            atomicMax(&tile_wmax[lead_key], m[0]);
+            uint32_t *box = tile_box + 4 * (size_t)lead_key;
+            for (int k = 0; k < 4; ++k) atomicMax(&box[k], m[k + 1]);
+        }
     }
     /* The block's receivers take one range of the compacted list (one global atomic per block: the
      * counter is the same word for the whole grid), each warp its part of it. */
@@ -330,22 +431,6 @@ __device__ static inline void sh_load_triangle(const float *pos, const uint32_t 
     }
 }
 
-/* 3b. Every vertex's light coordinates in the light's primary view (sc_shadow_vertex_coords; NaN for
- * a vertex with a non-finite coordinate): the emit builds the primary view's images of the casters
- * from them instead of projecting each triangle's corners. */
-__global__ void __launch_bounds__(SH_PIXEL_THREADS)
-sc_shadow_vertex_kernel(const sc_cuda_shadow_light *__restrict__ L, const float *pos, uint32_t num_vertices, float4 *out)
-{
-    __shared__ sc_shadow_grid grid;
-    sh_load_grid(&L->grid, &grid);
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= num_vertices) return;
-    const float p[3] = {pos[3 * (size_t)i], pos[3 * (size_t)i + 1], pos[3 * (size_t)i + 2]};
-    float c[4] = {NAN, NAN, NAN, NAN};
-    if (isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2])) sc_shadow_vertex_coords(&grid, L->primary, p, c);
-    out[i] = make_float4(c[0], c[1], c[2], c[3]);
-}
-
 /* A caster's image in the primary view from its vertices' light coordinates q (sc_shadow_vertex_coords);
  * -1 when a vertex is clipped (a point light's w < wc for some but not all: the caller projects the
  * triangle itself), else whether it has an image there. */
@@ -402,16 +487,29 @@ __device__ static inline void sh_visit_emit(const sc_shadow_grid &grid, const sh
     }
 }
 
+/* 5. The references against the capacity: the count the cells' split reads, or an overflow (the
+ * split reads nothing, the fallback casts). One thread, once every emit block has taken its range. */
+__device__ static void sh_finalize(sc_cuda_shadow_light *L, sc_cuda_globals *g, size_t capacity)
+{
+    const unsigned long long n = *(volatile unsigned long long *)&L->cursor;
+    L->overflow = n > capacity;
+    L->split_count = n > capacity ? 0u : (uint32_t)n;
+    g->shadow_references += n;
+    if (n > g->shadow_references_max) g->shadow_references_max = n;
+    if (n > capacity) g->shadow_overflow = 1;
+}
+
 /* 4. Caster references of every triangle (key = cell = tile << slab_bits | slab, value = the
  * reference's own index), appended per block, with the reference's record (triangle, vertex indices
  * and image in the tile's view: what the cast needs, so it neither gathers the indices nor computes
  * the image again); none written past the capacity. The triangle is gathered once for both visits
  * (keeping the count visit's spans for the write visit instead raised the registers enough to cost
- * more than computing them again). */
+ * more than computing them again; keeping only a triangle's first reference, the usual case, spilled
+ * more than it saved). The last block to take its range checks the count against the capacity (5). */
 __global__ void __launch_bounds__(SH_EMIT, SC_CUDA_SHADOW_EMIT_MIN_BLOCKS)
-sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const float4 *vlight, const uint32_t *idx,
-                      uint32_t num_triangles, const uint32_t *tile_wmax, const uint4 *tile_box, uint32_t *keys,
-                      uint32_t *values, uint4 *recs, size_t capacity)
+sc_shadow_emit_kernel(sc_cuda_shadow_light *L, sc_cuda_globals *g, const float *pos, const float4 *vlight,
+                      const uint32_t *idx, uint32_t num_triangles, const uint32_t *tile_wmax, const uint4 *tile_box,
+                      uint32_t *keys, uint32_t *values, uint4 *recs, size_t capacity)
 {
     typedef cub::BlockScan<uint32_t, SH_EMIT> scan_t;
     __shared__ typename scan_t::TempStorage temp;
@@ -432,7 +530,7 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const float4 *v
     uint32_t excl, total;
     scan_t(temp).ExclusiveSum(count, excl, total);
     if (threadIdx.x == 0) s_base = total ? atomicAdd(&L->cursor, (unsigned long long)total) : 0ull;
-    __syncthreads();
+    if (sh_last_block(&L->emit_done) && threadIdx.x == 0) sh_finalize(L, g, capacity); /* every block's range taken */
     const unsigned long long base = s_base;
     if (count == 0 || base + total > capacity) return; /* an overflow: finalize sees it */
     size_t at = (size_t)base + excl;
@@ -449,17 +547,6 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, const float *pos, const float4 *v
     });
 }
 
-/* 5. The references against the capacity. */
-__global__ void sc_shadow_finalize_kernel(sc_cuda_shadow_light *L, sc_cuda_globals *g, size_t capacity)
-{
-    const unsigned long long n = L->cursor;
-    L->overflow = n > capacity;
-    L->split_count = n > capacity ? 0u : (uint32_t)n;
-    g->shadow_references += n;
-    if (n > g->shadow_references_max) g->shadow_references_max = n;
-    if (n > capacity) g->shadow_overflow = 1;
-}
-
 /* A receiver of the cast, as its warp's lanes read it (shared memory): first the 16 bytes every lane
  * reads for every caster (one load), then the ray, read only to test it. */
 typedef struct __align__(16) sh_cast_ray {
@@ -470,13 +557,62 @@ typedef struct __align__(16) sh_cast_ray {
     float tmax;
 } sh_cast_ray;
 
+/* The ray cast's reference stream of a warp, read ahead: the record of reference i (head: triangle
+ * and vertex indices, box: the image's bounds) a round before it is tested, its index in the split's
+ * order two rounds before. */
+typedef struct sh_cast_stream {
+    uint32_t id_next2;  /* the reference index of lane's caster two rounds on (SH_NO_ID: none) */
+    uint4 head_next, box_next;
+} sh_cast_stream;
 
-/* 7. The shadow rays: a warp per 32 receivers in light tile order (a lane each), the receivers of
- * one tile at a time (a warp's lanes hold one tile's receivers or a few tiles'); the tile's casters 32
- * at a time, slabs from the light on, each lane reading one caster's record (triangle, vertex
- * indices, image: the emit's) and gathering its vertices once per round; then for each of the tile's
- * receivers not yet blocked, the lanes whose caster's image holds it (and lies in a slab the receiver
- * needs) test its ray together, and the receiver is done at its first blocker. */
+enum { SH_NO_ID = 0xFFFFFFFFu, SH_PAIRS = 64 };
+
+/* A warp's shared state in the cast: its receivers, the round's casters' vertices, the queue of
+ * (receiver, caster) pairs to test, and per receiver whether it is blocked, by which reference first
+ * found, and its tests. */
+typedef struct sh_cast_warp {
+    sh_cast_ray rays[32];
+    float cv[32][9];               /* the round's casters' vertices, lane by lane */
+    uint32_t pairs[SH_PAIRS];      /* ring of receiver << 5 | caster lane */
+    uint32_t blocker[32];          /* the least blocking reference found (SH_NO_ID: none) */
+    uint32_t tests[32];
+    uint32_t blocked;              /* bit j: receiver j is in shadow */
+} sh_cast_warp;
+
+/* Tests the n <= 32 queued pairs from ring position head, a lane each, against the round's casters
+ * (references i0 + lane). Pairs of a receiver already blocked before the batch are dropped. Every
+ * lane of the warp calls it. */
+__device__ static inline void sh_cast_flush(sh_cast_warp *w, uint32_t head, uint32_t n, uint32_t i0, uint32_t lane)
+{
+    __syncwarp();
+    const uint32_t blocked = w->blocked;
+    uint32_t pr = 0;
+    if (lane < n) pr = w->pairs[(head + lane) & (SH_PAIRS - 1)];
+    __syncwarp();
+    const uint32_t j = pr >> 5, c = pr & 31u;
+    if (lane < n && !(blocked >> j & 1u)) {
+        atomicAdd(&w->tests[j], 1u);
+        const sc_ray ray = w->rays[j].ray;
+        const float *v = w->cv[c];
+        float t, u, b;
+        if (sc_intersect(&ray, v, v + 3, v + 6, 0.0f, w->rays[j].tmax, &t, &u, &b)) {
+            atomicOr(&w->blocked, 1u << j);
+            atomicMin(&w->blocker[j], i0 + c);
+        }
+    }
+    __syncwarp();
+}
+
+/* 7. The shadow rays: a warp per 32 receivers in light tile order (a lane each). The references of
+ * the warp's tiles are one range of the cells' split (tile by tile, slabs from the light on in each;
+ * tiles strictly between the warp's first and last hold no receiver, so no reference), and the warp
+ * walks it 32 at a time: each lane reads one caster's record (triangle, vertex indices, image: the
+ * emit's), read ahead a round, and gathers its vertices into shared memory. For each receiver not
+ * yet blocked whose own range [its tile's first reference, its stop) meets the round, the casters in
+ * that range whose image holds its light coordinates and which are not its own triangle are queued as
+ * (receiver, caster) pairs; 32 queued pairs are tested at once, a lane each (so the ray tests keep the
+ * warp's lanes busy however few candidates a receiver has). A receiver is done at a blocker or past
+ * its stop. */
 __global__ void __launch_bounds__(SH_CAST_WARPS * 32)
 sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, sc_cuda_globals *g,
                       const uint32_t *recv_px, const float4 *org, const sc_hit *hits, const uint32_t *cells_all,
@@ -485,123 +621,130 @@ sc_shadow_cast_kernel(const sc_cuda_shadow_light *__restrict__ L, uint32_t li, s
     /* The grid is launched for every pixel; blocks past the receivers leave before loading anything. */
     if (L->overflow || blockIdx.x * (SH_CAST_WARPS * 32) >= L->receivers) return;
     __shared__ sc_shadow_grid grid;
-    __shared__ sh_cast_ray s_rays[SH_CAST_WARPS][32];
+    __shared__ sh_cast_warp s_warps[SH_CAST_WARPS];
     sh_load_grid(&L->grid, &grid);
     const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const uint32_t r = (blockIdx.x * SH_CAST_WARPS + warp) * 32 + lane;
     const bool mine = r < L->receivers;
     if (!__any_sync(0xFFFFFFFFu, mine)) return;
-    sh_cast_ray *rays = s_rays[warp];
+    sh_cast_warp *w = &s_warps[warp];
     const uint32_t S = grid.num_slabs;
-    uint32_t px = 0, tile = 0xFFFFFFFFu, w_end = 0;
+    uint32_t px = 0, start = 0, stop = 0, end = 0;
+    const uint32_t *cells = cells_all;
+    w->blocker[lane] = SH_NO_ID;
+    w->tests[lane] = 0;
+    if (lane == 0) w->blocked = 0;
     if (mine) {
         px = recv_px[r];
         const float4 o = org[px];
         const float orig[3] = {o.x, o.y, o.z};
         sc_shadow_receiver rec;
         (void)sc_shadow_receiver_of(&grid, orig, &rec);
-        tile = sc_shadow_tile_of(&grid, &rec);
+        cells = cells_all + ((size_t)sc_shadow_tile_of(&grid, &rec) << grid.slab_bits);
+        const uint32_t w_end = sc_shadow_slab_end(&grid, &grid.views[rec.view], o.w);
+        start = cells[0];
+        stop = cells[w_end < S ? w_end : S];
+        end = cells[S];
         float dir[3];
-        sh_cast_ray *R = &rays[lane];
+        sh_cast_ray *R = &w->rays[lane];
         R->tmax = sc_shadow_ray_dir(&grid.light, orig, dir);
         sc_ray_setup(&R->ray, orig, dir);
         R->u = rec.u;
         R->v = rec.v;
         R->hit_tri = hits[px].tri;
-        w_end = sc_shadow_slab_end(&grid, &grid.views[rec.view], o.w);
+        R->stop = stop;
     }
-    uint32_t tests = 0, blocker = 0xFFFFFFFFu, early = 0; /* the lane's own receiver's */
-    for (uint32_t left = __ballot_sync(0xFFFFFFFFu, mine); left;) {
-        const uint32_t T = __shfl_sync(0xFFFFFFFFu, tile, __ffs(left) - 1);
-        const uint32_t sub = __ballot_sync(0xFFFFFFFFu, mine && tile == T);
-        left &= ~sub;
-        const uint32_t *cells = cells_all + ((size_t)T << grid.slab_bits);
-        const uint32_t c0 = cells[0];
-        const uint32_t slab_full = __ballot_sync(0xFFFFFFFFu, lane < S && cells[lane + 1] > cells[lane]);
-        uint32_t stop = c0;
-        if (sub >> lane & 1u) {
-            stop = cells[w_end < S ? w_end : S];
-            rays[lane].stop = stop;
+    uint32_t pending = __ballot_sync(0xFFFFFFFFu, mine && stop > start);
+    /* The warp's range: its first receiver's tile's first reference (the receivers are in tile order)
+     * up to the farthest stop. */
+    const uint32_t lo = __shfl_sync(0xFFFFFFFFu, start, 0);
+#if __CUDA_ARCH__ >= 800
+    const uint32_t hi = __reduce_max_sync(0xFFFFFFFFu, stop);
+#else
+    uint32_t hi = stop;
+    for (int o = 16; o > 0; o >>= 1) {
+        const uint32_t x = __shfl_xor_sync(0xFFFFFFFFu, hi, o);
+        hi = x > hi ? x : hi;
+    }
+#endif
+    __syncwarp();
+    sh_cast_stream st;
+    st.head_next = make_uint4(SC_NO_HIT, 0, 0, 0);
+    st.box_next = make_uint4(0, 0, 0, 0);
+    if (pending && lo + lane < hi) {
+        const uint4 *rec = recs + (SC_CUDA_SHADOW_REC_WORDS / 4) * (size_t)ref_ids[lo + lane];
+        st.head_next = rec[0];
+        st.box_next = rec[1];
+    }
+    st.id_next2 = pending && lo + 32 + lane < hi ? ref_ids[lo + 32 + lane] : SH_NO_ID;
+    const uint32_t below = (1u << lane) - 1u;
+    uint32_t head = 0; /* the pair ring's first queued entry */
+    for (uint32_t i0 = lo; i0 < hi && pending; i0 += 32) {
+        const uint32_t i = i0 + lane;
+        const bool have = i < hi;
+        const uint32_t tri = st.head_next.x;
+        const float x0 = __uint_as_float(st.box_next.x), x1 = __uint_as_float(st.box_next.y);
+        const float y0 = __uint_as_float(st.box_next.z), y1 = __uint_as_float(st.box_next.w);
+        if (have) {
+            const uint32_t vi[3] = {st.head_next.y, st.head_next.z, st.head_next.w};
+            for (int k = 0; k < 3; ++k) {
+                const float *q = pos + 3 * (size_t)vi[k];
+                w->cv[lane][3 * k] = q[0];
+                w->cv[lane][3 * k + 1] = q[1];
+                w->cv[lane][3 * k + 2] = q[2];
+            }
         }
-        uint32_t stop_max = stop;
-        for (int o = 16; o > 0; o >>= 1) {
-            const uint32_t x = __shfl_xor_sync(0xFFFFFFFFu, stop_max, o);
-            stop_max = x > stop_max ? x : stop_max;
+        if (st.id_next2 != SH_NO_ID) {
+            const uint4 *rec = recs + (SC_CUDA_SHADOW_REC_WORDS / 4) * (size_t)st.id_next2;
+            st.head_next = rec[0];
+            st.box_next = rec[1];
         }
+        st.id_next2 = i + 64 < hi ? ref_ids[i + 64] : SH_NO_ID;
+        /* The receivers whose range meets this round (a run of lanes: the ranges follow the lanes). */
+        const uint32_t meets = __ballot_sync(0xFFFFFFFFu, start < i0 + 32 && stop > i0);
+        uint32_t queued = 0;
+        for (uint32_t p = pending & meets; p; p &= p - 1) {
+            const uint32_t j = __ffs(p) - 1;
+            const uint4 q = *(const uint4 *)&w->rays[j]; /* u, v, hit_tri, stop */
+            const uint32_t first = __shfl_sync(0xFFFFFFFFu, start, j);
+            const float ru = __uint_as_float(q.x), rv = __uint_as_float(q.y);
+            const bool cand = have && i >= first && i < q.w && tri != q.z && x0 <= ru && ru <= x1 && y0 <= rv &&
+                              rv <= y1;
+            const uint32_t cm = __ballot_sync(0xFFFFFFFFu, cand);
+            if (!cm) continue;
+            if (cand) w->pairs[(head + queued + __popc(cm & below)) & (SH_PAIRS - 1)] = j << 5 | lane;
+            queued += __popc(cm);
+            if (queued >= 32) {
+                sh_cast_flush(w, head, 32, i0, lane);
+                head = (head + 32) & (SH_PAIRS - 1);
+                queued -= 32;
+            }
+        }
+        if (queued) sh_cast_flush(w, head, queued, i0, lane);
+        head = (head + queued) & (SH_PAIRS - 1);
         __syncwarp();
-        uint32_t pending = sub & __ballot_sync(0xFFFFFFFFu, stop > c0);
-        /* The next round's records are read a round ahead (the reference's, then its record: their
-         * loads wait on each other; the round's work hides them). */
-        uint4 head_next = make_uint4(SC_NO_HIT, 0, 0, 0), box_next = make_uint4(0, 0, 0, 0);
-        if (c0 + lane < stop_max && pending) {
-            const uint4 *rec = recs + (SC_CUDA_SHADOW_REC_WORDS / 4) * (size_t)ref_ids[c0 + lane];
-            head_next = rec[0];
-            box_next = rec[1];
-        }
-        for (uint32_t i0 = c0; i0 < stop_max && pending; i0 += 32) {
-            const uint32_t i = i0 + lane;
-            float v[9];
-            const uint32_t tri = head_next.x;
-            const float x0 = __uint_as_float(box_next.x), x1 = __uint_as_float(box_next.y);
-            const float y0 = __uint_as_float(box_next.z), y1 = __uint_as_float(box_next.w);
-            const bool have = i < stop_max;
-            if (have) {
-                const uint32_t vi[3] = {head_next.y, head_next.z, head_next.w};
-                for (int k = 0; k < 3; ++k) {
-                    const float *q = pos + 3 * (size_t)vi[k];
-                    v[3 * k] = q[0];
-                    v[3 * k + 1] = q[1];
-                    v[3 * k + 2] = q[2];
-                }
-            }
-            if (i + 32 < stop_max) {
-                const uint4 *rec = recs + (SC_CUDA_SHADOW_REC_WORDS / 4) * (size_t)ref_ids[i + 32];
-                head_next = rec[0];
-                box_next = rec[1];
-            }
-            for (uint32_t p = pending; p; p &= p - 1) {
-                const uint32_t j = __ffs(p) - 1;
-                const uint4 q = *(const uint4 *)&rays[j]; /* u, v, hit_tri, stop */
-                const float ru = __uint_as_float(q.x), rv = __uint_as_float(q.y);
-                if (q.w <= i0) continue; /* the same for every lane */
-                const bool cand = have && i < q.w && tri != q.z && x0 <= ru && ru <= x1 && y0 <= rv && rv <= y1;
-                const uint32_t cm = __ballot_sync(0xFFFFFFFFu, cand);
-                if (!cm) continue;
-                bool hit = false;
-                if (cand) {
-                    const sh_cast_ray *R = &rays[j];
-                    const sc_ray ray = R->ray;
-                    float t, u, w;
-                    hit = sc_intersect(&ray, v, v + 3, v + 6, 0.0f, R->tmax, &t, &u, &w);
-                }
-                const uint32_t hm = __ballot_sync(0xFFFFFFFFu, hit);
-                if (lane == j) {
-                    tests += __popc(cm);
-                    if (hm) blocker = i0 + __ffs(hm) - 1;
-                }
-                if (hm) pending &= ~(1u << j);
-            }
-            pending &= ~__ballot_sync(0xFFFFFFFFu, stop <= i0 + 32); /* rays whose casters end here */
-        }
-        if (sub >> lane & 1u) {
-            /* The slabs it read: up to the blocker's, or up to its end. */
-            uint32_t k_done = w_end < S ? w_end : S;
-            if (blocker != 0xFFFFFFFFu) {
-                k_done = 1;
-                while (k_done < S && cells[k_done] <= blocker) ++k_done;
-            }
-            early = k_done < 32 - __clz(slab_full); /* before the tile's last non-empty slab */
-        }
-        __syncwarp(); /* the rays' stops are read before the next tile's are written */
+        pending &= ~w->blocked;
+        pending &= ~__ballot_sync(0xFFFFFFFFu, stop <= i0 + 32); /* rays whose casters end here */
+        __syncwarp(); /* the round's casters are read before the next round's are written */
     }
+    __syncwarp();
     unsigned long long n_tests = 0, n_blocked = 0, n_early = 0;
     if (mine) {
-        const bool blocked = blocker != 0xFFFFFFFFu;
+        const uint32_t blocker = w->blocker[lane], tests = w->tests[lane];
+        /* Decided early: the tile holds casters in a slab past the last one the ray read (up to its
+         * blocker's slab, or its stop). */
+        uint32_t done_at = stop;
+        if (blocker != SH_NO_ID) {
+            uint32_t k = 1;
+            while (k < S && cells[k] <= blocker) ++k;
+            done_at = cells[k];
+        }
+        const bool blocked = blocker != SH_NO_ID;
         if (blocked) mask[px] |= (uint8_t)(1u << li);
         tests_px[px] += tests;
         n_tests = tests;
         n_blocked = blocked;
-        n_early = early;
+        n_early = done_at < end;
     }
     sh_add(&g->shadow_tests, n_tests);
     sh_add(&g->shadow_blocked, n_blocked);
@@ -687,6 +830,7 @@ static void receiver_split_desc(const sc_cuda_state *st, const sc_shadow_grid_sh
     d->buckets.num_buckets = shape->num_tiles;
     d->buckets.range_base = 0;
     d->buckets.range_delta = 1;
+    d->bucket_counts = st->recv_counts; /* counted by the keys kernel */
     d->unstable = 1;
 }
 
@@ -741,46 +885,46 @@ sc_status sc_cuda_shadows(sc_cuda_state *st, const sc_frame_params *p, uint32_t 
     sc_cuda_shadow_shape(st, &shape);
     const uint32_t cast_blocks = (pixels + SH_CAST_WARPS * 32 - 1) / (SH_CAST_WARPS * 32);
     int marks = 0;
-    if (st->shadow_mask) { /* no shadows this frame: no bit of an earlier one stays */
-        SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_mask, 0, pixels, s));
-        SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_tests, 0, (size_t)pixels * sizeof(uint32_t), s));
-    }
-    if (light_mask) {
-        SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_tests, 0, (size_t)pixels * sizeof(uint32_t), s));
+    if (!light_mask) {
+        if (st->shadow_mask) { /* no shadows this frame: no bit of an earlier one stays */
+            SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_mask, 0, pixels, s));
+            SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_tests, 0, (size_t)pixels * sizeof(uint32_t), s));
+        }
+    } else {
         SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_lights_dev, 0, SC_MAX_LIGHTS * sizeof(sc_cuda_shadow_light), s));
     }
+    const uint32_t key_blocks = pix_blocks;
+    const uint32_t vertex_blocks = p->num_triangles ? (st->num_vertices + SH_PIXEL_THREADS - 1) / SH_PIXEL_THREADS : 0;
+    const uint32_t emit_blocks = p->num_triangles ? (p->num_triangles + SH_EMIT - 1) / SH_EMIT : 1;
+    bool first = true;
     for (uint32_t li = 0; li < SC_MAX_LIGHTS; ++li) {
         if (!(light_mask >> li & 1u)) continue;
         sc_cuda_shadow_light *L = &st->shadow_lights_dev[li];
         split_desc d;
         size_t bytes = st->shadow_temp_bytes;
-        SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_tile_wmax, 0, (size_t)shape.num_tiles * sizeof(uint32_t), s));
-        SC_CUDA_CHECK(cudaMemsetAsync(st->shadow_tile_box, 0, (size_t)shape.num_tiles * 4 * sizeof(uint32_t), s));
+        /* The receivers kernel zeroes the per-tile words (and, for the first light, the masks) and its
+         * last block fits the grid. */
+        const sh_zero_job zero = {(uint4 *)st->shadow_tile_box, st->shadow_tile_words / 4, first ? st->shadow_mask : NULL,
+                                  st->shadow_tests};
+        first = false;
         sc_shadow_receivers_kernel<<<pix_blocks, SH_PIXEL_THREADS, 0, s>>>(
             st->consts, li, L, st->globals, st->hits, st->positions, st->indices, (float4 *)st->shadow_org,
-            st->recv_values[1], pixels);
+            st->recv_values[1], pixels, zero);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_receivers_kernel");
-        sc_shadow_setup_kernel<<<1, 1, 0, s>>>(st->consts, li, L, st->globals);
-        SC_CUDA_CHECK_LAUNCH("sc_shadow_setup_kernel");
-        sc_shadow_receiver_keys_kernel<<<pix_blocks, SH_PIXEL_THREADS, 0, s>>>(
+        sc_shadow_receiver_keys_kernel<<<key_blocks + vertex_blocks, SH_PIXEL_THREADS, 0, s>>>(
             L, (const float4 *)st->shadow_org, st->recv_values[1], st->recv_keys, st->recv_values[0],
-            st->shadow_tile_wmax, st->shadow_tile_box, pixels);
+            st->shadow_tile_wmax, st->shadow_tile_box, st->recv_counts, pixels, key_blocks, st->positions,
+            st->num_vertices, (float4 *)st->shadow_vlight);
         SC_CUDA_CHECK_LAUNCH("sc_shadow_receiver_keys_kernel");
         receiver_split_desc(st, &shape, pixels, li, &d);
         SC_TRY(split_multisplit(st->shadow_temp, &bytes, &d, s));
         if (marks == 0) { SC_TRY(mark(mark_ctx)); ++marks; }
 
-        if (p->num_triangles) {
-            sc_shadow_vertex_kernel<<<(st->num_vertices + SH_PIXEL_THREADS - 1) / SH_PIXEL_THREADS, SH_PIXEL_THREADS, 0,
-                                      s>>>(L, st->positions, st->num_vertices, (float4 *)st->shadow_vlight);
-            SC_CUDA_CHECK_LAUNCH("sc_shadow_vertex_kernel");
-            sc_shadow_emit_kernel<<<(p->num_triangles + SH_EMIT - 1) / SH_EMIT, SH_EMIT, 0, s>>>(
-                L, st->positions, (const float4 *)st->shadow_vlight, st->indices, p->num_triangles, st->shadow_tile_wmax, (const uint4 *)st->shadow_tile_box,
-                st->ref_keys[0], st->ref_values[0], (uint4 *)st->shadow_recs, st->ref_capacity);
-            SC_CUDA_CHECK_LAUNCH("sc_shadow_emit_kernel");
-        }
-        sc_shadow_finalize_kernel<<<1, 1, 0, s>>>(L, st->globals, st->ref_capacity);
-        SC_CUDA_CHECK_LAUNCH("sc_shadow_finalize_kernel");
+        sc_shadow_emit_kernel<<<emit_blocks, SH_EMIT, 0, s>>>(
+            L, st->globals, st->positions, (const float4 *)st->shadow_vlight, st->indices, p->num_triangles,
+            st->shadow_tile_wmax, (const uint4 *)st->shadow_tile_box, st->ref_keys[0], st->ref_values[0],
+            (uint4 *)st->shadow_recs, st->ref_capacity);
+        SC_CUDA_CHECK_LAUNCH("sc_shadow_emit_kernel");
         if (marks == 1) { SC_TRY(mark(mark_ctx)); ++marks; }
 
         bytes = st->shadow_temp_bytes;
