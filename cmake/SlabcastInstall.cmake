@@ -8,6 +8,7 @@
 #   <prefix>/lib/cmake/slabcast/     slabcastConfig.cmake, slabcastConfigVersion.cmake, slabcastTargets*.cmake
 #   <prefix>/lib/pkgconfig/          slabcast-{status,split,mesh,render,gl,display}.pc
 #   <prefix>/bin/                    slabcast, slabcast-bench (and split_bench, split-demo, slabcast-display-bench with CUDA)
+#   <prefix>/share/slabcast/examples/ examples/ as source: each a project of its own on find_package(slabcast)
 #
 # Internal headers (status/internal/sc_report.h, any src/ header) are never installed; the helper
 # targets the libraries link PRIVATE (slabcast_report, slabcast_cglm, slabcast_stb) exist only in the
@@ -133,6 +134,10 @@ foreach(program slabcast_bin slabcast_bench slabcast_display_bench split_bench s
     install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()
 endforeach()
+
+# The examples, as source: each folder a CMake project of its own that finds this package
+# (tests/install builds them from the prefix).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/slabcast/examples)
 
 # ---- CMake package ---------------------------------------------------------------------------------
 install(EXPORT slabcastTargets NAMESPACE slabcast:: DESTINATION ${SLABCAST_INSTALL_CMAKEDIR})

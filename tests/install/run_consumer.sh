@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # run_consumer.sh BUILD_DIR CONSUMER_DIR WORK_DIR: installs BUILD_DIR into WORK_DIR/prefix, then builds
-# and runs the outside project CONSUMER_DIR against it, with CMake (find_package) and with pkg-config.
+# and runs the outside project CONSUMER_DIR against it, with CMake (find_package) and with pkg-config,
+# and builds the installed examples (DATADIR/slabcast/examples) as a user would and runs them:
+# render_png on the backend the machine has (the CPU in CI), its PNGs checked by check_png.py.
 # Environment (set by tests/install/CMakeLists.txt): CMAKE, CC, CONSUMER_GENERATOR, CONSUMER_CFLAGS,
-# LIBDIR (lib, as GNUInstallDirs chose), SOURCE_DIR (must not appear in the installed package),
-# BUILD_TYPE.
+# LIBDIR (lib, as GNUInstallDirs chose), DATADIR (share), SOURCE_DIR (must not appear in the
+# installed package), BUILD_TYPE, PYTHON.
 set -euo pipefail
 build=$1 consumer=$2 work=$3
-cmake=${CMAKE:-cmake} cc=${CC:-cc} libdir=${LIBDIR:-lib}
+cmake=${CMAKE:-cmake} cc=${CC:-cc} libdir=${LIBDIR:-lib} datadir=${DATADIR:-share} python=${PYTHON:-python3}
+here=$(cd "$(dirname "$0")" && pwd)
 prefix=$work/prefix
 fail() { echo "test_install_consumer: FAIL: $*" >&2; exit 1; }
 step() { echo "== $*"; }
@@ -31,6 +34,10 @@ done
 for f in slabcastConfig.cmake slabcastConfigVersion.cmake slabcastTargets.cmake; do
   [ -f "$prefix/$libdir/cmake/slabcast/$f" ] || fail "$f not installed"
 done
+examples=$prefix/$datadir/slabcast/examples
+for f in render_png/CMakeLists.txt render_png/render_png.c; do
+  [ -f "$examples/$f" ] || fail "example $f not installed in $examples"
+done
 [ -x "$prefix/bin/slabcast" ] || fail "the slabcast program is not installed"
 if [ -n "${SOURCE_DIR:-}" ] && grep -rlF "$SOURCE_DIR" "$prefix/$libdir/cmake" "$prefix/$libdir/pkgconfig"; then
   fail "the package refers to the source tree (files above)"
@@ -49,6 +56,27 @@ found=$(sed -n 's/^slabcast_DIR:PATH=//p' "$work/cmake-build/CMakeCache.txt")
   { cat "$work/build.log" >&2; fail "the consumer's build failed"; }
 "$work/cmake-build/render_frame" || fail "render_frame (CMake build)"
 "$work/cmake-build/split_ref" || fail "split_ref (CMake build)"
+
+step "the installed example render_png, built from $examples as a user builds it"
+"$cmake" -S "$examples/render_png" -B "$work/example-build" "${gen[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
+  -DCMAKE_C_FLAGS="-Wall -Wextra -Wpedantic -Wshadow -Werror ${CONSUMER_CFLAGS:-}" \
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/example-configure.log" 2>&1 ||
+  { cat "$work/example-configure.log" >&2; fail "the example's configure failed"; }
+"$cmake" --build "$work/example-build" >"$work/example-build.log" 2>&1 ||
+  { cat "$work/example-build.log" >&2; fail "the example's build failed"; }
+"$work/example-build/render_png" "$work/knot.png" || fail "render_png (the built-in mesh)"
+"$python" "$here/check_png.py" "$work/knot.png" 512 512 || fail "render_png's PNG of the built-in mesh"
+# A mesh file: a cube of quads (fanned into triangles by the OBJ reader).
+printf '%s\n' 'v -1 -1 -1' 'v 1 -1 -1' 'v 1 1 -1' 'v -1 1 -1' 'v -1 -1 1' 'v 1 -1 1' 'v 1 1 1' 'v -1 1 1' \
+  'f 1 4 3 2' 'f 5 6 7 8' 'f 1 2 6 5' 'f 4 8 7 3' 'f 1 5 8 4' 'f 2 3 7 6' >"$work/cube.obj"
+"$work/example-build/render_png" "$work/cube.png" "$work/cube.obj" || fail "render_png cube.obj"
+"$python" "$here/check_png.py" "$work/cube.png" 512 512 || fail "render_png's PNG of cube.obj"
+if "$work/example-build/render_png" "$work/none.png" "$work/no-such-mesh.obj" 2>"$work/example-error.log"; then
+  fail "render_png succeeded with a missing mesh file"
+fi
+grep -q 'no-such-mesh.obj' "$work/example-error.log" ||
+  { cat "$work/example-error.log" >&2; fail "render_png's error for a missing file does not name it"; }
 
 step "consumer with pkg-config"
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
