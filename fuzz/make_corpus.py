@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora (fuzz/corpus/<target>/) and the hostile cases named in issue 23
+"""Writes the seed corpora (fuzz/corpus/<target>/) and the hand-written hostile cases
 (fuzz/regressions/<target>/) of the libFuzzer targets. Deterministic: running it again rewrites the
 same bytes. It only writes the files it names; regression cases added by hand (inputs the fuzzer
 found) are left alone. Needs python3 and xz (xz-utils) for the fuzz_xz seeds.

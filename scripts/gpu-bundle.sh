@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Copies what the GPU machine needs out of a built tree into one small folder (default out/gpu-bundle):
-# the gpu/gl test binaries, their tests/manifest.txt and the programs (bin/). Carry that folder (and .gl) to the GPU
+# the gpu/gl test binaries, their tests/manifest.txt and the programs (bin/). Copy that folder (and .gl) to the GPU
 # machine and run scripts/gpu-test.sh --build out/gpu-bundle there. See docs/DEVELOPING.md.
 #   scripts/gpu-bundle.sh [BUILD [DEST]] [--xz]
-# --xz also packs DEST into DEST.tar.xz (about 13x smaller; carry that when the folder is too big
-# to travel, and unpack it there first with `tar xJf DEST.tar.xz`).
+# --xz also packs DEST into DEST.tar.xz (about 13x smaller: copy that instead, and unpack it on the
+# GPU machine first with `tar xJf DEST.tar.xz`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 xz=0 args=()

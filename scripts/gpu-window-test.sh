@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # On the GPU machine: real windows through Xvfb, rendered on the GPU by NVIDIA's GLX client
 # (__GLX_VENDOR_LIBRARY_NAME=nvidia; Xvfb's GLX extension itself is served by Mesa's software driver).
-# Needs .gl/ (scripts/fetch-gl-debs.sh) and .x/ (scripts/fetch-x-debs.sh) carried with the tree.
+# Needs .gl/ (scripts/fetch-gl-debs.sh) and .x/ (scripts/fetch-x-debs.sh) copied with the tree.
 #   scripts/gpu-window-test.sh [--prepare] [--build DIR] [--fps MODEL [SUBDIVIDE]]...
-#     --prepare     only unpack .x (run in a call that carries .x; then the next call carries the bundle)
+#     --prepare     only unpack .x (once per machine: later runs need only the bundle)
 #     --build DIR   a bundle (scripts/gpu-bundle.sh) or built tree (default out/gpu-bundle)
 #     --fps MODEL N the viewer's frame rate, vsync off, at 1024x1024, 1920x1080 and 3840x2160 for MODEL
 #                   subdivided N times (repeatable; "builtin" is the built-in mesh)
@@ -26,12 +26,11 @@ if ! ldconfig -p | grep -q 'libGLX.so.0 '; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
 fi
-# Unpacked once per machine. .x and a bundle together pass the 64 MiB a call may carry: carry .x in
-# one call (--prepare), the bundle in the next while the machine is still warm (.x stays there).
+# Unpacked once per machine (into /tmp/slabcast-x): .x need not be copied with every bundle.
 x=/tmp/slabcast-x
 if [ ! -x "$x/usr/bin/Xvfb" ]; then
   for a in .x/x11.tar.xz .x/mesa.tar.xz; do
-    [ -f "$a" ] || { echo "gpu-window-test: $a missing (scripts/fetch-x-debs.sh, then carry .x)" >&2; exit 2; }
+    [ -f "$a" ] || { echo "gpu-window-test: $a missing (scripts/fetch-x-debs.sh, then copy .x to this machine)" >&2; exit 2; }
   done
   rm -rf "$x" && mkdir -p "$x"
   tar xJf .x/x11.tar.xz -C "$x" && tar xJf .x/mesa.tar.xz -C "$x" || exit 2

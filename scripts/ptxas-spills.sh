@@ -3,9 +3,8 @@
 # needed): compiles FILE of each TREE with `-Xptxas -v` and the release build's own command for FILE
 # (BUILD/compile_commands.json of this checkout, its source paths pointed at the tree) and prints
 # one line per kernel (demangled): registers, stack frame, spill stores and loads. With two trees, only
-# the kernels whose numbers differ, old -> new. Predicts locally what a variant does to the 80-register
-# kernels before it spends device time (the tenth session's claim-ahead variant spilled in every kernel
-# it touched and was slower).
+# the kernels whose numbers differ, old -> new. Shows on a machine without a GPU what a variant does to
+# the registers of kernels near their limit, before it is timed on the GPU.
 #   scripts/ptxas-spills.sh [--file primitives/src/multisplit_lookback.cu] [--match REGEX]
 #                           [--build build/release] TREE [TREE2]
 # TREE: a source tree (this checkout, a git worktree of a branch). Several minutes per tree on 2 cores.

@@ -2,7 +2,7 @@
  *
  * Every value is parsed strictly: decimal digits only for counts (no sign, no spaces, no hex),
  * plain decimal numbers for times, no trailing characters, and each value checked against the
- * ranges in options.h before it is converted. A bad value ends parsing with one line naming the
+ * ranges in option_limits.h before it is converted. A bad value ends parsing with one line naming the
  * option, the value, the problem and the valid range. */
 #include "options.h"
 
@@ -520,13 +520,4 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
     }
     if (o->help) return 0;
     return check_combinations(o, saw_window, saw_headless, err);
-}
-
-sc_deform_desc app_deform_desc(unsigned mask, float amount)
-{
-    sc_deform_desc d = {0};
-    for (int k = 0; k < SC_DEFORMER_COUNT; ++k)
-        if (mask & APP_DEFORM_BIT(k))
-            *sc_deform_amount(&d, (sc_deformer)k) = sc_deformer_typical_amount((sc_deformer)k) * amount;
-    return d;
 }

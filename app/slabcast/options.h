@@ -5,38 +5,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "deform_set.h"
+#include "option_limits.h"
 #include "slabcast.h"
 
 typedef enum app_window_mode { APP_WINDOW_AUTO = 0, APP_WINDOW_ON, APP_WINDOW_OFF } app_window_mode;
 /* --interop: how the viewer shows CUDA frames (sc_display_cuda_path). */
 typedef enum app_interop_mode { APP_INTEROP_AUTO = 0, APP_INTEROP_ON, APP_INTEROP_OFF } app_interop_mode;
-
-/* A set of deformers (--deform, the viewer's T key, slabcast-bench's --deform): bit d for deformer d
- * (sc_deformer). */
-#define APP_DEFORM_BIT(deformer) (1u << (unsigned)(deformer))
-#define APP_DEFORM_ALL ((1u << SC_DEFORMER_COUNT) - 1u)
-/* The set the programs run when none is given. */
-#define APP_DEFORM_DEFAULT (APP_DEFORM_BIT(SC_DEFORMER_TWIST) | APP_DEFORM_BIT(SC_DEFORMER_WAVE))
-
-/* Valid ranges of the numeric options (printed by --help, enforced by app_parse_options). */
-#define APP_MAX_IMAGE_SIDE 16384u      /* --size: each side 1 .. this */
-#define APP_MAX_FRAMES 1000000u        /* --frames: 1 .. this */
-#define APP_MAX_THREADS 1024u          /* --threads: 1 .. this */
-#define APP_MIN_RESOLUTION 3u          /* --resolution (sc_mesh_default's range) */
-#define APP_MAX_RESOLUTION 16384u
-#define APP_MAX_SUBDIVIDE 6u           /* --subdivide: 0 .. this */
-/* Frame times stay within +-APP_MAX_TIME seconds: float time keeps better than 1/100 s there, so
- * the periodic deformations stay smooth; beyond, frames would repeat or jump. */
-#define APP_MAX_TIME 100000.0
-#define APP_MIN_DT 1e-6                /* --dt: APP_MIN_DT .. APP_MAX_DT seconds */
-#define APP_MAX_DT 3600.0
-/* --max-mesh-bytes: 1 .. 2^62 (suffixes K, M, G, T: powers of 1024); counts: 1 .. 2^32 - 1. */
-#define APP_MAX_MESH_BYTES (UINT64_C(1) << 62)
-#define APP_MAX_MESH_COUNT UINT64_C(0xFFFFFFFF)
-#define APP_MAX_MODELS 64u             /* model files on one command line (the viewer's Tab cycles them) */
-#define APP_MAX_HEAT 1e9               /* --heat-max: (0, this] */
-#define APP_MAX_DEFORM_AMOUNT 10.0     /* --deform-amount: 0 .. this (1: the default motion) */
-#define APP_MAX_DEFORM_SPEED 100.0     /* --deform-speed: -this .. this (1: real time) */
 
 /* Headless frame counts when --frames is not given: on a backend whose frames are timed on the
  * device (sc_backend_info.device_timed), and on one timed by the host's clock (slower by far). */
@@ -97,9 +72,6 @@ typedef struct app_options {
 int app_parse_options(int argc, char **argv, app_options *out, FILE *err);
 void app_print_usage(FILE *f);
 const char *app_mode_name(sc_view_mode mode);
-/* Builds the deformation descriptor for the deformers in mask, each at its typical amount
- * (sc_deformer_typical_amount: a visible, smooth motion) times amount (1: the default motion). */
-sc_deform_desc app_deform_desc(unsigned mask, float amount);
 
 /* The image format of a file name's extension (case-insensitive: .png, .jpg, .jpeg, .bmp, .tga);
  * APP_IMAGE_UNKNOWN for anything else, no extension included. */

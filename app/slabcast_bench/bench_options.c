@@ -15,9 +15,10 @@
 #include "bench_peer.h"
 #include "bench_plot_format.h"
 #include "camera.h"
+#include "deform_set.h"
 #include "name_lists.h"
+#include "option_limits.h"
 #include "option_values.h"
-#include "options.h"
 
 
 typedef enum opt_id {

@@ -8,9 +8,9 @@
 
 #include "bench_image.h"
 #include "camera.h"
+#include "deform_set.h"
 #include "frame_stats.h"
 #include "lights.h"
-#include "options.h"
 #include "sc_status.h"
 
 #define BENCH_PI 3.14159265358979323846

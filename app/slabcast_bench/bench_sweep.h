@@ -15,7 +15,7 @@ typedef struct bench_config {
     unsigned model;              /* index into bench_options.models (0 for the default built-in mesh) */
     const char *model_path;      /* NULL: the built-in mesh */
     uint32_t subdivide;
-    unsigned deform_mask;        /* deformers on: APP_DEFORM_BIT(d) for each (options.h) */
+    unsigned deform_mask;        /* deformers on: APP_DEFORM_BIT(d) for each (deform_set.h) */
     uint32_t width, height;
     uint32_t tile_size, num_slabs;
     uint32_t view, views;        /* view k of N on the orbit; views == 0: the fixed --camera */

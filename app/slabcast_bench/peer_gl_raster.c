@@ -1,4 +1,4 @@
-/* peer_gl_raster.c - the gl-raster peer of slabcast-bench (issue 26): OpenGL hardware rasterisation of
+/* peer_gl_raster.c - the gl-raster peer of slabcast-bench: OpenGL hardware rasterisation of
  * the same deformed mesh, timed beside our ray caster.
  *
  * Every frame our CUDA renderer deforms the mesh and its positions go device to device into a GL

@@ -1,4 +1,4 @@
-/* peer_gl_shadowmap.c - the gl-shadowmap peer of slabcast-bench (issue 34): OpenGL shadow mapping of the
+/* peer_gl_shadowmap.c - the gl-shadowmap peer of slabcast-bench: OpenGL shadow mapping of the
  * same deformed mesh from the same light, what users would otherwise use for hard shadows, timed beside
  * our exact shadows and compared with them pixel by pixel.
  *

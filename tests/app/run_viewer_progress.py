@@ -30,7 +30,7 @@ os.mkfifo(slow)
 viewer = Viewer(BIN, ["--window", "--backend", "cpu", first, slow, "--size", f"{W}x{H}"], WORK, env)
 failures = []
 
-# The colours draw_progress (app/slabcast/viewer_glfw.c) clears with, as 8-bit values.
+# The colours draw_progress (app/slabcast/viewer/viewer_glfw.c) clears with, as 8-bit values.
 BACKGROUND, FRAME, TRACK = (20, 20, 26), (153, 153, 166), (38, 38, 46)
 
 

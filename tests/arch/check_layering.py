@@ -14,7 +14,10 @@ headers of the rooms its own room may use, and no others:
     render/cuda       ... and cuda
     render/api        the front end: every room of render/
     render/gl, display  status, the renderer's public headers, their own room
-    app/, fuzz/       public headers, the report macros (status/internal), their own folder
+    app/, fuzz/       public headers, the report macros (status/internal), their own folder; in app/,
+                      app/common (what slabcast and slabcast-bench share) uses no program's folder,
+                      slabcast (app/slabcast and its rooms) and slabcast-bench (app/slabcast_bench) use
+                      app/common and not each other, the other programs may use both
     tests/            public headers, the report macros, render/core (shared math), the test-only
                       header of the front end, test helpers; tests/primitives also primitives/src
 
@@ -37,6 +40,7 @@ ROOMS = [
     ('mesh/include', 'mesh'), ('mesh', 'mesh_private'),
     ('render/include', 'render'), ('render/api', 'api'), ('render/core', 'core'),
     ('render/cpu', 'cpu'), ('render/cuda', 'cuda'), ('render/gl', 'gl'), ('render/display', 'display'),
+    ('app/common', 'app_common'), ('app/slabcast', 'app_slabcast'), ('app/slabcast_bench', 'app_bench'),
     ('app', 'app'), ('fuzz', 'fuzz'),
     ('tests/primitives', 'tests_primitives'), ('tests', 'tests'),
 ]
@@ -57,9 +61,12 @@ ALLOWED = {
     'api': RENDER_SHARED | {'api', 'cpu', 'cuda', 'testing'},
     'gl': {'status', 'report', 'render', 'gl'},
     'display': {'status', 'report', 'render', 'gl', 'display', 'testing'},
-    'app': PUBLIC | {'report', 'app'},
+    'app_common': PUBLIC | {'report', 'app_common'},
+    'app_slabcast': PUBLIC | {'report', 'app_common', 'app_slabcast'},
+    'app_bench': PUBLIC | {'report', 'app_common', 'app_bench'},
+    'app': PUBLIC | {'report', 'app', 'app_common', 'app_slabcast'},
     'fuzz': PUBLIC | {'report', 'fuzz', 'testing'},
-    'tests': PUBLIC | {'report', 'core', 'testing', 'tests', 'app'},
+    'tests': PUBLIC | {'report', 'core', 'testing', 'tests', 'app', 'app_common', 'app_slabcast', 'app_bench'},
     'tests_primitives': PUBLIC | {'report', 'split_private', 'tests', 'tests_primitives'},
 }
 

@@ -9,12 +9,12 @@
 #                                        EGL device
 # Both include the peer's source (its shadow mapper is static) and link the bench's peer helpers
 # (bench_peers.c, whose table needs peer_cpu.c and its peer_renderer.c) and its pictures (bench_image.c);
-# the program's framing and default light come from slabcast_app_core (orbit.h, lights.h).
+# the programs' framing, default light and deformer sets come from slabcast_app_common (app/common).
 set(_gl_shadowmap_bench_dir ${PROJECT_SOURCE_DIR}/app/slabcast_bench)
 set(_gl_shadowmap_sources ${CMAKE_CURRENT_LIST_DIR}/test_peer_gl_shadowmap.c ${_gl_shadowmap_bench_dir}/bench_peers.c
                           ${_gl_shadowmap_bench_dir}/peer_cpu.c ${_gl_shadowmap_bench_dir}/peer_renderer.c
                           ${_gl_shadowmap_bench_dir}/bench_image.c)
-set(_gl_shadowmap_libs slabcast_app_core slabcast_render slabcast_mesh slabcast_gl slabcast_glad slabcast_report
+set(_gl_shadowmap_libs slabcast_app_common slabcast_render slabcast_mesh slabcast_gl slabcast_glad slabcast_report
                        slabcast_stb m)
 
 slabcast_add_test(test_peer_gl_shadowmap_host SOURCES ${_gl_shadowmap_sources} LABELS gl LIBS ${_gl_shadowmap_libs})

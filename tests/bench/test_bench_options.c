@@ -9,8 +9,8 @@
 #include "bench_options.h"
 #include "bench_peer.h"
 #include "bench_test_options.h"
+#include "deform_set.h"
 #include "name_lists.h"
-#include "options.h"
 #include "sctest.h"
 
 /* The message is one line, starts with the program's name and holds every one of the words. */

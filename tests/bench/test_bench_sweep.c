@@ -8,7 +8,7 @@
 #include "bench_options.h"
 #include "bench_sweep.h"
 #include "bench_test_options.h"
-#include "options.h"
+#include "deform_set.h"
 #include "sctest.h"
 
 /* ---- the sweep --------------------------------------------------------------------------------- */

@@ -21,8 +21,8 @@
 #endif
 #include <unistd.h>
 
+#include "deform_set.h"
 #include "lights.h"
-#include "options.h"
 #include "orbit.h"
 #include "sctest.h"
 #include "sctest_gl.h"

@@ -1,6 +1,6 @@
 /* sctest_models.h - where tests find the shared benchmark models (the .obj.xz files in ../shared/models, never
  * copied into the project). Looked for in order: $SLABCAST_MODELS, the shared folder beside the source
- * tree (compiled in), and out/models relative to the working directory (a GPU machine's carried copy).
+ * tree (compiled in), and out/models relative to the working directory (a copy beside a bundle on a GPU machine).
  * Tests that need a model skip cleanly when it is absent. */
 #ifndef SCTEST_MODELS_H
 #define SCTEST_MODELS_H

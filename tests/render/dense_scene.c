@@ -46,7 +46,7 @@ int dense_scene_load(const char *file, uint32_t levels, sc_mesh *out)
     return 0;
 }
 
-/* The same float arithmetic as app/slabcast/orbit.c (app_bounds, app_orbit_frame, app_orbit_camera)
+/* The same float arithmetic as app/common/orbit.c (app_bounds, app_orbit_frame, app_orbit_camera)
  * at its starting yaw, pitch and distance. */
 sc_camera_desc dense_orbit_camera(const sc_mesh *m)
 {

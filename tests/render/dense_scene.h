@@ -18,7 +18,7 @@ extern "C" {
  * Returns 0, 77 when the model is absent (the caller skips), -1 on error (reported). */
 int dense_scene_load(const char *file, uint32_t levels, sc_mesh *out);
 
-/* The camera the slabcast program starts with (app/slabcast/orbit.c: the bounding box's sphere
+/* The camera the slabcast program starts with (app/common/orbit.c: the bounding box's sphere
  * fits a 45 degree view, yaw 0.6, pitch 0.35) and the bench's deformation (twist 0.9, wave 0.04). */
 sc_camera_desc dense_orbit_camera(const sc_mesh *m);
 sc_deform_desc dense_bench_deform(void);

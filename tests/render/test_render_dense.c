@@ -4,8 +4,8 @@
  *
  * Tests named small_* are fast (the `cpu` entry: `test_render_dense small`): the dense reference
  * against the every-ray brute force on small scenes, the built-in knot and the plain dragon at
- * 1920x1080. Tests named large_* (the `large` entry: `test_render_dense large`) are the frames of
- * issue 23: the dragon subdivided twice (13.9M triangles), deformed twist + wave, the slabcast
+ * 1920x1080. Tests named large_* (the `large` entry: `test_render_dense large`) are the dense
+ * frames: the dragon subdivided twice (13.9M triangles), deformed twist + wave, the slabcast
  * program's default orbit camera, at 1920x1080 (t = 0, 1.65) and 3840x2160 (t = 0, 1.65).
  * Models come from sctest_models.h; a test whose model is absent is skipped. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* test_render_shadows.c - the CPU backend's shadows (issue 34) against shadow_brute_force.h, which
+/* test_render_shadows.c - the CPU backend's shadows against shadow_brute_force.h, which
  * shares only the shadow ray (shadow.h) and the watertight test (intersect.h) with the renderer:
  * every hit pixel's mask bit for bit, for every light, on the cases of shadow_cases.h: a small
  * scene of a plane, a closed sphere, overlapping quads and a wall; closed meshes that must not leak;

@@ -1,4 +1,4 @@
-/* test_render_shadows_gpu.cu - the CUDA backend's shadows (issue 34) against shadow_brute_force.h,
+/* test_render_shadows_gpu.cu - the CUDA backend's shadows against shadow_brute_force.h,
  * which shares only the shadow ray (shadow.h) and the watertight test (intersect.h) with the
  * renderer, bit for bit on every hit pixel and light, on the cases of shadow_cases.h (those of
  * test_render_shadows.c). The reference runs on the device's own hits and deformed positions, so the
