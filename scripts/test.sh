@@ -12,6 +12,9 @@
 #   SLABCAST_FUZZ_TESTS=1 bash scripts/test.sh -L cpu    # ... and the fuzz replay too
 #   SLABCAST_FUZZ_TESTS=0 bash scripts/test.sh           # never the fuzz replay
 #   SLABCAST_CPU_ONLY_TESTS=1|0                          # the CPU-only configuration always / never
+#   SLABCAST_CUDA_ARCHITECTURES="75-real;90-real;90-virtual" bash scripts/test.sh
+#                                     # the release build for these CUDA architectures only (CI's list:
+#                                     # the oldest and the newest; the default builds every one)
 #   SLABCAST_CUDA=OFF bash scripts/test.sh               # a machine without CUDA: the CPU-only
 #                                                        # configuration (and the fuzz replay) alone
 set -euo pipefail
@@ -32,7 +35,11 @@ if [ "$#" -eq 0 ]; then set -- -LE large; fi
 jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ "$no_cuda" = 0 ]; then
-  cmake --preset "$preset"
+  if [ -n "${SLABCAST_CUDA_ARCHITECTURES:-}" ]; then
+    cmake --preset "$preset" "-DSLABCAST_CUDA_ARCHITECTURES=$SLABCAST_CUDA_ARCHITECTURES"
+  else
+    cmake --preset "$preset"
+  fi
   cmake --build --preset "$preset"
   ctest --preset "$preset" "$@"
 fi

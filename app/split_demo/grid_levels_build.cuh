@@ -44,8 +44,16 @@ __global__ void bin_triangles(const float *__restrict__ pos, const uint32_t *__r
         counts[t] = gl_bin_refs(&b);
         if (b.visible) lo = min(lo, __float_as_uint(b.key)), hi = max(hi, __float_as_uint(b.key));
     }
-    lo = __reduce_min_sync(0xFFFFFFFFu, lo); /* every lane reaches here: the loop has no early exit */
+    /* every lane reaches here: the loop has no early exit */
+#if __CUDA_ARCH__ >= 800
+    lo = __reduce_min_sync(0xFFFFFFFFu, lo);
     hi = __reduce_max_sync(0xFFFFFFFFu, hi);
+#else
+    for (int o = 16; o > 0; o >>= 1) { /* no warp-reduce instruction before sm_80 */
+        lo = min(lo, __shfl_xor_sync(0xFFFFFFFFu, lo, o));
+        hi = max(hi, __shfl_xor_sync(0xFFFFFFFFu, hi, o));
+    }
+#endif
     if ((threadIdx.x & 31) == 0 && hi != 0) {
         atomicMin(&depth_bits[0], lo);
         atomicMax(&depth_bits[1], hi);

@@ -36,7 +36,9 @@
  *    callback of sc_status.h before they start).
  *  - Launches: split_segmented with B <= 32 is one cooperative kernel sized to be fully resident
  *    (with MPS or a partitioned GPU it can fail to launch: a CUDA error naming the kernel); the
- *    multisplit's kernels use programmatic dependent launch (sm_90) where the device supports it.
+ *    multisplit's kernels use programmatic dependent launch (sm_90) where the device supports it
+ *    (compute capability 9.0+, unless SLABCAST_CUDA_PORTABLE=1 is in the environment at the first call
+ *    on that device: then plain stream order, as on older GPUs).
  *  - The unstable variants (desc->unstable) may order a bucket's records differently from run to run.
  *  - The *_ref functions take the same descriptors with HOST pointers, run on the calling thread,
  *    and produce bit-identical results (same permutation, same offsets) for the stable variants.

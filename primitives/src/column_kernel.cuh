@@ -12,6 +12,7 @@
 #define SPLIT_COLUMN_KERNEL_CUH
 
 #include "block_scan.cuh"
+#include "sc_cuda_arch.h"
 #include "tile_order.cuh"
 #include "warp_rank.cuh"
 
@@ -307,7 +308,7 @@ struct split_col_block {
 };
 
 template <typename KeyT, int RULE, int MODE>
-__global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS) split_scatter_kernel(split_kernel_params p)
+__global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, SC_MIN_BLOCKS(SPLIT_BLOCK_THREADS, SPLIT_SCATTER_MIN_BLOCKS)) split_scatter_kernel(split_kernel_params p)
 {
     split_wait_prior_grids();
     extern __shared__ __align__(16) unsigned char smem[];

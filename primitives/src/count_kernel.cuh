@@ -7,6 +7,7 @@
 #ifndef SPLIT_COUNT_KERNEL_CUH
 #define SPLIT_COUNT_KERNEL_CUH
 
+#include "sc_cuda_arch.h"
 #include "tile_order.cuh"
 
 /* Count kernel: boundaries, then `copies` interleaved copies of the B counters, entry b * copies + copy,
@@ -130,7 +131,8 @@ __device__ __forceinline__ void split_count_add2(uint32_t (&b)[ITEMS], uint32_t 
 /* EXTRA (BITS rule only): also the totals of the next field up (split_kernel_params.extra_totals), from
  * the same reads. */
 template <typename KeyT, int RULE, bool EXTRA>
-__global__ void __launch_bounds__(SPLIT_BLOCK_THREADS, RULE == SPLIT_BUCKETS_RANGE ? 1 : SPLIT_COUNT_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(SPLIT_BLOCK_THREADS,
+                                     RULE == SPLIT_BUCKETS_RANGE ? 1 : SC_MIN_BLOCKS(SPLIT_BLOCK_THREADS, SPLIT_COUNT_BLOCKS_PER_SM))
     split_count_kernel(split_kernel_params p)
 {
     split_release_dependents(); /* the scan may be scheduled now; it waits for this kernel to complete */

@@ -37,6 +37,7 @@
 
 #include <type_traits>
 
+#include "sc_cuda_arch.h"
 #include "table_scan_block.cuh"
 
 /* Look-back status words (split_kernel_params.tile_status): a 30-bit count and a flag; 0 = not yet
@@ -494,7 +495,8 @@ __device__ __forceinline__ void split_lb_tile(const split_kernel_params &p, cons
  * wait): with given totals these kernels are compiled again (LOOK) to take their tiles as the others
  * do. */
 template <typename KeyT, int RULE, int OUT, int NB, bool LOOK>
-__global__ void __launch_bounds__(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT, NB > 0, LOOK))
+__global__ void __launch_bounds__(SPLIT_LB_THREADS,
+                                     SC_MIN_BLOCKS(SPLIT_LB_THREADS, split_lb_blocks_per_sm(sizeof(KeyT) == 8, OUT, NB > 0, LOOK)))
     split_lookback_kernel(split_kernel_params p)
 {
     split_wait_prior_grids();

@@ -5,6 +5,7 @@
 
 #include <cooperative_groups.h>
 
+#include "sc_cuda_arch.h"
 #include "segmented_tiles.cuh"
 
 namespace {
@@ -292,7 +293,7 @@ __device__ void ballot_huge(const seg_params &p, block_smem &sm, ballot_ctl &ctl
 }
 
 template <typename K, int RULE>
-__global__ void __launch_bounds__(BT, SEG_BALLOT_BLOCKS_PER_SM) seg_ballot_kernel(seg_params p)
+__global__ void __launch_bounds__(BT, SC_MIN_BLOCKS(BT, SEG_BALLOT_BLOCKS_PER_SM)) seg_ballot_kernel(seg_params p)
 {
     __shared__ union {
         ballot_smem a;

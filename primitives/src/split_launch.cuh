@@ -5,6 +5,8 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <atomic>
 #include <utility>
@@ -17,7 +19,7 @@
  * split_wait_prior_grids(), which returns once the kernels before it have completed and their writes
  * are visible, so nothing it reads or writes in global memory is touched early. A kernel calls
  * split_release_dependents() to let the next one be scheduled before it ends (the next one still
- * waits for its completion). Elsewhere (older GPUs, plain launches) both are no-ops. */
+ * waits for its completion). Elsewhere (older GPUs, plain launches: split_pdl_on) both are no-ops. */
 __device__ __forceinline__ void split_wait_prior_grids()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -30,6 +32,32 @@ __device__ __forceinline__ void split_release_dependents()
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
+/* Whether launches on the current device use programmatic dependent launch: compute capability 9.0
+ * or newer, unless SLABCAST_CUDA_PORTABLE=1 in the environment (the portable path, as on older GPUs:
+ * plain stream order, which the griddepcontrol instructions above then leave unchanged). Asked of the
+ * driver once per device ordinal below 64 (bit `dev` of `known`, the answer in `on`); devices from 64
+ * on ask at every launch. */
+inline bool split_pdl_on()
+{
+    static std::atomic<unsigned long long> known{0}, on{0};
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    const unsigned long long bit = dev >= 0 && dev < 64 ? 1ull << dev : 0ull;
+    if (bit && (known.load(std::memory_order_acquire) & bit)) return (on.load(std::memory_order_relaxed) & bit) != 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    const char *portable = getenv("SLABCAST_CUDA_PORTABLE");
+    const bool pdl = major >= 9 && !(portable && strcmp(portable, "1") == 0);
+    if (pdl) on.fetch_or(bit, std::memory_order_relaxed);
+    known.fetch_or(bit, std::memory_order_release);
+    return pdl;
+}
+
 template <typename... KArgs, typename... Args>
 static cudaError_t split_launch_dependent(void (*kernel)(KArgs...), uint32_t grid, uint32_t block, size_t smem,
                                          cudaStream_t stream, Args &&...args)
@@ -43,7 +71,7 @@ static cudaError_t split_launch_dependent(void (*kernel)(KArgs...), uint32_t gri
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[0].val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cfg.numAttrs = split_pdl_on() ? 1 : 0;
     return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
 }
 

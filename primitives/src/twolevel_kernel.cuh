@@ -27,6 +27,7 @@
 #define SPLIT_TWOLEVEL_KERNEL_CUH
 
 #include "multisplit_kernels.cuh"
+#include "sc_cuda_arch.h"
 
 /* Records per thread: RECOMP (keys and a payload, the bucket recomputed from the key, ranks kept two
  * to a register), else with a payload stream or not (bucket and rank in a register). */
@@ -264,7 +265,7 @@ __device__ __forceinline__ void split_tl_tile(const split_kernel_params &p, cons
 /* PAY: one payload stream, the gather index (p.gather_index) or the values (p.values_in[0]). RECOMP:
  * BITS rule with keys and a payload out (split_tl_recomp). */
 template <int RULE, bool PAY, bool RECOMP>
-__global__ void __launch_bounds__(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM) split_twolevel_kernel(split_kernel_params p)
+__global__ void __launch_bounds__(SPLIT_TL_THREADS, SC_MIN_BLOCKS(SPLIT_TL_THREADS, SPLIT_TL_BLOCKS_PER_SM)) split_twolevel_kernel(split_kernel_params p)
 {
     split_wait_prior_grids();
     constexpr int ITEMS = (int)split_tl_items(PAY, RECOMP);

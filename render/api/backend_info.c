@@ -1,6 +1,6 @@
 /* backend_info.c - sc_backend_get_info: what a backend is and whether it runs here, from its table
  * (kind and caps) and its own description (availability, where its buffers live, how its frames are
- * timed, device and its name, threads). */
+ * timed, device and its name, threads, the code path that runs). */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +17,7 @@ sc_status sc_backend_get_info(sc_backend backend, sc_backend_info *out)
     const sc_backend_ops *ops = sc_backend_find(backend);
     out->backend = ops ? ops->kind : backend;
     out->name = sc_backend_name(out->backend);
+    out->code_path = "";
     if (!ops) { /* a backend this build left out (its toolkit was not found or its option was off) */
         out->built = 0;
         /* Where it would want them, had it been built: the backends a build may leave out are the

@@ -43,7 +43,8 @@ enum {
     SC_CUDA_RAYCAST_MIN_BLOCKS = 6,   /* ... resident blocks asked of the compiler (at most 85 registers) */
     SC_CUDA_RAYCAST_QUAD = 8,         /* edge of the 8x8 quadrant a warp's 64 rays cover (2 per lane) */
     SC_CUDA_RAYCAST_CLUSTER_SIDE = 2, /* tiles of 9..16 pixels per edge: 2 x 2 quadrants, ... */
-    SC_CUDA_RAYCAST_CLUSTER = 4,      /* ... one block each, as a thread-block cluster of 4 */
+    SC_CUDA_RAYCAST_CLUSTER = 4,      /* ... one block each, as a thread-block cluster of 4 (sm_90;
+                                         the portable path: the 17..32 kernel with 4 warps) */
     SC_CUDA_RAYCAST_QUADS_MAX_WARPS = 16, /* tiles of 17..32: a warp per quadrant, at most 4 x 4 */
     SC_CUDA_RAYCAST_BATCH_32 = 256,   /* ... triangles staged per batch (one per thread at most) */
     SC_CUDA_RAYCAST_CULL_MARGIN = 4,  /* quadrant cull of tiles of 9..16: this many binning margins,

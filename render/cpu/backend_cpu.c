@@ -339,6 +339,7 @@ static void cpu_describe(sc_backend_info *info)
     info->worker_threads = sc_cpu_default_threads();
     snprintf(info->device, sizeof info->device, "host: %u threads", info->worker_threads);
     info->device_name[0] = '\0'; /* the host: no device of its own to name */
+    info->code_path = "host";
 }
 
 const sc_backend_ops sc_backend_cpu_ops = {

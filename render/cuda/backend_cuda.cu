@@ -47,6 +47,20 @@ static int cuda_available(void)
     return count > 0;
 }
 
+/* The Hopper paths (thread-block clusters; the split library's programmatic dependent launch) run on
+ * a device of compute capability 9.0 or newer, unless SLABCAST_CUDA_PORTABLE=1 forces the portable
+ * paths (every GPU the build holds code for runs those; the GPU suite tests them on the H100 so). */
+static int cuda_portable_forced(void)
+{
+    const char *v = getenv("SLABCAST_CUDA_PORTABLE");
+    return v && strcmp(v, "1") == 0;
+}
+
+static int cuda_hopper_paths(int major)
+{
+    return major >= 9 && !cuda_portable_forced();
+}
+
 static void cuda_describe(sc_backend_info *info)
 {
     int count = 0, dev = 0;
@@ -55,6 +69,7 @@ static void cuda_describe(sc_backend_info *info)
     info->worker_threads = 0;
     info->device[0] = '\0';
     info->device_name[0] = '\0';
+    info->code_path = "";
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         cudaGetLastError();
@@ -76,6 +91,7 @@ static void cuda_describe(sc_backend_info *info)
     snprintf(info->device, sizeof info->device, "%.160s (sm_%d%d, %d SMs, %.0f GiB)", prop.name, prop.major, prop.minor,
              prop.multiProcessorCount, (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
     snprintf(info->device_name, sizeof info->device_name, "%.160s", prop.name); /* as in device */
+    info->code_path = cuda_hopper_paths(prop.major) ? "hopper" : "portable";
 }
 
 template <typename T> static void dev_free(T *&p)
@@ -323,6 +339,15 @@ static sc_status cuda_create(const sc_backend_config *config, void **state)
     {
         const char *g = getenv("SLABCAST_CUDA_GRAPHS");
         st->use_graphs = !(g && strcmp(g, "0") == 0);
+    }
+    {
+        int dev = 0, major = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+            cudaGetLastError();
+            major = 0; /* the portable paths; the allocations below report a device that does not answer */
+        }
+        st->clusters = cuda_hopper_paths(major);
     }
     sc_status s = dev_alloc(st->globals, 1, "frame counters");
     if (s == SC_OK) s = dev_alloc(st->consts, 1, "frame constants");

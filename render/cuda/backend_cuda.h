@@ -216,6 +216,9 @@ typedef struct sc_cuda_state {
                                       launched every frame and checks the flag itself */
     int use_graphs;                /* 1 unless SLABCAST_CUDA_GRAPHS=0 (for profilers that cannot see
                                       kernels inside graphs with conditional nodes) */
+    int clusters;                  /* 1: the Hopper paths (sm_90+ and SLABCAST_CUDA_PORTABLE is not 1):
+                                      the 9..16-pixel tiles as thread-block clusters; 0: the portable
+                                      paths (sc_cuda_hopper_paths) */
 } sc_cuda_state;
 
 #ifdef __cplusplus

@@ -31,6 +31,7 @@
 #include "bins_cuda.cuh"
 #include "classify.h"
 #include "render_tuning.h"
+#include "sc_cuda_arch.h"
 #include "sc_report.h"
 #include "split.h"
 
@@ -41,7 +42,7 @@
  * CELL_KEYS: the key is the cell, tile << slab_bits | slab, for the radix-sort binning
  * (bin_radix_cuda.cu); else tile | slab << tile_bits, for the splits. */
 template <bool CELL_KEYS>
-__global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS, SC_CUDA_EMIT_MIN_BLOCKS)
+__global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS, SC_MIN_BLOCKS(SC_CUDA_EMIT_THREADS, SC_CUDA_EMIT_MIN_BLOCKS))
 sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, const float *pos, const uint32_t *idx,
                const float *tri_keys, const uint4 *tri_bins, uint32_t *keys, uint32_t *values)
 {

@@ -25,6 +25,9 @@
  * are done, and the tile's early exit (all its rays done) is the AND of its quadrants', gathered in
  * the cluster's shared memory.
  *
+ * Without thread-block clusters (GPUs before sm_90, or SLABCAST_CUDA_PORTABLE=1) these tiles take
+ * the kernel of the larger tiles below, with four warps.
+ *
  * Tiles of 17..32 pixels per edge: one block per tile, one warp per 8x8 quadrant holding its 64
  * rays (two per lane). The block stages each batch of references once in shared memory (the same records,
  * plus a mask of the quadrants the binning rule at 8x8 tiles gives the triangle), and every warp
@@ -40,9 +43,20 @@
 #include "classify.h"
 #include "intersect.h"
 #include "render_tuning.h"
+#include "sc_cuda_arch.h"
 #include "sc_report.h"
 
 namespace cg = cooperative_groups;
+
+/* Thread-block clusters (the 9..16-pixel tiles' quadrants) exist from sm_90 on: the cluster kernel's
+ * cluster code is compiled for those architectures (and the host pass) alone. Elsewhere, and with
+ * SLABCAST_CUDA_PORTABLE=1, sc_cuda_raycast takes the quadrant kernel (a block per tile, a warp per
+ * 8x8 quadrant) for those tiles instead and never launches the cluster kernel there. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define RC_HAS_CLUSTERS 1
+#else
+#define RC_HAS_CLUSTERS 0
+#endif
 
 /* Sum of v over the `lanes` first lanes of the warp (lanes 1..32), valid in lane 0. */
 __device__ static inline unsigned long long warp_sum_u64(unsigned long long v, uint32_t lanes)
@@ -202,7 +216,7 @@ __device__ static inline bool rc_ray_pixel(uint32_t j, uint32_t quad, uint32_t t
  * quadrant (rc_may_cover; the tests are still counted per reference, as the CPU counts them); the
  * tile's early exit (all its rays done) is the AND of the quadrants', gathered in the cluster. */
 template <int WARPS, int QUADS>
-__global__ void __launch_bounds__(WARPS * 32, SC_CUDA_RAYCAST_MIN_BLOCKS)
+__global__ void __launch_bounds__(WARPS * 32, SC_MIN_BLOCKS(WARPS * 32, SC_CUDA_RAYCAST_MIN_BLOCKS))
 sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cuda_globals *g_in, sc_cuda_globals *g,
                         const uint32_t *cell_offsets, const uint32_t *ref_values, const uint32_t *idx,
                         const float *pos, sc_hit *hits, uint32_t *tests_out)
@@ -217,6 +231,10 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     static_assert(sizeof(s_tri[0]) >= 5 * RC_RAYS * sizeof(float), "hit exchange fits the staging buffer");
     static_assert(QUADS == 1 || QUADS == RC_CLUSTER, "a tile or its 8x8 quadrants");
 
+#if !RC_HAS_CLUSTERS
+    if (QUADS > 1) __trap(); /* never launched here (see RC_HAS_CLUSTERS) */
+    (void)s_exit;
+#endif
     if (g_in->overflow) return;
     sc_frame_params p = fc->p;
     p.depth_min = g_in->depth_min;
@@ -281,7 +299,9 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     /* The quadrant's pixel columns and rows (screen), for rc_may_cover. */
     const uint32_t qx0 = x0 + (quad % RC_CLUSTER_SIDE) * RC_QUAD, qy0 = y0 + (quad / RC_CLUSTER_SIDE) * RC_QUAD;
     const uint32_t qx1 = qx0 + (RC_QUAD - 1), qy1 = qy0 + (RC_QUAD - 1);
+#if RC_HAS_CLUSTERS
     if (QUADS > 1) cg::this_cluster().sync(); /* every block of the cluster runs (rank 0's flags, below) */
+#endif
 
     float4(*const q)[3] = s_tri[warp];
     const float tmin = p.near_plane, tmax = p.far_plane;
@@ -389,6 +409,7 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
             if (QUADS == 1 && exited) atomicAdd(&g->exited, 1ull);
         }
     }
+#if RC_HAS_CLUSTERS
     if (QUADS > 1) {
         /* The tile exited early when every quadrant did: rank 0 gathers the flags. */
         cg::cluster_group cluster = cg::this_cluster();
@@ -400,6 +421,7 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
             if (all) atomicAdd(&g->exited, 1ull);
         }
     }
+#endif
     __syncthreads();
     if (tid < RC_RAYS) {
         uint32_t lx, ly;
@@ -648,8 +670,9 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
         sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 1><<<p->num_tiles, SC_CUDA_RAYCAST_WARPS * 32, 0, s>>>(
             st->consts, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel");
-    } else if (p->tile_size <= RC_CLUSTER_SIDE * RC_QUAD) {
-        /* A cluster of RC_CLUSTER blocks (the 8x8 quadrants) per tile. */
+    } else if (st->clusters && p->tile_size <= RC_CLUSTER_SIDE * RC_QUAD) {
+        /* A cluster of RC_CLUSTER blocks (the 8x8 quadrants) per tile (sm_90; elsewhere, and with
+         * SLABCAST_CUDA_PORTABLE=1, the quadrant kernel below takes these tiles too). */
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr[1];
         attr[0].id = cudaLaunchAttributeClusterDimension;

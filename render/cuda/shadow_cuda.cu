@@ -37,6 +37,7 @@
 
 #include "backend_cuda.h"
 #include "render_tuning.h"
+#include "sc_cuda_arch.h"
 #include "sc_report.h"
 #include "shadow.h"
 #include "split.h"
@@ -506,7 +507,7 @@ __device__ static void sh_finalize(sc_cuda_shadow_light *L, sc_cuda_globals *g, 
  * (keeping the count visit's spans for the write visit instead raised the registers enough to cost
  * more than computing them again; keeping only a triangle's first reference, the usual case, spilled
  * more than it saved). The last block to take its range checks the count against the capacity (5). */
-__global__ void __launch_bounds__(SH_EMIT, SC_CUDA_SHADOW_EMIT_MIN_BLOCKS)
+__global__ void __launch_bounds__(SH_EMIT, SC_MIN_BLOCKS(SH_EMIT, SC_CUDA_SHADOW_EMIT_MIN_BLOCKS))
 sc_shadow_emit_kernel(sc_cuda_shadow_light *L, sc_cuda_globals *g, const float *pos, const float4 *vlight,
                       const uint32_t *idx, uint32_t num_triangles, const uint32_t *tile_wmax, const uint4 *tile_box,
                       uint32_t *keys, uint32_t *values, uint4 *recs, size_t capacity)

@@ -533,6 +533,12 @@ typedef struct sc_backend_info {
     char device_name[SC_BACKEND_INFO_TEXT]; /* the device's own name alone, "NVIDIA H100 80GB HBM3", for a
                                                program to show; "" for a backend that runs on the host,
                                                or when not available */
+    /* Which code path runs: CUDA: "hopper" (a GPU of compute capability 9.0 or newer: the 9..16-pixel
+     * tiles as thread-block clusters, the split library's programmatic dependent launch) or "portable"
+     * (older GPUs from sm_75, or SLABCAST_CUDA_PORTABLE=1 in the environment when the renderer is
+     * created: the same results by kernels without those features); CPU: "host"; "" when not
+     * available. A static string. */
+    const char *code_path;
 } sc_backend_info;
 
 /* Fills *out for backend (SC_BACKEND_DEFAULT: the one sc_renderer_create would pick). Never fails

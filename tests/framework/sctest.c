@@ -24,15 +24,33 @@ void sct_begin(int argc, char **argv, const char *suite)
     g.argc = argc;
     g.argv = argv;
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* --env=NAME=VALUE: set before any test runs (a manifest entry that runs a suite under another
+     * configuration, e.g. SLABCAST_CUDA_PORTABLE=1); not a filter. */
+    for (int i = 1; i < argc; ++i) {
+        if (strncmp(argv[i], "--env=", 6) != 0) continue;
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", argv[i] + 6);
+        char *eq = strchr(buf, '=');
+        if (!eq || eq == buf) {
+            fprintf(stderr, "%s: bad %s (--env=NAME=VALUE)\n", suite, argv[i]);
+            exit(2);
+        }
+        *eq = '\0';
+        setenv(buf, eq + 1, 1);
+        printf("   environment: %s=%s\n", buf, eq + 1);
+    }
     printf("== %s (seed 0x%llx)\n", suite, (unsigned long long)sct_base_seed());
 }
 
 int sct_should_run(const char *name)
 {
-    if (g.argc <= 1) return 1;
-    for (int i = 1; i < g.argc; ++i)
+    int filters = 0;
+    for (int i = 1; i < g.argc; ++i) {
+        if (strncmp(g.argv[i], "--env=", 6) == 0) continue;
+        ++filters;
         if (strstr(name, g.argv[i])) return 1;
-    return 0;
+    }
+    return filters == 0;
 }
 
 void sct_start_test(const char *name)

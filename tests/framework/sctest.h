@@ -7,7 +7,8 @@
  *       return sct_end();     // prints "N passed, N failed, N skipped"; exit 1 on failure, 77 if all skipped
  *   }
  * A failed check records file:line and the expression and the test goes on; SCT_REQUIRE ends the test.
- * sct_skip("why") inside a test marks it skipped. Arguments to the binary filter tests by substring.
+ * sct_skip("why") inside a test marks it skipped. Arguments to the binary filter tests by substring,
+ * except --env=NAME=VALUE, which sets an environment variable before the tests run.
  * Randomness only through sct_rng seeded explicitly (SCT_SEED env overrides the base seed). */
 #ifndef SCTEST_H
 #define SCTEST_H

@@ -2,6 +2,7 @@
  * the backend sc_renderer_create picks, availability agreeing with what create does, bad arguments
  * refused (cpu; on a machine with a CUDA device the CUDA backend's description is checked too). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "slabcast.h"
@@ -36,6 +37,10 @@ static void check_common(const sc_backend_info *i)
     SCT_CHECK(memchr(i->device_name, 0, sizeof i->device_name) != NULL);
     SCT_CHECK_MSG(strncmp(i->device, i->device_name, strlen(i->device_name)) == 0, "%s: device \"%s\", name \"%s\"",
                   i->name, i->device, i->device_name);
+    /* The code path: named exactly when the backend runs here. */
+    SCT_REQUIRE(i->code_path != NULL);
+    SCT_CHECK_MSG((i->code_path[0] != '\0') == (i->available != 0), "%s: available %d, code path \"%s\"", i->name,
+                  i->available, i->code_path);
 }
 
 static void test_cpu(void)
@@ -48,6 +53,7 @@ static void test_cpu(void)
     SCT_CHECK(!i.asynchronous && !i.device_timed && !i.surfaces && !i.radix_binning);
     SCT_CHECK(i.worker_threads >= 1);
     SCT_CHECK(i.device_name[0] == '\0'); /* the host has no device name */
+    SCT_CHECK(strcmp(i.code_path, "host") == 0);
     sc_renderer *r = NULL;
     SCT_REQUIRE_OK(create(SC_BACKEND_CPU, &r));
     sc_renderer_destroy(r);
@@ -63,14 +69,26 @@ static void test_cuda(void)
     SCT_CHECK(i.worker_threads == 0);
     if (i.built) SCT_CHECK(i.asynchronous && i.device_timed && i.surfaces && i.radix_binning);
     if (i.available) SCT_CHECK_MSG(i.device_name[0] != '\0', "CUDA: available, the GPU not named");
+    if (i.available) {
+        /* "hopper" from sm_90 on, else "portable"; SLABCAST_CUDA_PORTABLE=1 forces "portable". */
+        const char *forced = getenv("SLABCAST_CUDA_PORTABLE");
+        const int portable = forced && strcmp(forced, "1") == 0;
+        SCT_CHECK_MSG(strcmp(i.code_path, "portable") == 0 || (!portable && strcmp(i.code_path, "hopper") == 0),
+                      "CUDA: code path \"%s\" (SLABCAST_CUDA_PORTABLE %s)", i.code_path, forced ? forced : "unset");
+        setenv("SLABCAST_CUDA_PORTABLE", "1", 1);
+        sc_backend_info f;
+        SCT_REQUIRE_OK(sc_backend_get_info(SC_BACKEND_CUDA, &f));
+        SCT_CHECK_MSG(strcmp(f.code_path, "portable") == 0, "CUDA: forced portable, code path \"%s\"", f.code_path);
+        if (forced) setenv("SLABCAST_CUDA_PORTABLE", forced, 1); else unsetenv("SLABCAST_CUDA_PORTABLE");
+    }
     /* create agrees: it succeeds exactly when the backend is available */
     sc_renderer *r = NULL;
     const sc_status st = create(SC_BACKEND_CUDA, &r);
     SCT_CHECK_MSG((st == SC_OK) == (i.available != 0), "CUDA: available %d, create gave %d (%s)", i.available,
                   (int)st, st == SC_OK ? "ok" : sc_last_error());
     if (st == SC_OK) sc_renderer_destroy(r);
-    printf("      CUDA: built %d, available %d, %s%s\n", i.built, i.available, i.available ? i.device : "",
-           i.available ? "" : i.unavailable_reason);
+    printf("      CUDA: built %d, available %d, %s%s%s%s\n", i.built, i.available, i.available ? i.device : "",
+           i.available ? ", code path " : "", i.available ? i.code_path : "", i.available ? "" : i.unavailable_reason);
 }
 
 static void test_default_is_what_create_picks(void)
