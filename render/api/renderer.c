@@ -10,7 +10,7 @@
 #include "backend_registry.h"
 #include "capacity.h"
 #include "cpu_parallel.h"
-#include "deform_eval.h"
+#include "deform.h"
 #include "mesh_bounds.h"
 #include "render_tuning.h"
 #include "renderer_internal.h"

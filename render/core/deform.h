@@ -1,19 +1,27 @@
-/* deform.h - the deformation of one vertex, shared by the CPU and CUDA backends (internal).
- * The host turns an sc_deform_desc and the frame time into an sc_deform_eval (deform_eval.c);
- * sc_deform_vertex maps a rest position and rest normal to the deformed position. Order: pulse and
- * noise (along the rest normal), then twist, bend, wave.
+/* deform.h - the deformers, shared by the CPU and CUDA backends (internal). Each deformer is one
+ * section below: its per-frame constants (sc_<name>_frame: its descriptor at the frame time, with the
+ * defaults of render_tuning.h, as fields of sc_deform_eval; host only) beside its per-vertex math
+ * (sc_<name>_vertex; host and device). sc_deform_evaluate turns an sc_deform_desc and the frame time
+ * into an sc_deform_eval once a frame, through a switch over sc_deformer without a default (a
+ * deformer without its constants does not build); sc_deform_vertex maps a rest position and rest
+ * normal to the deformed position. Order: pulse and noise (along the rest normal), then twist, bend,
+ * wave.
  * Like projection and intersection, deformation is bit-identical across backends: the host C is
  * strict C11 and the CUDA code is compiled without contraction, so every float operation rounds once
  * the same way; the one library function whose last bits differ between a GPU and a C library, the
  * sine and cosine, is sc_sincosf below, written out in float operations. So the CPU and CUDA
- * backends deform the mesh to the same positions and render the same images. */
+ * backends deform the mesh to the same positions and render the same images. The per-frame
+ * constants are computed once, on the host, and handed to either backend. */
 #ifndef SC_DEFORM_H
 #define SC_DEFORM_H
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "render_tuning.h"
 #include "sc_hd.h"
+#include "slabcast.h"
 
 enum {
     SC_DEFORM_TWIST = 1u << 0,
@@ -44,6 +52,8 @@ typedef struct sc_deform_eval {
     float noise_offset[3];         /* noise-space drift */
     uint32_t noise_seed;
 } sc_deform_eval;
+
+/* ---- shared math ------------------------------------------------------------------------------ */
 
 SC_HD static inline uint32_t sc_hash_u32(uint32_t x)
 {
@@ -141,43 +151,195 @@ SC_HD static inline void sc_rotate_axis(float q[3], const float k[3], float angl
     for (int i = 0; i < 3; ++i) q[i] = q[i] * cs + cr[i] * sn + k[i] * kq * (1.0f - cs);
 }
 
+/* ---- the per-frame constants' helpers (host) ---------------------------------------------------- */
+/* The descriptor's floats are finite (the front end checks them); products of them that a float
+ * cannot hold are computed in double. */
+
+#define SC_DEFORM_TWO_PI 6.28318530717958647692f
+
+/* A descriptor's field, or its default when the field is 0. */
+static inline float sc_deform_or_default(float v, float def) { return v != 0.0f ? v : def; }
+
+/* 2 pi f t reduced to [0, 2 pi), in double: f t of two finite floats may overflow a float (and
+ * sinf(inf) is NaN), never a double. A product so large that its fraction is lost gives phase 0. */
+static inline float sc_deform_phase(float frequency, float time)
+{
+    double cycles = (double)frequency * (double)time;
+    double frac = cycles - floor(cycles);
+    if (!(frac >= 0.0 && frac < 1.0)) frac = 0.0;
+    return (float)(6.28318530717958647692 * frac);
+}
+
+/* sin(2 pi f t), through sc_deform_phase. */
+static inline float sc_deform_sin_cycles(float frequency, float time)
+{
+    return sinf(sc_deform_phase(frequency, time));
+}
+
+/* Unit vector of v, or of (dx, dy, dz) when v is zero or not finite. */
+static inline void sc_deform_unit_or(const float v[3], float dx, float dy, float dz, float out[3])
+{
+    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(l > 0.0f) || !isfinite(l)) {
+        out[0] = dx; out[1] = dy; out[2] = dz;
+        l = sqrtf(dx * dx + dy * dy + dz * dz);
+        for (int i = 0; i < 3; ++i) out[i] /= l;
+        return;
+    }
+    for (int i = 0; i < 3; ++i) out[i] = v[i] / l;
+}
+
+/* ---- twist: a turn about an axis through C, growing along it ---------------------------------- */
+
+static inline void sc_twist_frame(const sc_twist_desc *d, float R, float time, sc_deform_eval *e)
+{
+    if (d->amount == 0.0f) return;
+    e->effects |= SC_DEFORM_TWIST;
+    sc_deform_unit_or(d->axis, 0, 1, 0, e->twist_axis);
+    float f = sc_deform_or_default(d->frequency, SC_TWIST_FREQUENCY);
+    e->twist_rate = d->amount * sc_deform_sin_cycles(f, time) / R;
+}
+
+SC_HD static inline void sc_twist_vertex(const sc_deform_eval *e, float q[3])
+{
+    float h = q[0] * e->twist_axis[0] + q[1] * e->twist_axis[1] + q[2] * e->twist_axis[2];
+    sc_rotate_axis(q, e->twist_axis, e->twist_rate * h);
+}
+
+/* ---- bend: the line along an axis curved into an arc ---------------------------------------------- */
+
+static inline void sc_bend_frame(const sc_bend_desc *d, float R, float time, sc_deform_eval *e)
+{
+    if (d->amount == 0.0f) return;
+    e->effects |= SC_DEFORM_BEND;
+    sc_deform_unit_or(d->axis, 0, 1, 0, e->bend_axis);
+    float dir[3];
+    sc_deform_unit_or(d->direction, 1, 0, 0, dir);
+    float k = dir[0] * e->bend_axis[0] + dir[1] * e->bend_axis[1] + dir[2] * e->bend_axis[2];
+    for (int i = 0; i < 3; ++i) dir[i] -= k * e->bend_axis[i];
+    /* Parallel to the axis: take any perpendicular direction. */
+    float alt[3] = {fabsf(e->bend_axis[0]) < 0.9f ? 1.0f : 0.0f, fabsf(e->bend_axis[0]) < 0.9f ? 0.0f : 1.0f, 0};
+    if (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2] < 1e-8f) {
+        float ka = alt[0] * e->bend_axis[0] + alt[1] * e->bend_axis[1] + alt[2] * e->bend_axis[2];
+        for (int i = 0; i < 3; ++i) dir[i] = alt[i] - ka * e->bend_axis[i];
+    }
+    sc_deform_unit_or(dir, 1, 0, 0, e->bend_dir);
+    float f = sc_deform_or_default(d->frequency, SC_BEND_FREQUENCY);
+    e->bend_curvature = d->amount * sc_deform_sin_cycles(f, time) / R;
+}
+
+/* Bends the line along bend_axis into an arc of radius 1/k curving towards bend_dir (k =
+ * bend_curvature, not 0: the caller skips a straight frame). */
+SC_HD static inline void sc_bend_vertex(const sc_deform_eval *e, float q[3])
+{
+    const float *a = e->bend_axis, *d = e->bend_dir;
+    float h = q[0] * a[0] + q[1] * a[1] + q[2] * a[2];
+    float x = q[0] * d[0] + q[1] * d[1] + q[2] * d[2];
+    float r = 1.0f / e->bend_curvature;
+    float th = h * e->bend_curvature;
+    float sn, cs;
+    sc_sincosf(th, &sn, &cs);
+    float x2 = r - (r - x) * cs;
+    float h2 = (r - x) * sn;
+    for (int i = 0; i < 3; ++i) q[i] += (x2 - x) * d[i] + (h2 - h) * a[i];
+}
+
+/* ---- wave: a travelling sine wave ------------------------------------------------------------------ */
+
+static inline void sc_wave_frame(const sc_wave_desc *d, float R, float time, sc_deform_eval *e)
+{
+    if (d->amount == 0.0f) return;
+    e->effects |= SC_DEFORM_WAVE;
+    sc_deform_unit_or(d->direction, 1, 0, 0, e->wave_dir);
+    sc_deform_unit_or(d->displacement, 0, 1, 0, e->wave_disp);
+    e->wave_k = SC_DEFORM_TWO_PI / (sc_deform_or_default(d->wavelength, SC_WAVE_WAVELENGTH) * R);
+    e->wave_phase = sc_deform_phase(sc_deform_or_default(d->frequency, SC_WAVE_FREQUENCY), time);
+    e->wave_amp = d->amount * R;
+}
+
+SC_HD static inline void sc_wave_vertex(const sc_deform_eval *e, float q[3])
+{
+    float s = q[0] * e->wave_dir[0] + q[1] * e->wave_dir[1] + q[2] * e->wave_dir[2];
+    float off = e->wave_amp * sc_sinf(e->wave_k * s - e->wave_phase);
+    for (int i = 0; i < 3; ++i) q[i] += off * e->wave_disp[i];
+}
+
+/* ---- pulse: a radial wave from C along the rest normal ---------------------------------------------- */
+
+static inline void sc_pulse_frame(const sc_pulse_desc *d, float R, float time, sc_deform_eval *e)
+{
+    if (d->amount == 0.0f) return;
+    e->effects |= SC_DEFORM_PULSE;
+    e->pulse_amp = d->amount * R;
+    e->pulse_phase = sc_deform_phase(sc_deform_or_default(d->frequency, SC_PULSE_FREQUENCY), time);
+    e->pulse_k = SC_DEFORM_TWO_PI * sc_deform_or_default(d->spatial_frequency, SC_PULSE_SPATIAL_FREQUENCY) / R;
+}
+
+SC_HD static inline void sc_pulse_vertex(const sc_deform_eval *e, const float n0[3], float q[3])
+{
+    float dist = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+    float off = e->pulse_amp * sc_sinf(e->pulse_phase + e->pulse_k * dist);
+    for (int i = 0; i < 3; ++i) q[i] += off * n0[i];
+}
+
+/* ---- noise: drifting value noise of the rest position, along the rest normal ------------------------ */
+
+static inline void sc_noise_frame(const sc_noise_desc *d, float R, float time, sc_deform_eval *e)
+{
+    if (d->amount == 0.0f) return;
+    e->effects |= SC_DEFORM_NOISE;
+    e->noise_amp = d->amount * R;
+    e->noise_scale = sc_deform_or_default(d->scale, SC_NOISE_SCALE) / R;
+    /* A drift past 2^24 cells is all lattice (no fraction left); the lattice wraps (sc_lattice_coord). */
+    double drift_d = (double)sc_deform_or_default(d->speed, SC_NOISE_SPEED) * (double)time;
+    float drift = (float)fmax(-1e30, fmin(1e30, drift_d)); /* in float range: the conversion is defined */
+    e->noise_offset[0] = 0.577f * drift;
+    e->noise_offset[1] = 0.371f * drift;
+    e->noise_offset[2] = 0.727f * drift;
+    e->noise_seed = d->seed;
+}
+
+SC_HD static inline void sc_noise_vertex(const sc_deform_eval *e, const float p0[3], const float n0[3], float q[3])
+{
+    float nz = sc_value_noise((p0[0] - e->center[0]) * e->noise_scale + e->noise_offset[0],
+                              (p0[1] - e->center[1]) * e->noise_scale + e->noise_offset[1],
+                              (p0[2] - e->center[2]) * e->noise_scale + e->noise_offset[2], e->noise_seed);
+    float off = e->noise_amp * (2.0f * nz - 1.0f);
+    for (int i = 0; i < 3; ++i) q[i] += off * n0[i];
+}
+
+/* ---- the whole deformation ------------------------------------------------------------------------- */
+
+/* The per-vertex constants of desc at time t (host, once a frame), for the rest mesh's centre and
+ * bounding radius. desc's floats are finite (the front end checks them); desc NULL: no deformation. */
+static inline void sc_deform_evaluate(const sc_deform_desc *d, const float center[3], float radius, float time,
+                                      sc_deform_eval *e)
+{
+    memset(e, 0, sizeof *e);
+    memcpy(e->center, center, sizeof e->center);
+    if (!d) return;
+    for (int k = 0; k < SC_DEFORMER_COUNT; ++k) {
+        switch ((sc_deformer)k) {
+        case SC_DEFORMER_TWIST: sc_twist_frame(&d->twist, radius, time, e); break;
+        case SC_DEFORMER_BEND: sc_bend_frame(&d->bend, radius, time, e); break;
+        case SC_DEFORMER_WAVE: sc_wave_frame(&d->wave, radius, time, e); break;
+        case SC_DEFORMER_PULSE: sc_pulse_frame(&d->pulse, radius, time, e); break;
+        case SC_DEFORMER_NOISE: sc_noise_frame(&d->noise, radius, time, e); break;
+        case SC_DEFORMER_COUNT: break;
+        }
+    }
+}
+
+/* The deformed position of the vertex at rest position p0 with rest normal n0, in the order of
+ * application (sc_deform_reach in render/api/resolve.c bounds it in the same order). */
 SC_HD static inline void sc_deform_vertex(const sc_deform_eval *e, const float p0[3], const float n0[3], float out[3])
 {
     float q[3] = {p0[0] - e->center[0], p0[1] - e->center[1], p0[2] - e->center[2]};
-    if (e->effects & SC_DEFORM_PULSE) {
-        float dist = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
-        float off = e->pulse_amp * sc_sinf(e->pulse_phase + e->pulse_k * dist);
-        for (int i = 0; i < 3; ++i) q[i] += off * n0[i];
-    }
-    if (e->effects & SC_DEFORM_NOISE) {
-        float nz = sc_value_noise((p0[0] - e->center[0]) * e->noise_scale + e->noise_offset[0],
-                                  (p0[1] - e->center[1]) * e->noise_scale + e->noise_offset[1],
-                                  (p0[2] - e->center[2]) * e->noise_scale + e->noise_offset[2], e->noise_seed);
-        float off = e->noise_amp * (2.0f * nz - 1.0f);
-        for (int i = 0; i < 3; ++i) q[i] += off * n0[i];
-    }
-    if (e->effects & SC_DEFORM_TWIST) {
-        float h = q[0] * e->twist_axis[0] + q[1] * e->twist_axis[1] + q[2] * e->twist_axis[2];
-        sc_rotate_axis(q, e->twist_axis, e->twist_rate * h);
-    }
-    if ((e->effects & SC_DEFORM_BEND) && e->bend_curvature != 0.0f) {
-        /* Bend the line along bend_axis into an arc of radius 1/k curving towards bend_dir. */
-        const float *a = e->bend_axis, *d = e->bend_dir;
-        float h = q[0] * a[0] + q[1] * a[1] + q[2] * a[2];
-        float x = q[0] * d[0] + q[1] * d[1] + q[2] * d[2];
-        float r = 1.0f / e->bend_curvature;
-        float th = h * e->bend_curvature;
-        float sn, cs;
-        sc_sincosf(th, &sn, &cs);
-        float x2 = r - (r - x) * cs;
-        float h2 = (r - x) * sn;
-        for (int i = 0; i < 3; ++i) q[i] += (x2 - x) * d[i] + (h2 - h) * a[i];
-    }
-    if (e->effects & SC_DEFORM_WAVE) {
-        float s = q[0] * e->wave_dir[0] + q[1] * e->wave_dir[1] + q[2] * e->wave_dir[2];
-        float off = e->wave_amp * sc_sinf(e->wave_k * s - e->wave_phase);
-        for (int i = 0; i < 3; ++i) q[i] += off * e->wave_disp[i];
-    }
+    if (e->effects & SC_DEFORM_PULSE) sc_pulse_vertex(e, n0, q);
+    if (e->effects & SC_DEFORM_NOISE) sc_noise_vertex(e, p0, n0, q);
+    if (e->effects & SC_DEFORM_TWIST) sc_twist_vertex(e, q);
+    if ((e->effects & SC_DEFORM_BEND) && e->bend_curvature != 0.0f) sc_bend_vertex(e, q);
+    if (e->effects & SC_DEFORM_WAVE) sc_wave_vertex(e, q);
     for (int i = 0; i < 3; ++i) out[i] = q[i] + e->center[i];
 }
 

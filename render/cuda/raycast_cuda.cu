@@ -498,7 +498,7 @@ __device__ static __forceinline__ void rc_test_batch(const float4 (*q)[3], uint3
 }
 
 /* One block of ceil(ts / 8)^2 warps (at most MAX_WARPS) per tile. All threads stage each batch of
- * BATCH references once into shared memory (double-buffered: one barrier per batch); every warp
+ * min(BATCH, threads) references once into shared memory (double-buffered: one barrier per batch); every warp
  * tests the batch against its own rays, skipping the triangles that cannot touch its quadrant and
  * the whole batch when its rays are done. Each ray lives in one thread, so the early exit is the
  * CPU's per-ray rule plus one block vote (__syncthreads_and) before each non-empty slab. */
@@ -573,6 +573,8 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     sc_frame_params p8 = p; /* the binning rule at 8x8 tiles, for the quadrant masks */
     p8.tile_size = RC_QUAD;
     const uint32_t warp_bit = 1u << warp;
+    /* Triangles staged per batch: one per thread at most (a 9..16-pixel tile has 4 warps). */
+    const uint32_t batch = BATCH < blockDim.x ? BATCH : blockDim.x;
     const float tmin = p.near_plane, tmax = p.far_plane;
     bool started = false, exited = false;
     uint32_t buf = 0;
@@ -597,8 +599,8 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
             if (!done[r]) tests[r] += end - begin;
         const bool live[2] = {!done[0], !done[1]};
         const bool warp_live = __any_sync(0xFFFFFFFFu, live[0] || live[1]);
-        for (uint32_t b = begin; b < end; b += BATCH) {
-            const uint32_t n = end - b < BATCH ? end - b : BATCH;
+        for (uint32_t b = begin; b < end; b += batch) {
+            const uint32_t n = end - b < batch ? end - b : batch;
             float4(*const q)[3] = s_tri[buf];
             buf ^= 1u;
             if (tid < n) {

@@ -16,8 +16,8 @@
  *     vertices' light coordinates, the others' projected from its vertices), appends one reference
  *     per tile of its span whose deepest receiver is not in front of it (key = its cell, tile << slab_bits |
  *     slab; value = the reference's index) and the reference's record (triangle, vertex indices,
- *     image), with a block scan and one 64-bit atomic per block, the triangle's vertices gathered
- *     once for both visits; references past the capacity are not written;
+ *     image), in one visit per triangle, staged in shared memory in triangle order (a block scan
+ *     and one 64-bit atomic per block place them); references past the capacity are not written;
  *  5. finalize (the emit's last block, one thread): the reference count against the capacity: the
  *     count the split reads, or an overflow (the split reads nothing, the fallback below casts);
  *  6. one multisplit groups the references by cell (tile by tile, slabs from the light on in each)
@@ -501,51 +501,100 @@ __device__ static void sh_finalize(sc_cuda_shadow_light *L, sc_cuda_globals *g, 
 }
 
 /* 4. Caster references of every triangle (key = cell = tile << slab_bits | slab, value = the
- * reference's own index), appended per block, with the reference's record (triangle, vertex indices
- * and image in the tile's view: what the cast needs, so it neither gathers the indices nor computes
- * the image again); none written past the capacity. The triangle is gathered once for both visits
- * (keeping the count visit's spans for the write visit instead raised the registers enough to cost
- * more than computing them again; keeping only a triangle's first reference, the usual case, spilled
- * more than it saved). The last block to take its range checks the count against the capacity (5). */
+ * reference's own index), each with its record (triangle, vertex indices and image in the tile's
+ * view: what the cast needs, so it neither gathers the indices nor computes the image again), in one
+ * visit per triangle and in triangle order: a thread's first SH_SLOTS references go to its own slots
+ * in shared memory (no atomics), the rest to a shared overflow stage (a shared atomic per warp and
+ * step) or, past that, straight to global memory (a global one). A block scan of the slots' counts
+ * places them and one 64-bit atomic takes the block's range; none is written past the capacity. (Two
+ * visits, counting then writing, took 0.072 ms for the dragon against 0.060; one shared stage in the
+ * order of the atomics cost the cells' split more than the slots: their keys meet in fewer distinct
+ * cells per warp.) The last block to take its range checks the count against the capacity (5). */
+enum { SH_SLOTS = 2, SH_OVER = SH_EMIT };
 __global__ void __launch_bounds__(SH_EMIT, SC_MIN_BLOCKS(SH_EMIT, SC_CUDA_SHADOW_EMIT_MIN_BLOCKS))
 sc_shadow_emit_kernel(sc_cuda_shadow_light *L, sc_cuda_globals *g, const float *pos, const float4 *vlight,
-                      const uint32_t *idx, uint32_t num_triangles, const uint32_t *tile_wmax, const uint4 *tile_box,
-                      uint32_t *keys, uint32_t *values, uint4 *recs, size_t capacity)
+                       const uint32_t *idx, uint32_t num_triangles, const uint32_t *tile_wmax, const uint4 *tile_box,
+                       uint32_t *keys, uint32_t *values, uint4 *recs, size_t capacity)
 {
     typedef cub::BlockScan<uint32_t, SH_EMIT> scan_t;
     __shared__ typename scan_t::TempStorage temp;
+    __shared__ uint32_t s_key[SH_SLOTS * SH_EMIT + SH_OVER];
+    __shared__ uint4 s_rec[2 * (SH_SLOTS * SH_EMIT + SH_OVER)];
+    __shared__ uint32_t s_over;
     __shared__ unsigned long long s_base;
     __shared__ sc_shadow_grid grid;
+    if (threadIdx.x == 0) s_over = 0;
     sh_load_grid(&L->grid, &grid);
     const sh_tile_receivers tr = {tile_wmax, tile_box};
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     const uint32_t primary = L->primary;
-    uint32_t vi[3] = {0, 0, 0};
-    float4 q[3];
     uint32_t count = 0;
     if (t < num_triangles) {
+        uint32_t vi[3];
+        float4 q[3];
         for (int k = 0; k < 3; ++k) vi[k] = idx[3 * (size_t)t + k];
         for (int k = 0; k < 3; ++k) q[k] = vlight[vi[k]];
-        sh_visit_emit(grid, tr, primary, q, pos, vi, [&](uint32_t, uint32_t, const sc_shadow_image &) { ++count; });
+        const uint4 head = make_uint4(t, vi[0], vi[1], vi[2]);
+        const uint32_t bits = grid.slab_bits;
+        sh_visit_emit(grid, tr, primary, q, pos, vi, [&](uint32_t tile, uint32_t slab, const sc_shadow_image &im) {
+            const uint32_t key = tile << bits | slab;
+            const uint4 box = make_uint4(__float_as_uint(im.x0), __float_as_uint(im.x1), __float_as_uint(im.y0),
+                                         __float_as_uint(im.y1));
+            if (count < SH_SLOTS) {
+                const uint32_t slot = SH_SLOTS * threadIdx.x + count++;
+                s_key[slot] = key;
+                s_rec[2 * slot] = head;
+                s_rec[2 * slot + 1] = box;
+                return;
+            }
+            const uint32_t m = __activemask();
+            const uint32_t lane = threadIdx.x & 31u, leader = __ffs(m) - 1;
+            uint32_t slot = 0;
+            if (lane == leader) slot = atomicAdd(&s_over, (uint32_t)__popc(m));
+            slot = __shfl_sync(m, slot, leader) + __popc(m & ((1u << lane) - 1u));
+            const uint32_t spill = __ballot_sync(m, slot >= SH_OVER);
+            if (slot < SH_OVER) {
+                slot += SH_SLOTS * SH_EMIT;
+                s_key[slot] = key;
+                s_rec[2 * slot] = head;
+                s_rec[2 * slot + 1] = box;
+                return;
+            }
+            const uint32_t lead2 = __ffs(spill) - 1;
+            unsigned long long at = 0;
+            if (lane == lead2) at = atomicAdd(&L->cursor, (unsigned long long)__popc(spill));
+            at = __shfl_sync(spill, at, lead2) + __popc(spill & ((1u << lane) - 1u));
+            if (at >= capacity) return;
+            keys[at] = key;
+            values[at] = (uint32_t)at;
+            recs[2 * at] = head;
+            recs[2 * at + 1] = box;
+        });
     }
     uint32_t excl, total;
-    scan_t(temp).ExclusiveSum(count, excl, total);
-    if (threadIdx.x == 0) s_base = total ? atomicAdd(&L->cursor, (unsigned long long)total) : 0ull;
+    scan_t(temp).ExclusiveSum(count, excl, total); /* ends with a barrier: s_over is final */
+    const uint32_t over = min(s_over, (uint32_t)SH_OVER);
+    if (threadIdx.x == 0) s_base = total + over ? atomicAdd(&L->cursor, (unsigned long long)(total + over)) : 0ull;
     if (sh_last_block(&L->emit_done) && threadIdx.x == 0) sh_finalize(L, g, capacity); /* every block's range taken */
     const unsigned long long base = s_base;
-    if (count == 0 || base + total > capacity) return; /* an overflow: finalize sees it */
-    size_t at = (size_t)base + excl;
-    const uint32_t bits = grid.slab_bits;
-    const uint4 head = make_uint4(t, vi[0], vi[1], vi[2]);
-    sh_visit_emit(grid, tr, primary, q, pos, vi, [&](uint32_t tile, uint32_t slab, const sc_shadow_image &im) {
-        keys[at] = tile << bits | slab;
+    for (uint32_t j = 0; j < count; ++j) {
+        const unsigned long long at = base + excl + j;
+        if (at >= capacity) break;
+        const uint32_t slot = SH_SLOTS * threadIdx.x + j;
+        keys[at] = s_key[slot];
         values[at] = (uint32_t)at;
-        uint4 *rec = recs + (SC_CUDA_SHADOW_REC_WORDS / 4) * at;
-        rec[0] = head;
-        rec[1] = make_uint4(__float_as_uint(im.x0), __float_as_uint(im.x1), __float_as_uint(im.y0),
-                            __float_as_uint(im.y1));
-        ++at;
-    });
+        recs[2 * at] = s_rec[2 * slot];
+        recs[2 * at + 1] = s_rec[2 * slot + 1];
+    }
+    for (uint32_t i = threadIdx.x; i < over; i += SH_EMIT) {
+        const unsigned long long at = base + total + i;
+        if (at >= capacity) break;
+        const uint32_t slot = SH_SLOTS * SH_EMIT + i;
+        keys[at] = s_key[slot];
+        values[at] = (uint32_t)at;
+        recs[2 * at] = s_rec[2 * slot];
+        recs[2 * at + 1] = s_rec[2 * slot + 1];
+    }
 }
 
 /* A receiver of the cast, as its warp's lanes read it (shared memory): first the 16 bytes every lane

@@ -21,9 +21,8 @@ would need them (the fuzz build runs the CPU backend only); they are listed in E
 reason, and an exemption that no longer matches is reported, so the list can only shrink.
 
 Each kind has a limit, the most places such a change may take: code files (.c .h .cu .cuh .py) and
-rooms, build lists (CMakeLists.txt, *.cmake) counted apart. A place that keeps a row over its limit
-and lies in a room whose change is due elsewhere is listed in BLOCKED with the reason: it is not
-counted, and one that is no longer a place of its row is reported, so that list can only shrink too.
+rooms, build lists (CMakeLists.txt, *.cmake) counted apart. Every code place counts: a row over its
+limit fails, whatever room its places lie in.
 """
 import os
 import re
@@ -69,15 +68,6 @@ EXEMPT = {
         'which it must refuse)',
     ('A backend', 'fuzz/CMakeLists.txt'):
         'the fuzz build compiles the CPU backend\'s sources, the one backend it runs',
-}
-
-# (kind, path) -> why the place keeps the row over its limit, in a room this check's author may not
-# change; not counted against the limit
-BLOCKED = {
-    ('A deformer', 'render/core/render_tuning.h'):
-        'render/core holds a deformer in three files: its per-vertex math (deform.h), its per-frame '
-        'constants (deform_eval.c) and its defaults (render_tuning.h). Two would bring the row to 4: the '
-        'per-frame constants beside the math in deform.h, or the defaults beside their one user',
 }
 
 PATH = re.compile(r'`([^`\s]+)`')
@@ -171,18 +161,11 @@ def check_kind(root, kind, spec, cell, files):
     for rel in sorted(matching):
         if rel not in named and not any(under(rel, room) for room in named):
             problems.append(f'{kind}: {rel} names the example ({spec["marker"]}) but the table does not name it')
-    blocked = {rel for (k, rel) in BLOCKED if k == kind}
-    for rel in sorted(blocked):
-        if rel not in places or not os.path.isfile(os.path.join(root, rel)) or not names_example(root, rel, marker):
-            problems.append(f'{kind}: {rel} is listed as blocking the limit but is no longer a place of the row: '
-                            'remove it from BLOCKED')
     code = [p for p in places if p.endswith('/') or is_code(p)]
     build = [p for p in places if not (p.endswith('/') or is_code(p))]
-    counted = [p for p in code if p not in blocked]
-    if len(counted) > spec['limit']:
-        problems.append(f'{kind}: {len(counted)} code places ({", ".join(counted)}); the limit is {spec["limit"]}')
-    note = f', {len(code) - len(counted)} of them blocked ({", ".join(sorted(blocked & set(code)))})' if blocked else ''
-    print(f'{kind}: {len(code)} code places{note}, {len(build)} build lists (limit {spec["limit"]} code places); '
+    if len(code) > spec['limit']:
+        problems.append(f'{kind}: {len(code)} code places ({", ".join(code)}); the limit is {spec["limit"]}')
+    print(f'{kind}: {len(code)} code places, {len(build)} build lists (limit {spec["limit"]} code places); '
           f'{len(test_places)} test files named')
     for p in places:
         print(f'    {p}')
