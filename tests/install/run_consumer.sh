@@ -2,7 +2,8 @@
 # run_consumer.sh BUILD_DIR CONSUMER_DIR WORK_DIR: installs BUILD_DIR into WORK_DIR/prefix, then builds
 # and runs the outside project CONSUMER_DIR against it, with CMake (find_package) and with pkg-config,
 # and builds the installed examples (DATADIR/slabcast/examples) as a user would and runs them:
-# render_png on the backend the machine has (the CPU in CI), its PNGs checked by check_png.py.
+# render_png on the backend the machine has (the CPU in CI), its PNGs checked by check_png.py; cloth
+# on its CPU path for a few frames, its first and last frames checked by check_png.py and check_cloth.py.
 # Environment (set by tests/install/CMakeLists.txt): CMAKE, CC, CONSUMER_GENERATOR, CONSUMER_CFLAGS,
 # LIBDIR (lib, as GNUInstallDirs chose), DATADIR (share), SOURCE_DIR (must not appear in the
 # installed package), BUILD_TYPE, PYTHON.
@@ -35,7 +36,7 @@ for f in slabcastConfig.cmake slabcastConfigVersion.cmake slabcastTargets.cmake;
   [ -f "$prefix/$libdir/cmake/slabcast/$f" ] || fail "$f not installed"
 done
 examples=$prefix/$datadir/slabcast/examples
-for f in render_png/CMakeLists.txt render_png/render_png.c; do
+for f in render_png/CMakeLists.txt render_png/render_png.c cloth/CMakeLists.txt cloth/main.c cloth/cloth_sim_cuda.cu; do
   [ -f "$examples/$f" ] || fail "example $f not installed in $examples"
 done
 [ -x "$prefix/bin/slabcast" ] || fail "the slabcast program is not installed"
@@ -77,6 +78,37 @@ if "$work/example-build/render_png" "$work/none.png" "$work/no-such-mesh.obj" 2>
 fi
 grep -q 'no-such-mesh.obj' "$work/example-error.log" ||
   { cat "$work/example-error.log" >&2; fail "render_png's error for a missing file does not name it"; }
+
+step "the installed example cloth, built from $examples as a user builds it, its CPU path run"
+# The link takes the sanitizer flags too: with a package built with CUDA, nvcc's host linker links it.
+"$cmake" -S "$examples/cloth" -B "$work/cloth-build" "${gen[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
+  -DCMAKE_C_FLAGS="-Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror ${CONSUMER_CFLAGS:-}" \
+  -DCMAKE_EXE_LINKER_FLAGS="${CONSUMER_CFLAGS:-}" \
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/cloth-configure.log" 2>&1 ||
+  { cat "$work/cloth-configure.log" >&2; fail "the cloth example's configure failed"; }
+"$cmake" --build "$work/cloth-build" >"$work/cloth-build.log" 2>&1 ||
+  { cat "$work/cloth-build.log" >&2; fail "the cloth example's build failed"; }
+cloth=$work/cloth-build/cloth frames=$work/cloth-frames
+"$cloth" --backend cpu --size 40 --frames 16 --image 192x192 --out-dir "$frames" --save-every 15 >"$work/cloth.log" 2>&1 ||
+  { cat "$work/cloth.log" >&2; fail "cloth (the CPU path) failed"; }
+cat "$work/cloth.log"
+grep -q '^cloth: path: CPU' "$work/cloth.log" || fail "cloth did not say that it took the CPU path"
+grep -q 'all finite$' "$work/cloth.log" || fail "cloth did not report its particles finite"
+for f in frame-0000 frame-0015; do
+  "$python" "$here/check_png.py" "$frames/$f.png" 192 192 || fail "cloth's $f.png"
+done
+"$python" "$here/check_cloth.py" "$frames/frame-0000.png" "$frames/frame-0015.png" || fail "cloth's frames"
+set +e
+"$cloth" --size 1 >"$work/cloth-error.log" 2>&1; status=$?
+set -e
+[ "$status" = 2 ] && grep -q -- '--size 1' "$work/cloth-error.log" ||
+  { cat "$work/cloth-error.log" >&2; fail "cloth --size 1: exit $status, expected 2 and a message naming the option"; }
+if "$cloth" --backend cpu --mesh "$work/no-such-mesh.obj" --frames 1 >"$work/cloth-error.log" 2>&1; then
+  fail "cloth succeeded with a missing mesh file"
+fi
+grep -q 'no-such-mesh.obj' "$work/cloth-error.log" ||
+  { cat "$work/cloth-error.log" >&2; fail "cloth's error for a missing file does not name it"; }
 
 step "consumer with pkg-config"
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
