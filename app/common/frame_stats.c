@@ -6,16 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const k_stage_names[SC_STAGE_COUNT + 1] = {
-    [SC_STAGE_DEFORM] = "deform",       [SC_STAGE_NORMALS] = "normals",   [SC_STAGE_PROJECT] = "project",
-    [SC_STAGE_REDUCE] = "reduce",       [SC_STAGE_SCAN] = "scan",         [SC_STAGE_EMIT] = "emit",
-    [SC_STAGE_TILE_SPLIT] = "tile_split", [SC_STAGE_SLAB_SPLIT] = "slab_split",
-    [SC_STAGE_RAYCAST] = "raycast",     [SC_STAGE_SHADOW_RECEIVERS] = "shadow-recv",
-    [SC_STAGE_SHADOW_EMIT] = "shadow-emit", [SC_STAGE_SHADOW_SPLIT] = "shadow-split",
-    [SC_STAGE_SHADOW_CAST] = "shadow-cast", [SC_STAGE_SHADE] = "shade", [SC_STAGE_COUNT] = "frame",
-};
-
-const char *app_stage_name(int stage) { return stage >= 0 && stage <= SC_STAGE_COUNT ? k_stage_names[stage] : "?"; }
+/* The library's stage names (sc_stage_name), the frame's column after them. */
+const char *app_stage_name(int stage)
+{
+    if (stage == SC_STAGE_COUNT) return "frame";
+    const char *name = stage >= 0 && stage < SC_STAGE_COUNT ? sc_stage_name((sc_stage)stage) : NULL;
+    return name ? name : "?";
+}
 
 int app_frame_log_init(app_frame_log *log, int frames)
 {

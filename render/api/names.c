@@ -1,7 +1,7 @@
-/* names.c - the backends' names (slabcast.h: sc_backend_name, sc_backend_from_name), which programs,
- * logs and help texts take from here. The switch names every sc_backend and has no default, so a
- * backend added to the enum without a name does not build (-Wswitch, an error with
- * SLABCAST_WERROR). The view modes' names live with their legends (view_legend.c), the deformers'
+/* names.c - the backends' and the frame stages' names (slabcast.h: sc_backend_name,
+ * sc_backend_from_name, sc_stage_name), which programs, logs and help texts take from here. Each
+ * switch names every value of its enum and has no default, so a value added without a name does not
+ * build (-Wswitch, an error with SLABCAST_WERROR). The view modes' names live with their legends (view_legend.c), the deformers'
  * with their checks (resolve.c). */
 #include <string.h>
 
@@ -31,4 +31,26 @@ int sc_backend_from_name(const char *name, sc_backend *out)
         return 1;
     }
     return 0;
+}
+
+const char *sc_stage_name(sc_stage stage)
+{
+    switch (stage) {
+    case SC_STAGE_DEFORM: return "deform";
+    case SC_STAGE_NORMALS: return "normals";
+    case SC_STAGE_PROJECT: return "project";
+    case SC_STAGE_REDUCE: return "reduce";
+    case SC_STAGE_SCAN: return "scan";
+    case SC_STAGE_EMIT: return "emit";
+    case SC_STAGE_TILE_SPLIT: return "tile_split";
+    case SC_STAGE_SLAB_SPLIT: return "slab_split";
+    case SC_STAGE_RAYCAST: return "raycast";
+    case SC_STAGE_SHADOW_RECEIVERS: return "shadow-recv";
+    case SC_STAGE_SHADOW_EMIT: return "shadow-emit";
+    case SC_STAGE_SHADOW_SPLIT: return "shadow-split";
+    case SC_STAGE_SHADOW_CAST: return "shadow-cast";
+    case SC_STAGE_SHADE: return "shade";
+    case SC_STAGE_COUNT: break;
+    }
+    return NULL;
 }

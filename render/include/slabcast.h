@@ -488,6 +488,9 @@ const char *sc_backend_name(sc_backend backend);
 int sc_backend_from_name(const char *name, sc_backend *out);
 const char *sc_deformer_name(sc_deformer deformer);
 int sc_deformer_from_name(const char *name, sc_deformer *out);
+/* A stage's short name in tables, logs and JSON keys ("deform", "project", "shadow-recv", ...; the
+ * frame's own column is the caller's); NULL for a value that is not an sc_stage. */
+const char *sc_stage_name(sc_stage stage);
 
 /* Deformers by value, so a program turns any of them on without naming its descriptor: the field of
  * *deform that turns a deformer on and sets its strength (deform->twist.amount, ...); NULL for a NULL

@@ -603,14 +603,12 @@ static void timing_one(const sc_mesh *m, const char *name)
         }
         st[SC_STAGE_COUNT].push_back(sum);
     }
-    static const char *names[SC_STAGE_COUNT + 1] = {"deform", "normals", "project", "reduce", "scan", "emit",
-                                                    "tile_split", "slab_split", "raycast", "shade", "sum(gpu)"};
     printf("  timing %s (%u triangles) 1024x1024, 16 slabs, twist+wave, median of %d frames (ms):\n", name,
            m->triangle_count, frames);
     for (int k = 0; k <= SC_STAGE_COUNT; ++k) {
         if (st[k].empty()) continue;
         std::sort(st[k].begin(), st[k].end());
-        printf("    %-11s %8.4f\n", names[k], st[k][st[k].size() / 2]);
+        printf("    %-12s %8.4f\n", k < SC_STAGE_COUNT ? sc_stage_name((sc_stage)k) : "sum(gpu)", st[k][st[k].size() / 2]);
     }
     printf("    last frame: total_ms(host) %.3f, refs %llu, tests %llu, exited %llu\n", fs.total_ms,
            (unsigned long long)fs.references, (unsigned long long)fs.ray_triangle_tests,

@@ -1,4 +1,4 @@
-/* test_render_names.c - the names of the renderer's enums (sc_view_mode_name, sc_backend_name,
+/* test_render_names.c - the names of the renderer's enums (sc_view_mode_name, sc_backend_name, sc_stage_name,
  * sc_deformer_name and their inverses): every value has a distinct name that reads back to it, the
  * programs' spellings, unknown values and names refused without an error recorded; the view modes'
  * descriptions; each deformer's amount field, typical amount and reach (cpu). */
@@ -134,6 +134,25 @@ static void test_unknown_names(void)
     SCT_CHECK_MSG(sc_last_error()[0] == '\0', "a lookup recorded an error: %s", sc_last_error());
 }
 
+/* Every stage has a name, distinct from the others' and from the frame's column ("frame"); a value
+ * outside the enum has none. */
+static void test_stage_names(void)
+{
+    for (int a = 0; a < SC_STAGE_COUNT; ++a) {
+        const char *na = sc_stage_name((sc_stage)a);
+        SCT_CHECK_MSG(na != NULL && na[0] != '\0', "stage %d has no name", a);
+        if (!na) continue;
+        SCT_CHECK_MSG(strcmp(na, "frame") != 0, "stage %d is named like the frame's column", a);
+        for (int b = 0; b < a; ++b) {
+            const char *nb = sc_stage_name((sc_stage)b);
+            SCT_CHECK_MSG(!nb || strcmp(na, nb) != 0, "stages %d and %d share the name %s", b, a, na);
+        }
+    }
+    SCT_CHECK(strcmp(sc_stage_name(SC_STAGE_SHADOW_RECEIVERS), "shadow-recv") == 0);
+    SCT_CHECK(sc_stage_name(SC_STAGE_COUNT) == NULL);
+    SCT_CHECK(sc_stage_name((sc_stage)-1) == NULL);
+}
+
 int main(int argc, char **argv)
 {
     sct_begin(argc, argv, "render_names");
@@ -143,5 +162,6 @@ int main(int argc, char **argv)
     SCT_RUN(test_deformer_amounts);
     SCT_RUN(test_deform_reach);
     SCT_RUN(test_unknown_names);
+    SCT_RUN(test_stage_names);
     return sct_end();
 }
