@@ -994,6 +994,35 @@ void shadow_cases_bunny(shadow_runner run)
     sc_mesh_free(&m);
 }
 
+/* The bunny standing on a ground square 40 radii wide, just below its lowest point: two triangles,
+ * each spanning every tile of the frame and every light tile that holds receivers (the widest
+ * casters and binning spans there are), most pixels receivers on the ground; lights placed around
+ * the bunny alone (above, beside, grazing the ground: shadows as long as the frame). */
+void shadow_cases_bunny_on_ground(shadow_runner run)
+{
+    sc_mesh m;
+    if (load_model("stanford-bunny.obj.xz", 0, &m) != 0) return;
+    const sc_camera_desc cam = dense_orbit_camera(&m);
+    const scene_place s = place_of(&m, &cam);
+    test_mesh t;
+    memset(&t, 0, sizeof t);
+    for (uint32_t i = 0; i < m.vertex_count; ++i)
+        tm_vertex(&t, m.positions[3 * (size_t)i], m.positions[3 * (size_t)i + 1], m.positions[3 * (size_t)i + 2]);
+    for (uint32_t i = 0; i < m.triangle_count; ++i)
+        tm_triangle(&t, m.indices[3 * (size_t)i], m.indices[3 * (size_t)i + 1], m.indices[3 * (size_t)i + 2]);
+    const float y = s.lo[1] - 0.002f * s.r, e = 20.0f * s.r;
+    const float g0[3] = {s.c[0] - e, y, s.c[2] - e}, g1[3] = {s.c[0] - e, y, s.c[2] + e};
+    const float g2[3] = {s.c[0] + e, y, s.c[2] + e}, g3[3] = {s.c[0] + e, y, s.c[2] - e};
+    tm_quad(&t, g0, g1, g2, g3);
+    const int places[3] = {LIGHT_ABOVE, LIGHT_BESIDE, LIGHT_GRAZING};
+    shadow_case c = make_case("bunny on a ground of 40 radii, above, beside, grazing the ground", &t.m, 480, 360,
+                              &cam, places, 3, 0);
+    for (uint32_t i = 0; i < 3; ++i) c.lights[i] = light_at(&s, (light_place)places[i]); /* the bunny's places */
+    run(&c);
+    sc_mesh_free(&t.m);
+    sc_mesh_free(&m);
+}
+
 void shadow_cases_dragon(shadow_runner run, uint32_t width, uint32_t height)
 {
     sc_mesh m;

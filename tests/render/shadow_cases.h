@@ -97,6 +97,7 @@ void shadow_cases_small_off(shadow_runner run);
 void shadow_cases_no_leak_sphere(shadow_runner run);
 void shadow_cases_no_leak_box(shadow_runner run);
 void shadow_cases_bunny(shadow_runner run);
+void shadow_cases_bunny_on_ground(shadow_runner run);
 void shadow_cases_dragon(shadow_runner run, uint32_t width, uint32_t height);
 void shadow_cases_knot(shadow_runner run, uint32_t width, uint32_t height);
 /* The dragon subdivided twice (13.9M triangles), the program's camera and the bench's deformation,

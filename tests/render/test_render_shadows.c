@@ -43,6 +43,7 @@ static void test_small_no_leak_sphere(void) { shadow_cases_no_leak_sphere(run_cp
 static void test_small_no_leak_box(void) { shadow_cases_no_leak_box(run_cpu); }
 static void test_small_view_modes(void) { shadow_check_view_modes(SC_BACKEND_CPU, render_rgba_cpu); }
 static void test_small_bunny(void) { shadow_cases_bunny(run_cpu); }
+static void test_small_bunny_on_ground(void) { shadow_cases_bunny_on_ground(run_cpu); }
 static void test_small_dragon_640x480(void) { shadow_cases_dragon(run_cpu, 640, 480); }
 static void test_small_knot_400x300(void) { shadow_cases_knot(run_cpu, 400, 300); }
 static void test_large_dragon_1080p(void) { shadow_cases_dragon(run_cpu, 1920, 1080); }
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_small_no_leak_box);
     SCT_RUN(test_small_view_modes);
     SCT_RUN(test_small_bunny);
+    SCT_RUN(test_small_bunny_on_ground);
     SCT_RUN(test_small_dragon_640x480);
     SCT_RUN(test_small_knot_400x300);
     SCT_RUN(test_large_dragon_1080p);

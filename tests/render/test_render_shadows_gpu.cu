@@ -118,6 +118,7 @@ static void test_small_no_leak_sphere(void) { shadow_cases_no_leak_sphere(run_gp
 static void test_small_no_leak_box(void) { shadow_cases_no_leak_box(run_gpu); }
 static void test_small_view_modes(void) { shadow_check_view_modes(SC_BACKEND_CUDA, render_rgba_cuda); }
 static void test_small_bunny(void) { shadow_cases_bunny(run_gpu); }
+static void test_small_bunny_on_ground(void) { shadow_cases_bunny_on_ground(run_gpu); }
 static void test_small_dragon_1080p(void) { shadow_cases_dragon(run_gpu, 1920, 1080); }
 static void test_small_knot_1080p(void) { shadow_cases_knot(run_gpu, 1920, 1080); }
 static void test_large_dragon14m_1080p(void) { shadow_cases_dragon14m(run_gpu_only, 1920, 1080); }
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_small_no_leak_box);
     SCT_RUN(test_small_view_modes);
     SCT_RUN(test_small_bunny);
+    SCT_RUN(test_small_bunny_on_ground);
     SCT_RUN(test_small_dragon_1080p);
     SCT_RUN(test_small_knot_1080p);
     SCT_RUN(test_large_dragon14m_1080p);
