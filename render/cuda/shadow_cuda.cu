@@ -500,6 +500,36 @@ __device__ static void sh_finalize(sc_cuda_shadow_light *L, sc_cuda_globals *g, 
     if (n > capacity) g->shadow_overflow = 1;
 }
 
+/* A reference in the emit's shared stage: its key and its 32-byte record (head, image box). */
+__device__ static inline void sh_stage_ref(uint32_t *s_key, uint4 *s_rec, uint32_t slot, uint32_t key, uint4 head,
+                                           uint4 box)
+{
+    s_key[slot] = key;
+    s_rec[2 * slot] = head;
+    s_rec[2 * slot + 1] = box;
+}
+
+/* Reference `at` of the light's list: key, its own index as the value, its record. */
+__device__ static inline void sh_write_ref(uint32_t *keys, uint32_t *values, uint4 *recs, unsigned long long at,
+                                           uint32_t key, uint4 head, uint4 box)
+{
+    static_assert(SC_CUDA_SHADOW_REC_WORDS == 8, "a record is two 16-byte words");
+    keys[at] = key;
+    values[at] = (uint32_t)at;
+    recs[2 * at] = head;
+    recs[2 * at + 1] = box;
+}
+
+/* For the lanes of m (which all call it), consecutive places from *counter: one atomic per warp; the
+ * calling lane's place. */
+template <typename T> __device__ static inline T sh_claim(T *counter, uint32_t m)
+{
+    const uint32_t lane = threadIdx.x & 31u, leader = __ffs(m) - 1;
+    T first = 0;
+    if (lane == leader) first = atomicAdd(counter, (T)__popc(m));
+    return __shfl_sync(m, first, leader) + (T)__popc(m & ((1u << lane) - 1u));
+}
+
 /* 4. Caster references of every triangle (key = cell = tile << slab_bits | slab, value = the
  * reference's own index), each with its record (triangle, vertex indices and image in the tile's
  * view: what the cast needs, so it neither gathers the indices nor computes the image again), in one
@@ -541,34 +571,18 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, sc_cuda_globals *g, const float *
             const uint4 box = make_uint4(__float_as_uint(im.x0), __float_as_uint(im.x1), __float_as_uint(im.y0),
                                          __float_as_uint(im.y1));
             if (count < SH_SLOTS) {
-                const uint32_t slot = SH_SLOTS * threadIdx.x + count++;
-                s_key[slot] = key;
-                s_rec[2 * slot] = head;
-                s_rec[2 * slot + 1] = box;
+                sh_stage_ref(s_key, s_rec, SH_SLOTS * threadIdx.x + count++, key, head, box);
                 return;
             }
             const uint32_t m = __activemask();
-            const uint32_t lane = threadIdx.x & 31u, leader = __ffs(m) - 1;
-            uint32_t slot = 0;
-            if (lane == leader) slot = atomicAdd(&s_over, (uint32_t)__popc(m));
-            slot = __shfl_sync(m, slot, leader) + __popc(m & ((1u << lane) - 1u));
+            const uint32_t slot = sh_claim(&s_over, m);
             const uint32_t spill = __ballot_sync(m, slot >= SH_OVER);
             if (slot < SH_OVER) {
-                slot += SH_SLOTS * SH_EMIT;
-                s_key[slot] = key;
-                s_rec[2 * slot] = head;
-                s_rec[2 * slot + 1] = box;
+                sh_stage_ref(s_key, s_rec, SH_SLOTS * SH_EMIT + slot, key, head, box);
                 return;
             }
-            const uint32_t lead2 = __ffs(spill) - 1;
-            unsigned long long at = 0;
-            if (lane == lead2) at = atomicAdd(&L->cursor, (unsigned long long)__popc(spill));
-            at = __shfl_sync(spill, at, lead2) + __popc(spill & ((1u << lane) - 1u));
-            if (at >= capacity) return;
-            keys[at] = key;
-            values[at] = (uint32_t)at;
-            recs[2 * at] = head;
-            recs[2 * at + 1] = box;
+            const unsigned long long at = sh_claim(&L->cursor, spill);
+            if (at < capacity) sh_write_ref(keys, values, recs, at, key, head, box);
         });
     }
     uint32_t excl, total;
@@ -579,21 +593,15 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, sc_cuda_globals *g, const float *
     const unsigned long long base = s_base;
     for (uint32_t j = 0; j < count; ++j) {
         const unsigned long long at = base + excl + j;
-        if (at >= capacity) break;
         const uint32_t slot = SH_SLOTS * threadIdx.x + j;
-        keys[at] = s_key[slot];
-        values[at] = (uint32_t)at;
-        recs[2 * at] = s_rec[2 * slot];
-        recs[2 * at + 1] = s_rec[2 * slot + 1];
+        if (at >= capacity) break;
+        sh_write_ref(keys, values, recs, at, s_key[slot], s_rec[2 * slot], s_rec[2 * slot + 1]);
     }
     for (uint32_t i = threadIdx.x; i < over; i += SH_EMIT) {
         const unsigned long long at = base + total + i;
-        if (at >= capacity) break;
         const uint32_t slot = SH_SLOTS * SH_EMIT + i;
-        keys[at] = s_key[slot];
-        values[at] = (uint32_t)at;
-        recs[2 * at] = s_rec[2 * slot];
-        recs[2 * at + 1] = s_rec[2 * slot + 1];
+        if (at >= capacity) break;
+        sh_write_ref(keys, values, recs, at, s_key[slot], s_rec[2 * slot], s_rec[2 * slot + 1]);
     }
 }
 
