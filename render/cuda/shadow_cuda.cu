@@ -53,7 +53,9 @@ enum {
     SH_EMIT = SC_CUDA_SHADOW_EMIT_THREADS,
     SH_PIXEL_THREADS = 256,
     SH_VIEWS = SC_SHADOW_MAX_VIEWS,
-    SH_NO_VIEW = 0xFFFFFFFFu
+    SH_NO_VIEW = 0xFFFFFFFFu,
+    SH_BIG_SPAN = 64, /* a caster's view spanning more tiles is visited by its emit block together */
+    SH_BIG = 32       /* ... of those, at most this many per block (the rest by their own thread) */
 };
 
 /* Floats as unsigned integers in the same order (for atomicMax): min x is max ~ord(x); 0 is below
@@ -458,10 +460,12 @@ __device__ static inline int sh_primary_image(const sc_shadow_grid &grid, const 
 
 /* The emit's visit of triangle t: fn(tile, slab, image) as sh_visit_caster, the primary view's image
  * from the vertices' light coordinates q (NaN: a non-finite triangle, no references), the other views'
- * (and a clipped caster's) from its vertices, gathered only then. */
-template <typename F>
+ * (and a clipped caster's) from its vertices, gathered only then. A view's span of more than
+ * SH_BIG_SPAN tiles is offered to big(view, image) first: when it takes it (true), the thread does
+ * not visit it. */
+template <typename F, typename B>
 __device__ static inline void sh_visit_emit(const sc_shadow_grid &grid, const sh_tile_receivers &tr, uint32_t primary,
-                                            const float4 q[3], const float *pos, const uint32_t vi[3], F fn)
+                                            const float4 q[3], const float *pos, const uint32_t vi[3], F fn, B big)
 {
     if (isnan(q[0].w) || isnan(q[1].w) || isnan(q[2].w)) return;
     float v[9];
@@ -484,6 +488,8 @@ __device__ static inline void sh_visit_emit(const sc_shadow_grid &grid, const sh
         if (!sc_shadow_span_of(&grid, &vw, &im, &cv.s)) continue;
         cv.view = view;
         cv.slab = sc_shadow_slab_of(&grid, &vw, im.key);
+        const uint32_t area = (cv.s.tx1 - cv.s.tx0 + 1) * (cv.s.ty1 - cv.s.ty0 + 1);
+        if (area > SH_BIG_SPAN && big(cv, im)) continue; /* the block visits it together */
         sh_visit_span(grid, tr, im, cv, fn);
     }
 }
@@ -535,7 +541,10 @@ template <typename T> __device__ static inline T sh_claim(T *counter, uint32_t m
  * view: what the cast needs, so it neither gathers the indices nor computes the image again), in one
  * visit per triangle and in triangle order: a thread's first SH_SLOTS references go to its own slots
  * in shared memory (no atomics), the rest to a shared overflow stage (a shared atomic per warp and
- * step) or, past that, straight to global memory (a global one). A block scan of the slots' counts
+ * step) or, past that, straight to global memory (a global one). A view of a caster spanning more
+ * than SH_BIG_SPAN tiles (a ground plane under the model spans them all) is visited by the whole
+ * block after the triangles, a tile per thread (one thread would walk up to 10^5 tiles, an atomic
+ * per reference). A block scan of the slots' counts
  * places them and one 64-bit atomic takes the block's range; none is written past the capacity. (Two
  * visits, counting then writing, took 0.072 ms for the dragon against 0.060; one shared stage in the
  * order of the atomics cost the cells' split more than the slots: their keys meet in fewer distinct
@@ -550,10 +559,11 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, sc_cuda_globals *g, const float *
     __shared__ typename scan_t::TempStorage temp;
     __shared__ uint32_t s_key[SH_SLOTS * SH_EMIT + SH_OVER];
     __shared__ uint4 s_rec[2 * (SH_SLOTS * SH_EMIT + SH_OVER)];
-    __shared__ uint32_t s_over;
+    __shared__ uint32_t s_over, s_nbig;
+    __shared__ uint4 s_big[SH_BIG][4]; /* head, image box, span, (image key, view, slab) */
     __shared__ unsigned long long s_base;
     __shared__ sc_shadow_grid grid;
-    if (threadIdx.x == 0) s_over = 0;
+    if (threadIdx.x == 0) s_over = s_nbig = 0;
     sh_load_grid(&L->grid, &grid);
     const sh_tile_receivers tr = {tile_wmax, tile_box};
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -583,10 +593,44 @@ sc_shadow_emit_kernel(sc_cuda_shadow_light *L, sc_cuda_globals *g, const float *
             }
             const unsigned long long at = sh_claim(&L->cursor, spill);
             if (at < capacity) sh_write_ref(keys, values, recs, at, key, head, box);
+        }, [&](const sh_caster_view &cv, const sc_shadow_image &im) {
+            const uint32_t e = atomicAdd(&s_nbig, 1u);
+            if (e >= SH_BIG) return false;
+            s_big[e][0] = head;
+            s_big[e][1] = make_uint4(__float_as_uint(im.x0), __float_as_uint(im.x1), __float_as_uint(im.y0),
+                                     __float_as_uint(im.y1));
+            s_big[e][2] = make_uint4(cv.s.tx0, cv.s.ty0, cv.s.tx1, cv.s.ty1);
+            s_big[e][3] = make_uint4(__float_as_uint(im.key), cv.view, cv.slab, 0u);
+            return true;
         });
     }
+    __syncthreads();
+    /* The block's big spans: its threads take the tiles of each in turn, a warp's references placed
+     * with one atomic. */
+    const uint32_t nbig = min(s_nbig, (uint32_t)SH_BIG);
+    for (uint32_t e = 0; e < nbig; ++e) {
+        const uint4 head = s_big[e][0], box = s_big[e][1], span = s_big[e][2], ext = s_big[e][3];
+        const sc_shadow_image im = {__uint_as_float(box.x), __uint_as_float(box.y), __uint_as_float(box.z),
+                                    __uint_as_float(box.w), __uint_as_float(ext.x)};
+        const sc_shadow_view &vw = grid.views[ext.y];
+        const uint32_t w = span.z - span.x + 1, area = w * (span.w - span.y + 1);
+        const uint32_t slab_key = ext.z;
+        for (uint32_t i0 = 0; i0 < area; i0 += SH_EMIT) {
+            const uint32_t i = i0 + threadIdx.x;
+            uint32_t tile = 0;
+            bool take = false;
+            if (i < area) {
+                tile = vw.base + (span.y + i / w) * vw.gx + span.x + i % w;
+                take = sh_tile_may_block(tr, tile, im);
+            }
+            const uint32_t m = __ballot_sync(0xFFFFFFFFu, take);
+            if (!take) continue;
+            const unsigned long long at = sh_claim(&L->cursor, m); /* the lanes of m, all of them */
+            if (at < capacity) sh_write_ref(keys, values, recs, at, tile << grid.slab_bits | slab_key, head, box);
+        }
+    }
     uint32_t excl, total;
-    scan_t(temp).ExclusiveSum(count, excl, total); /* ends with a barrier: s_over is final */
+    scan_t(temp).ExclusiveSum(count, excl, total); /* s_over is final (the barrier above) */
     const uint32_t over = min(s_over, (uint32_t)SH_OVER);
     if (threadIdx.x == 0) s_base = total + over ? atomicAdd(&L->cursor, (unsigned long long)(total + over)) : 0ull;
     if (sh_last_block(&L->emit_done) && threadIdx.x == 0) sh_finalize(L, g, capacity); /* every block's range taken */
