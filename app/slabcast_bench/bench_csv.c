@@ -56,6 +56,14 @@ static void csv_num(csv_out *c, const char *name, int known, double v)
     csv_put(c, name, buf);
 }
 
+/* A number with 6 significant digits (floors reach nanoseconds, limits hundreds of billions). */
+static void csv_g(csv_out *c, const char *name, int known, double v)
+{
+    char buf[64] = "";
+    if (known && isfinite(v)) snprintf(buf, sizeof buf, "%.6g", v);
+    csv_put(c, name, buf);
+}
+
 static void csv_quant(csv_out *c, const char *stage, const char *unit, int known, const bench_quant *q)
 {
     char name[64];
@@ -144,6 +152,37 @@ static void csv_our_columns(csv_out *c)
     csv_u64(c, "shadow_overflow_passes", ours, row->shadow_overflow_passes);
 }
 
+/* Our frame against its floor (bench_floor.h), per stage and the frame: <stage>_floor_bytes,
+ * _floor_ms, _x_floor (median / floor), _frac_copy; the two casts and the frame also _floor_tests and
+ * _frac_tests. Empty in a peer's record, without a floor, and where a stage's floor is 0. */
+static void csv_floor_columns(csv_out *c)
+{
+    const bench_row *row = c->row;
+    const int known = !c->peer && !row->failed && row->floor_known;
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
+        const bench_floor_stage *g = &row->floor.stage[s];
+        const char *stage = bench_stage_name(s);
+        const int cast = s == SC_STAGE_RAYCAST || s == SC_STAGE_SHADOW_CAST || s == SC_STAGE_COUNT;
+        char name[64];
+        snprintf(name, sizeof name, "%s_floor_bytes", stage);
+        csv_u64(c, name, known, g->bytes);
+        if (cast) {
+            snprintf(name, sizeof name, "%s_floor_tests", stage);
+            csv_u64(c, name, known, g->tests);
+        }
+        snprintf(name, sizeof name, "%s_floor_ms", stage);
+        csv_g(c, name, known, g->ms);
+        snprintf(name, sizeof name, "%s_x_floor", stage);
+        csv_g(c, name, known, g->ratio);
+        snprintf(name, sizeof name, "%s_frac_copy", stage);
+        csv_g(c, name, known, g->frac_copy);
+        if (cast) {
+            snprintf(name, sizeof name, "%s_frac_tests", stage);
+            csv_g(c, name, known, g->frac_tests);
+        }
+    }
+}
+
 /* The peer's comparison (empty in our record). */
 static void csv_peer_columns(csv_out *c)
 {
@@ -167,6 +206,8 @@ static void csv_run_columns(csv_out *c)
     csv_u64(c, "driver_version", gpu && d->driver_version > 0, (uint64_t)d->driver_version);
     csv_u64(c, "runtime_version", gpu && d->runtime_version > 0, (uint64_t)d->runtime_version);
     csv_u64(c, "cpu_threads", !gpu, d->threads);
+    csv_g(c, "limits_copy_gbs", d->limits_known, d->limits.copy_gbs);
+    csv_g(c, "limits_ray_tests_per_s", d->limits_known, d->limits.ray_tests_per_s);
     csv_text(c, "commit", c->r->commit);
     csv_text(c, "command_line", c->r->command_line);
 }
@@ -177,6 +218,7 @@ static void csv_record(csv_out *c)
     csv_config_columns(c);
     csv_frame_columns(c);
     csv_our_columns(c);
+    csv_floor_columns(c);
     csv_peer_columns(c);
     csv_run_columns(c);
     fputs("\r\n", c->f);

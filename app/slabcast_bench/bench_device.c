@@ -82,6 +82,18 @@ int bench_device_query(sc_backend backend, uint32_t threads, bench_device *d, ch
 #endif
 }
 
+int bench_device_measure_limits(bench_device *d, uint32_t threads)
+{
+    d->limits_known = 0;
+    d->limits_why[0] = '\0';
+    if (sc_backend_measure_limits(d->backend, threads, &d->limits) != SC_OK) {
+        snprintf(d->limits_why, sizeof d->limits_why, "%s", sc_last_error());
+        return -1;
+    }
+    d->limits_known = 1;
+    return 0;
+}
+
 int bench_device_free_memory(sc_backend backend, uint64_t *free_bytes)
 {
 #if SLABCAST_BENCH_CUDA

@@ -28,10 +28,21 @@ typedef struct bench_device {
     uint64_t total_memory;       /* bytes of device memory */
     /* On the host only: worker threads (--threads, or the backend's default, one per online core). */
     unsigned threads;
+    /* The device's limits (sc_backend_measure_limits: copy bandwidth, ray-triangle test rate), measured
+     * once per run before the configurations, against which every configuration's floor is computed
+     * (bench_floor.h). limits_known 0: not measured (--no-limits, or the measurement failed:
+     * limits_why says why). */
+    int limits_known;
+    sc_device_limits limits;
+    char limits_why[512];
 } bench_device;
 
 /* Fills *d for the backend in use: on a device, the current CUDA device. 0, or -1 with why. */
 int bench_device_query(sc_backend backend, uint32_t threads, bench_device *d, char *why, size_t why_size);
+
+/* Measures d->limits on d->backend (threads: the CPU backend's workers, 0: one per core). 0, or -1 with
+ * d->limits_why (the library's message) and limits_known 0. */
+int bench_device_measure_limits(bench_device *d, uint32_t threads);
 
 /* Free device memory (cudaMemGetInfo): 0 and *free_bytes, or -1 where there is none to ask (a backend
  * on the host, a build without CUDA, a failed call). */

@@ -32,6 +32,14 @@ static void json_u32_array(FILE *f, const uint32_t *v, unsigned n)
     fputc(']', f);
 }
 
+/* A measured or modelled number with 6 significant digits (floors reach nanoseconds); null when not
+ * known or not finite. */
+static void json_g_or_null(FILE *f, int known, double v)
+{
+    if (known && isfinite(v)) fprintf(f, "%.6g", v);
+    else fputs("null", f);
+}
+
 static void json_vec3(FILE *f, const float *v)
 {
     fputc('[', f);
@@ -101,6 +109,7 @@ static void json_options(const bench_report *r, FILE *f)
     json_u64_or_null(f, o->threads != 0, o->threads);
     fputs(",\n    \"images\": ", f);
     json_string_or_null(f, o->images_dir);
+    fprintf(f, ",\n    \"no_limits\": %s", o->no_limits ? "true" : "false");
     fputs(",\n    \"peers\": [", f);
     for (unsigned i = 0; i < o->peer_count; ++i) {
         if (i) fputs(", ", f);
@@ -248,6 +257,67 @@ static void json_row_shadows(const bench_row *row, FILE *f)
     }
 }
 
+/* The device's limits, once per run (null when not measured; limits_error says why, null when
+ * --no-limits or measured). */
+static void json_limits(const bench_report *r, FILE *f)
+{
+    const bench_device *d = r->device;
+    fputs("  \"limits\": ", f);
+    if (!d->limits_known) {
+        fputs("null,\n  \"limits_error\": ", f);
+        json_string_or_null(f, r->options->no_limits ? NULL : d->limits_why);
+        fputs(",\n", f);
+        return;
+    }
+    const sc_device_limits *l = &d->limits;
+    fputs("{\"copy_gbs\": ", f);
+    json_g_or_null(f, 1, l->copy_gbs);
+    fputs(", \"ray_tests_per_s\": ", f);
+    json_g_or_null(f, 1, l->ray_tests_per_s);
+    fputs(", \"ray_hit_fraction\": ", f);
+    json_g_or_null(f, 1, l->ray_hit_fraction);
+    fprintf(f, ",\n             \"copy_bytes\": %llu, \"copy_ms\": ", (unsigned long long)l->copy_bytes);
+    json_g_or_null(f, 1, l->copy_ms);
+    fprintf(f, ", \"ray_tests\": %llu, \"ray_ms\": ", (unsigned long long)l->ray_tests);
+    json_g_or_null(f, 1, l->ray_ms);
+    fprintf(f, ", \"runs\": %u, \"threads\": %u},\n  \"limits_error\": null,\n", l->runs, l->threads);
+}
+
+/* The frame against its floor (bench_floor.h): per stage and "frame", the model's bytes and tests
+ * (tests: the two casts and the frame only), their times at the limits, the floor, the measured median
+ * over it, and the fractions of the copy bandwidth and test rate achieved; null as a whole without a
+ * floor. */
+static void json_row_floor(const bench_row *row, FILE *f)
+{
+    fputs(",\n     \"floor\": ", f);
+    if (row->failed || !row->floor_known) {
+        fputs("null", f);
+        return;
+    }
+    fputc('{', f);
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
+        const bench_floor_stage *g = &row->floor.stage[s];
+        const int cast = s == SC_STAGE_RAYCAST || s == SC_STAGE_SHADOW_CAST || s == SC_STAGE_COUNT;
+        fprintf(f, "%s\"%s\": {\"bytes\": %llu, \"tests\": ", s ? ",\n       " : "", bench_stage_name(s),
+                (unsigned long long)g->bytes);
+        json_u64_or_null(f, cast, g->tests);
+        fputs(", \"bytes_ms\": ", f);
+        json_g_or_null(f, 1, g->bytes_ms);
+        fputs(", \"tests_ms\": ", f);
+        json_g_or_null(f, cast, g->tests_ms);
+        fputs(", \"ms\": ", f);
+        json_g_or_null(f, 1, g->ms);
+        fputs(", \"ratio\": ", f);
+        json_g_or_null(f, 1, g->ratio);
+        fputs(", \"frac_copy\": ", f);
+        json_g_or_null(f, 1, g->frac_copy);
+        fputs(", \"frac_tests\": ", f);
+        json_g_or_null(f, cast, g->frac_tests);
+        fputc('}', f);
+    }
+    fputc('}', f);
+}
+
 static void json_peer(const bench_peer_row *p, FILE *f)
 {
     int ok = p->status == BENCH_PEER_OK;
@@ -280,6 +350,7 @@ static void json_row(const bench_row *row, FILE *f)
     json_row_times(row, f);
     json_row_counters(row, f);
     json_row_shadows(row, f);
+    json_row_floor(row, f);
     fputs(",\n     \"peers\": [", f);
     for (unsigned i = 0; i < row->peer_count; ++i) {
         fputs(i ? ",\n       " : "\n       ", f);
@@ -304,6 +375,7 @@ void bench_json(const bench_report *r, FILE *f)
     fputs(",\n", f);
     json_options(r, f);
     json_device(r->device, f);
+    json_limits(r, f);
     fputs("  \"stages\": [", f);
     for (int s = 0; s < SC_STAGE_COUNT; ++s) fprintf(f, "%s\"%s\"", s ? ", " : "", bench_stage_name(s));
     fprintf(f, "],\n  \"configurations\": %zu,\n  \"failed\": %zu,\n  \"rows\": [", r->row_count, failed_rows(r));

@@ -1,7 +1,8 @@
 /* bench_main.c - slabcast-bench: the frame-rate benchmark of the renderer over a sweep of models,
- * sizes, grids, deformers, views and shadow settings (docs/BENCH.md). Parses the options, says how
- * many configurations will run, runs them (a progress line on a terminal), prints the table and
- * writes the JSON, CSV, plot and pictures asked for. Exit status: 0 all ran, 1 a configuration
+ * sizes, grids, deformers, views and shadow settings (docs/BENCH.md). Parses the options, measures
+ * the device's limits for the floor (unless --no-limits), says how many configurations will run, runs
+ * them (a progress line on a terminal), prints the table and writes the JSON, CSV, plot and pictures
+ * asked for. Exit status: 0 all ran, 1 a configuration
  * failed, 2 bad usage. */
 #include <errno.h>
 #include <stdio.h>
@@ -162,6 +163,12 @@ int main(int argc, char **argv)
         bench_context_free(&ctx);
         return 1;
     }
+    const bench_device *d = &ctx.device;
+    if (!o.no_limits && d->limits_known)
+        fprintf(stderr, "slabcast-bench: limits of %s: copy %.1f GB/s, %.4g G ray-triangle tests/s (for the floor)\n",
+                d->name, d->limits.copy_gbs, d->limits.ray_tests_per_s * 1e-9);
+    else if (!o.no_limits)
+        fprintf(stderr, "slabcast-bench: no floor: the device's limits could not be measured: %s\n", d->limits_why);
     int rc = run_sweep(&o, &ctx, factors, argc, argv);
     bench_context_free(&ctx);
     return rc;

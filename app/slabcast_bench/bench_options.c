@@ -22,7 +22,7 @@
 
 
 typedef enum opt_id {
-    OPT_HELP, OPT_VERBOSE, /* flags: no value */
+    OPT_HELP, OPT_VERBOSE, OPT_NO_LIMITS, /* flags: no value */
     OPT_SIZE, OPT_SLABS, OPT_TILE, OPT_SUBDIVIDE, OPT_DEFORM, OPT_VIEWS, OPT_CAMERA, OPT_FRAMES, OPT_WARMUP,
     OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_PLOT, OPT_PEERS, OPT_TIME, OPT_DT, OPT_RESOLUTION, OPT_THREADS,
     OPT_SHADOWS, OPT_IMAGES, OPT_VERTEX_ORDER, OPT_COUNT
@@ -41,7 +41,7 @@ static const struct bench_opt { const char *name; const char *arg; opt_id id; } 
     {"--time", "T", OPT_TIME},              {"--dt", "T", OPT_DT},
     {"--resolution", "N", OPT_RESOLUTION},  {"--threads", "N", OPT_THREADS},
     {"--shadows", "off,on", OPT_SHADOWS},   {"--images", "DIR", OPT_IMAGES},
-    {"--vertex-order", "ORDER", OPT_VERTEX_ORDER},
+    {"--vertex-order", "ORDER", OPT_VERTEX_ORDER}, {"--no-limits", NULL, OPT_NO_LIMITS},
 };
 #define OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -59,7 +59,9 @@ void bench_print_usage(FILE *f)
             "(their cartesian product, at most %u configurations). Per configuration: median, p95 and\n"
             "max time per stage and per frame (each frame waited for), frames per second back to back,\n"
             "triangles, visible triangles, references, ray-triangle tests, early-exit tiles, device\n"
-            "memory used. A table on stdout; JSON, CSV and an SVG or PNG plot on request.\n"
+            "memory used, and each stage against its floor (the bytes and tests it must move at the\n"
+            "device's copy bandwidth and test rate, measured at the start). A table on stdout; JSON, CSV\n"
+            "and an SVG or PNG plot on request.\n"
             "Lists are comma-separated (at most %u values each); giving an option twice adds to it.\n"
             "Options take their value as the next argument or after '=' (--size=640x480).\n\n"
             "  MODEL               %s file, optionally .xz-compressed, or 'builtin' (the\n"
@@ -103,6 +105,10 @@ void bench_print_usage(FILE *f)
             "                      first-use (default: renumbered in the order the triangles first use\n"
             "                      them) or as-loaded (the mesh's own order, as loaded and subdivided);\n"
             "                      the triangles, the image and the positions read back are the same\n"
+            "  --no-limits         do not measure the device's copy bandwidth and ray-triangle test rate\n"
+            "                      (a second or two at the start), so no configuration gets its floor: the\n"
+            "                      bytes and tests each stage must move, as a time, against the measured\n"
+            "                      one (docs/BENCH.md)\n"
             "  --verbose           log the libraries' info and debug lines\n"
             "  --help              this text\n"
             "Exit status: 0 every configuration ran, 1 a configuration failed (named on stderr), 2 bad usage.\n",
@@ -526,6 +532,7 @@ static int parse_option(int argc, char **argv, int *i, bench_options *o, list_st
             return -1;
         }
         if (opt->id == OPT_HELP) o->help = 1;
+        else if (opt->id == OPT_NO_LIMITS) o->no_limits = 1;
         else o->verbose = 1;
         return 0;
     }

@@ -62,6 +62,8 @@ typedef struct bench_options {
                                            SC_VERTEX_ORDER_KEEP) */
     const char *peers[BENCH_MAX_PEERS]; /* peer names, checked against the peer table */
     unsigned peer_count;
+    int no_limits;                      /* --no-limits: the device's limits are not measured, so no
+                                           configuration has a floor (bench_floor.h) */
     int verbose;
     int help;
 } bench_options;

@@ -9,6 +9,8 @@
  *     "device": {"backend", "name", "sm_count", "clock_khz", "memory_clock_khz", "memory_bus_bits",
  *                "compute_capability", "total_memory_bytes", "driver_version", "runtime_version",
  *                "threads"},
+ *     "limits": {"copy_gbs", "ray_tests_per_s", "ray_hit_fraction", "copy_bytes", "copy_ms", "ray_tests",
+ *                "ray_ms", "runs", "threads"} | null, "limits_error": "why" | null,
  *     "stages": ["deform", ..., "shade"], "configurations": N, "failed": K,
  *     "rows": [ { "index", "status": "ok"|"failed", "error", "model", "model_name", "subdivide",
  *                 "deform", "width", "height", "pixels", "tile_size", "num_slabs", "view", "views",
@@ -23,16 +25,23 @@
  *                 "shadows": true|false, "light": {"type", "position"} | null, "shadow_lights",
  *                 "light_views", "shadow_receivers", "shadow_references", "shadow_ray_tests",
  *                 "shadow_rays_blocked", "shadow_rays_early", "shadow_overflow_passes",
+ *                 "floor": {"<stage>": {"bytes", "tests", "bytes_ms", "tests_ms", "ms", "ratio",
+ *                                       "frac_copy", "frac_tests"}, ..., "frame": {...}} | null,
  *                 "peers": [ {"name", "status": "ok"|"skipped"|"failed", "why", "median_ms",
  *                             "p95_ms", "max_ms", "agreement", "ratio", "speedup", "note",
  *                             "detail"} ] } ] }
  *   ratio = our median frame / the peer's median frame; speedup = its inverse ("ours is N x faster").
+ *   floor (bench_floor.h): the stage's modelled bytes and tests (tests null but for the two casts and the
+ *   frame), their times at the measured limits, the floor, ratio = median / floor ("x floor"), and the
+ *   fractions of the copy bandwidth and test rate achieved; null without limits (--no-limits).
  *
  * CSV (RFC 4180: comma-separated, CRLF line ends, a field with a comma, quote, CR or LF quoted and
  * its quotes doubled): one header row, then per configuration one row (kind "slabcast") followed by
  * one row per peer (kind "peer": the configuration's columns, the peer's frame times in the frame_*
- * columns, its agreement, ratio and speedup; the stage and counter columns empty). The device, the
- * commit and the command line are columns of every row. */
+ * columns, its agreement, ratio and speedup; the stage, counter and floor columns empty). Our rows
+ * carry per stage and the frame <stage>_floor_bytes, _floor_ms, _x_floor, _frac_copy (the casts and the
+ * frame also _floor_tests, _frac_tests). The device, its limits, the commit and the command line are
+ * columns of every row. */
 #ifndef SLABCAST_BENCH_REPORT_H
 #define SLABCAST_BENCH_REPORT_H
 
@@ -78,7 +87,8 @@ int bench_write_csv(const bench_report *r, const char *path, FILE *err);
 
 /* The table for people: one line per configuration (frame times, frame rate, counters, memory), with
  * shadows on a line of the shadow counters under it, a line per peer (and its detail) under that,
- * then the median time of each stage per configuration. */
+ * then the median time of each stage per configuration, then the device's limits and per
+ * configuration each stage's floor, x floor and fraction of the copy bandwidth. */
 void bench_print_table(const bench_report *r, FILE *out);
 
 #endif

@@ -59,6 +59,7 @@ int bench_context_init(bench_context *ctx, const bench_options *o, char *why, si
     bench_model_init(&ctx->model);
     if (probe_backend(o, &ctx->backend, why, why_size) != 0) return -1;
     if (bench_device_query(ctx->backend, o->threads, &ctx->device, why, why_size) != 0) return -1;
+    if (!o->no_limits) (void)bench_device_measure_limits(&ctx->device, o->threads); /* said by the caller */
     for (unsigned i = 0; i < o->peer_count; ++i) {
         const bench_peer *p = bench_peer_find(o->peers[i]);
         if (!p) {
@@ -386,6 +387,38 @@ static int run_peers(bench_context *ctx, run_state *s, bench_row *row)
     return rc;
 }
 
+/* The frame's floor from the last timed frame's counters, the mesh and the target, against the run's
+ * limits (bench_floor.h). */
+void bench_row_floor(const bench_device *device, bench_row *row)
+{
+    row->floor_known = 0;
+    if (row->failed || !device->limits_known) return;
+    const bench_config *c = &row->config;
+    bench_floor_input in;
+    memset(&in, 0, sizeof in);
+    in.vertices = row->vertices;
+    in.triangles = row->triangles;
+    in.pixels = (uint64_t)c->width * c->height;
+    in.tiles = row->tiles;
+    in.tile_size = c->tile_size;
+    in.num_slabs = c->num_slabs;
+    for (int d = 0; d < SC_DEFORMER_COUNT; ++d)
+        if ((c->deform_mask & APP_DEFORM_BIT(d)) && sc_deformer_reads_normals((sc_deformer)d) == 1)
+            in.reads_normals = 1;
+    in.visible_triangles = row->visible_triangles;
+    in.references = row->references;
+    in.ray_triangle_tests = row->ray_triangle_tests;
+    in.tiles_exited_early = row->tiles_exited_early;
+    in.hit_pixels = row->hit_pixels;
+    in.shadow_lights = row->shadow_lights;
+    in.shadow_receivers = row->shadow_receivers;
+    in.shadow_references = row->shadow_references;
+    in.shadow_ray_tests = row->shadow_ray_tests;
+    double median[SC_STAGE_COUNT + 1];
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) median[s] = row->stage[s].median;
+    row->floor_known = bench_floor_compute(&in, &device->limits, median, &row->floor) == 0;
+}
+
 /* The row before anything runs: the configuration, and every number unknown. */
 static void row_begin(const bench_context *ctx, const bench_config *c, bench_row *row)
 {
@@ -410,6 +443,7 @@ int bench_run_config(bench_context *ctx, const bench_config *c, bench_row *row)
         return -1;
     }
     config_camera(o, c, &ctx->model.orbit, row);
+    row->vertices = ctx->model.mesh.vertex_count;
     if (c->shadows) row->light = app_default_light(ctx->model.orbit.center, ctx->model.orbit.radius);
     run_state s;
     memset(&s, 0, sizeof s);
@@ -420,8 +454,9 @@ int bench_run_config(bench_context *ctx, const bench_config *c, bench_row *row)
     if (measure(ctx, &s, row, row->error, sizeof row->error) != 0) {
         row->failed = 1;
         rc = -1;
-    } else if (ctx->peer_count) {
-        rc = run_peers(ctx, &s, row);
+    } else {
+        bench_row_floor(&ctx->device, row);
+        if (ctx->peer_count) rc = run_peers(ctx, &s, row);
     }
     run_release(&s);
     return rc;

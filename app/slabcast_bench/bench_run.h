@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "bench_device.h"
+#include "bench_floor.h"
 #include "bench_model.h"
 #include "bench_options.h"
 #include "bench_peer.h"
@@ -62,6 +63,12 @@ typedef struct bench_row {
     /* On a device: device memory the renderer took (free memory before it was created minus after the
      * frames); -1: unknown (on the host, the cpu backend: no API gives the renderer's host memory). */
     int64_t device_memory_bytes;
+    /* The frame against its floor (bench_floor.h): the mesh's vertices, and per stage and for the frame
+     * the bytes and tests the models give, their time at the run's measured limits and the median over
+     * it. floor_known 0: no floor (the limits not measured, a count beyond 64 bits, or failed). */
+    uint64_t vertices;
+    int floor_known;
+    bench_floor floor;
     bench_peer_row peers[BENCH_MAX_PEERS];
     unsigned peer_count;
 } bench_row;
@@ -76,8 +83,10 @@ typedef struct bench_context {
     bench_model model;           /* the model held */
 } bench_context;
 
-/* Resolves the backend (--backend auto: cuda when a GPU is there), reads the device and finds the
- * peers. 0, or -1 with why ("--backend cuda: ...: no CUDA device"). */
+/* Resolves the backend (--backend auto: cuda when a GPU is there), reads the device, measures its
+ * limits (unless --no-limits; a measurement that fails leaves device.limits_known 0 and its reason in
+ * device.limits_why, and the run goes on without floors) and finds the peers. 0, or -1 with why
+ * ("--backend cuda: ...: no CUDA device"). */
 int bench_context_init(bench_context *ctx, const bench_options *o, char *why, size_t why_size);
 void bench_context_free(bench_context *ctx);
 
@@ -85,6 +94,11 @@ void bench_context_free(bench_context *ctx);
  * library's message or the peer's). Returns 0, or -1 on a failure (a failed peer included; a
  * skipped peer is not one). */
 int bench_run_config(bench_context *ctx, const bench_config *config, bench_row *row);
+
+/* The row's floor (row->floor, floor_known) from its last frame's counters, its mesh's vertices, its
+ * target and grid and its stage medians, against the device's measured limits (bench_floor.h); no floor
+ * for a failed row or without limits. bench_run_config calls it. */
+void bench_row_floor(const bench_device *device, bench_row *row);
 
 /* Called before each configuration runs (index from 0, of count), and with config NULL before a
  * failure is said on err (a progress line drawn over itself ends first). */

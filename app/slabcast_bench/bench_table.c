@@ -115,6 +115,63 @@ static void table_stages(const bench_report *r, FILE *out)
     }
 }
 
+/* What one table of the floor shows per stage: the floor's time, the measured median over it, or the
+ * fraction of the copy bandwidth achieved. */
+typedef enum floor_column { FLOOR_MS, FLOOR_RATIO, FLOOR_COPY } floor_column;
+
+/* One floor table: a line per configuration with a floor, a column per stage as wide as in the table
+ * of medians; "-" where the stage has no floor (no bytes and no tests: normals, reduce, scan, the
+ * shadow stages with shadows off). */
+static void table_floor(const bench_report *r, floor_column what, const char *title, FILE *out)
+{
+    int width[SC_STAGE_COUNT + 1];
+    fprintf(out, "%s\n%4s ", title, "#");
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
+        const size_t n = strlen(bench_stage_name(s));
+        width[s] = n > 10 ? (int)n : 10;
+        fprintf(out, " %*s", width[s], bench_stage_name(s));
+    }
+    fputc('\n', out);
+    for (size_t i = 0; i < r->row_count; ++i) {
+        const bench_row *row = &r->rows[i];
+        if (row->failed || !row->floor_known) continue;
+        fprintf(out, "%4u ", row->config.index + 1);
+        for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
+            const bench_floor_stage *g = &row->floor.stage[s];
+            const double v = what == FLOOR_MS ? g->ms : what == FLOOR_RATIO ? g->ratio : 100.0 * g->frac_copy;
+            char cell[32] = "-";
+            if (g->ms > 0.0 && isfinite(v)) {
+                if (what == FLOOR_MS) snprintf(cell, sizeof cell, "%.4g", v);
+                else if (what == FLOOR_RATIO) snprintf(cell, sizeof cell, "%.3gx", v);
+                else snprintf(cell, sizeof cell, "%.3g%%", v);
+            }
+            fprintf(out, " %*s", width[s], cell);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* The frame against its floor (bench_floor.h, docs/BENCH.md): the limits measured, then the floor in
+ * ms, x floor (median / floor) and the fraction of the copy bandwidth per stage. */
+static void table_floors(const bench_report *r, FILE *out)
+{
+    const bench_device *d = r->device;
+    if (!d->limits_known) {
+        if (r->options->no_limits) fputs("\nfloor: not measured (--no-limits)\n", out);
+        else fprintf(out, "\nfloor: the device's limits could not be measured: %s\n", d->limits_why);
+        return;
+    }
+    const sc_device_limits *l = &d->limits;
+    fprintf(out,
+            "\nfloor (docs/BENCH.md): the bytes each stage must move at %.1f GB/s of copy bandwidth, the casts' "
+            "ray-triangle tests at %.4g G/s (%.1f%% hits), both measured on this %s in this run; lower bounds: a "
+            "stage in the caches can pass them\n",
+            l->copy_gbs, l->ray_tests_per_s * 1e-9, 100.0 * l->ray_hit_fraction, d->on_device ? "device" : "host");
+    table_floor(r, FLOOR_MS, "floor ms per stage", out);
+    table_floor(r, FLOOR_RATIO, "x floor per stage (median ms / floor ms)", out);
+    table_floor(r, FLOOR_COPY, "% of the copy bandwidth per stage (model bytes / median / copy bandwidth)", out);
+}
+
 void bench_print_table(const bench_report *r, FILE *out)
 {
     table_header(r, out);
@@ -124,4 +181,5 @@ void bench_print_table(const bench_report *r, FILE *out)
         for (unsigned p = 0; p < r->rows[i].peer_count; ++p) table_peer(&r->rows[i].peers[p], out);
     }
     table_stages(r, out);
+    table_floors(r, out);
 }

@@ -3,8 +3,9 @@
 
 #include "backend_registry.h"
 #include "renderer_internal.h"
-#include "testing/sc_render_testing.h"
+#include "sc_report.h"
 #include "sc_status.h"
+#include "testing/sc_render_testing.h"
 
 int sc_renderer_testing_backend_available(sc_backend backend)
 {
@@ -35,4 +36,11 @@ sc_status sc_renderer_testing_buffers(const sc_renderer *r, sc_backend_buffers *
 {
     memset(out, 0, sizeof *out);
     return r->ops->buffers(r->state, out);
+}
+
+sc_status sc_renderer_testing_read_normals(const sc_renderer *r, float *out)
+{
+    if (!r || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_testing_read_normals: NULL argument");
+    if (!r->has_mesh) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_testing_read_normals: no mesh set");
+    return r->ops->read_normals(r->state, out);
 }

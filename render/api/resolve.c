@@ -1,7 +1,8 @@
 /* resolve.c - the front end's descriptor checks and defaults (resolve.h): cameras (with the default
  * view of a mesh and the look-at basis), shading, lights; and the deformers, each in one place: its
- * name, the field that turns it on, a typical amount, its checks and how far it can move a point
- * (slabcast.h: sc_deformer_name, sc_deform_amount, sc_deformer_typical_amount, sc_deform_reach). */
+ * name, the field that turns it on, a typical amount, whether it reads the rest normals, its checks
+ * and how far it can move a point (slabcast.h: sc_deformer_name, sc_deform_amount,
+ * sc_deformer_typical_amount, sc_deformer_reads_normals, sc_deform_reach). */
 #include "resolve.h"
 
 #include <float.h>
@@ -209,9 +210,9 @@ sc_status sc_resolve_shading(const sc_shading_desc *in, sc_shading_desc *out, sc
 }
 
 /* ---- deformers ---------------------------------------------------------------------------------- */
-/* Each deformer's name, amount, typical amount, checks and reach, in switches that name every
- * sc_deformer and have no default: a deformer added to the enum without one of them does not build
- * (-Wswitch, an error with SLABCAST_WERROR). */
+/* Each deformer's name, amount, typical amount, normals read, checks and reach, in switches that name
+ * every sc_deformer and have no default: a deformer added to the enum without one of them does not
+ * build (-Wswitch, an error with SLABCAST_WERROR). */
 
 const char *sc_deformer_name(sc_deformer deformer)
 {
@@ -263,6 +264,20 @@ float sc_deformer_typical_amount(sc_deformer deformer)
     case SC_DEFORMER_COUNT: break;
     }
     return 0.0f;
+}
+
+/* Whether the deformer's step of sc_deform_vertex (render/core/deform.h) reads the rest normal. */
+int sc_deformer_reads_normals(sc_deformer deformer)
+{
+    switch (deformer) {
+    case SC_DEFORMER_TWIST: return 0;
+    case SC_DEFORMER_BEND: return 0;
+    case SC_DEFORMER_WAVE: return 0;
+    case SC_DEFORMER_PULSE: return 1; /* along the rest normal */
+    case SC_DEFORMER_NOISE: return 1; /* along the rest normal */
+    case SC_DEFORMER_COUNT: break;
+    }
+    return -1;
 }
 
 /* Every float of one deformer's descriptor is finite (the message names the field). */

@@ -1,50 +1,46 @@
-/* normals_cpu.c - smooth per-vertex normals: the area-weighted sum of the faces around each vertex,
- * normalised. Accumulated serially in triangle order (deterministic), normalised in parallel. */
-#include <math.h>
+/* normals_cpu.c - the vertex -> triangle adjacency (the one-rings) and smooth vertex normals over it
+ * on the host: sc_vertex_normal (vertex_normal.h) per vertex, in parallel. */
 #include <string.h>
 
 #include "cpu_parallel.h"
 #include "normals_cpu.h"
 #include "render_tuning.h"
 
-typedef struct normalize_ctx {
-    float *normals;
-    uint32_t num_vertices;
-} normalize_ctx;
-
-static void normalize_chunk(void *arg, uint32_t item, uint32_t worker)
+void sc_vertex_adjacency(const uint32_t *idx, uint32_t num_vertices, uint32_t num_triangles, uint32_t *adj_offsets,
+                         uint32_t *adj_tris)
 {
-    (void)worker;
-    normalize_ctx *c = arg;
-    uint32_t v0 = item * SC_CPU_NORMALIZE_PER_TASK, v1 = v0 + SC_CPU_NORMALIZE_PER_TASK;
-    if (v1 > c->num_vertices) v1 = c->num_vertices;
-    for (uint32_t v = v0; v < v1; ++v) {
-        float *n = c->normals + 3 * (size_t)v;
-        float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        if (l > 0.0f && isfinite(l)) {
-            n[0] /= l; n[1] /= l; n[2] /= l;
-        } else {
-            n[0] = n[1] = n[2] = 0.0f;
-        }
-    }
+    const size_t t3 = 3 * (size_t)num_triangles;
+    /* Counts, then their inclusive sums: adj_offsets[v] = the end of v's triangles. Filled from the
+     * last corner back, each vertex's end moves down to its start, and its triangles come out in
+     * triangle order. */
+    memset(adj_offsets, 0, sizeof(uint32_t) * ((size_t)num_vertices + 1));
+    for (size_t i = 0; i < t3; ++i) adj_offsets[idx[i]] += 1;
+    for (uint32_t v = 1; v < num_vertices; ++v) adj_offsets[v] += adj_offsets[v - 1];
+    for (size_t i = t3; i-- > 0;) adj_tris[--adj_offsets[idx[i]]] = (uint32_t)(i / 3);
+    adj_offsets[num_vertices] = (uint32_t)t3;
 }
 
-void sc_cpu_vertex_normals(const float *pos, uint32_t num_vertices, const uint32_t *idx, uint32_t num_triangles,
-                           uint32_t num_threads, float *normals)
+typedef struct normals_ctx {
+    const sc_mesh_rings *m;
+    const uint32_t *new_of_old;
+    uint32_t num_vertices;
+    float *out;
+} normals_ctx;
+
+static void normals_chunk(void *arg, uint32_t item, uint32_t worker)
 {
-    memset(normals, 0, sizeof(float) * 3 * (size_t)num_vertices);
-    for (uint32_t t = 0; t < num_triangles; ++t) {
-        const uint32_t *f = idx + 3 * (size_t)t;
-        const float *a = pos + 3 * (size_t)f[0], *b = pos + 3 * (size_t)f[1], *c = pos + 3 * (size_t)f[2];
-        float e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        float e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-        float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
-        if (!isfinite(n[0]) || !isfinite(n[1]) || !isfinite(n[2])) continue;
-        for (int k = 0; k < 3; ++k) {
-            float *o = normals + 3 * (size_t)f[k];
-            o[0] += n[0]; o[1] += n[1]; o[2] += n[2];
-        }
-    }
-    normalize_ctx c = {normals, num_vertices};
-    sc_cpu_parallel_for(num_threads, (num_vertices + SC_CPU_NORMALIZE_PER_TASK - 1) / SC_CPU_NORMALIZE_PER_TASK, normalize_chunk, &c);
+    (void)worker;
+    const normals_ctx *c = arg;
+    uint32_t v0 = item * SC_CPU_NORMALS_PER_TASK, v1 = v0 + SC_CPU_NORMALS_PER_TASK;
+    if (v1 > c->num_vertices) v1 = c->num_vertices;
+    for (uint32_t v = v0; v < v1; ++v)
+        sc_vertex_normal(c->m, c->new_of_old ? c->new_of_old[v] : v, c->out + 3 * (size_t)v);
+}
+
+void sc_cpu_vertex_normals(const sc_mesh_rings *m, uint32_t num_vertices, const uint32_t *new_of_old,
+                           uint32_t num_threads, float *out)
+{
+    normals_ctx c = {m, new_of_old, num_vertices, out};
+    const uint32_t items = num_vertices / SC_CPU_NORMALS_PER_TASK + (num_vertices % SC_CPU_NORMALS_PER_TASK != 0);
+    sc_cpu_parallel_for(num_threads, items, normals_chunk, &c);
 }

@@ -13,13 +13,16 @@ enum {
     SC_CPU_MAX_THREADS = 64,          /* per-thread accumulators are arrays of this size */
     SC_CPU_TRIANGLES_PER_TASK = 16384, /* triangles per work item of the CPU projection and emit */
     SC_CPU_VERTICES_PER_TASK = 16384, /* vertices per work item of the CPU deformation */
-    SC_CPU_NORMALIZE_PER_TASK = 65536 /* vertices per work item of the normals' normalisation */
+    SC_CPU_NORMALS_PER_TASK = 16384   /* vertices per work item of the host's vertex normals (the rest
+                                         normals at set_mesh, the test-only read of a frame's) */
 };
 
 /* CUDA launch shapes (threads per block unless said otherwise). */
 enum {
     SC_CUDA_DEFORM_THREADS = 256,     /* one thread per vertex; memory bound, any full block does */
-    SC_CUDA_NORMALS_THREADS = 256,    /* one thread per vertex gathering its triangles */
+    SC_CUDA_NORMALS_THREADS = 256,    /* the test-only read of a frame's vertex normals: one thread
+                                         per vertex gathering its triangles (frames compute normals
+                                         in shade, for the hit pixels only) */
     SC_CUDA_PERMUTE_THREADS = 256,    /* positions between the caller's vertex order and the
                                          renderer's: one thread per vertex, memory bound */
     SC_CUDA_READ_CHUNK_VERTICES = 1 << 20, /* read_positions through the vertex order: positions
@@ -50,7 +53,12 @@ enum {
     SC_CUDA_RAYCAST_CULL_MARGIN = 4,  /* quadrant cull of tiles of 9..16: this many binning margins,
                                          so nothing the 8x8 binning would keep is dropped */
     SC_CUDA_SHADE_BLOCK_X = 32,       /* shade: a warp per row segment (coalesced pixel writes) */
-    SC_CUDA_SHADE_BLOCK_Y = 4         /* ... 4 rows per block */
+    SC_CUDA_SHADE_BLOCK_Y = 4,        /* ... 4 rows per block */
+    SC_CUDA_SHADE_SHARED_NORMALS = 1  /* smooth shading, 1: a block's distinct hit vertices (at most 3 a
+                                         pixel) in a shared-memory table, each vertex's normal computed
+                                         once by consecutive threads (neighbouring pixels share most
+                                         corners; the one-ring walks fill whole warps); 0: each pixel
+                                         computes its triangle's three. The same bits either way */
 };
 
 /* The shadow pass (render/core/shadow.h): a light's views with receivers share G^2 light tiles, each
@@ -129,5 +137,26 @@ enum {
 #define SC_BG_TOP_B 0.45f
 #define SC_HEAT_MAX_TILE 1024.0f          /* references per tile shown hottest */
 #define SC_HEAT_MAX_TESTS 256.0f          /* ray-triangle tests per pixel shown hottest */
+
+/* The device's limits (sc_backend_measure_limits: cpu/limits_cpu.c, cuda/limits_cuda.cu, the test's
+ * body in core/ray_rate.h). */
+enum {
+    SC_LIMITS_COPY_MIB = 256,         /* each of the copy's two buffers: far beyond a GPU's L2 (50 MiB on
+                                         an H100) and a host's last-level cache, so the copy streams
+                                         from and to memory */
+    SC_LIMITS_WARMUP = 2,             /* untimed runs first: clocks up, pages mapped, code loaded */
+    SC_LIMITS_RUNS = 7,               /* timed runs of each measurement; the median is kept */
+    SC_LIMITS_CPU_CHUNK_KIB = 1024,   /* the host copy's work item: one memcpy of 1 MiB */
+    SC_LIMITS_CPU_ITEMS_PER_THREAD = 4, /* ray-test work items per worker thread (handed out
+                                         dynamically, so a slow thread does not hold the run up) */
+    SC_LIMITS_CPU_RATE_MS = 20,       /* target time of one run of ray tests on the host: long against
+                                         the threads' start and the clock */
+    SC_LIMITS_CUDA_RATE_MS = 1,       /* ... on the GPU: long against a launch */
+    SC_LIMITS_CUDA_THREADS = 256,     /* the ray-test kernel: threads per block, ... */
+    SC_LIMITS_CUDA_BLOCKS_PER_SM = 8, /* ... blocks per SM (2048 threads: every SM full on sm_80 and
+                                         later, whole waves where registers allow fewer) */
+    SC_LIMITS_MIN_TESTS = 64,         /* tests per thread and run: at least, ... */
+    SC_LIMITS_MAX_TESTS = 1 << 24     /* ... at most (a device that fast still runs about the target) */
+};
 
 #endif /* RENDER_TUNING_H */

@@ -69,7 +69,6 @@ typedef struct sc_backend_buffers {
     const float *tri_keys;         /* per triangle: depth key (+inf when binned to no tile) */
     const uint32_t *tile_offsets;  /* per tile + 1: first reference of the tile */
     const uint32_t *tests;         /* per pixel: ray-triangle tests */
-    const float *normals;          /* per vertex (internal order): this frame's smooth normals */
     const uint32_t *shadow_tests;  /* per pixel: shadow-ray tests over all lights */
     const uint32_t *new_of_old;    /* per caller vertex: its internal index; NULL: the caller's order
                                       (the CPU backend's; the CUDA backend gives none) */
@@ -105,6 +104,12 @@ typedef struct sc_backend_ops {
     /* Copies the hit buffer / this frame's positions (the caller's vertex order) to host memory. */
     sc_status (*read_hits)(void *state, sc_hit *out);
     sc_status (*read_positions)(void *state, float *out);
+    /* For tests (sc_renderer_testing_read_normals): the smooth vertex normals of this frame's
+     * positions (sc_vertex_normal, vertex_normal.h), computed in the call, into host memory in the
+     * caller's vertex order. No frame computes them per vertex (shade computes the hit pixels'
+     * own); CUDA: a kernel over the vertices after the frames enqueued, into a device buffer
+     * allocated for the call and freed before it returns; waits. */
+    sc_status (*read_normals)(void *state, float *out);
     /* Copies the last frame's shadow mask (a byte per pixel, bit i: in shadow for light i) to host
      * memory (zero when the frame had no shadow pass). */
     sc_status (*read_shadows)(void *state, uint8_t *out);
@@ -116,6 +121,11 @@ typedef struct sc_backend_ops {
     /* Fills info's available, unavailable_reason, buffer_memory, device_timed, worker_threads, device
      * and device_name (the front end fills the rest from kind and caps). */
     void (*describe)(sc_backend_info *info);
+    /* Optional (NULL: UNSUPPORTED): measures the device's copy bandwidth and ray-triangle test rate
+     * (sc_backend_measure_limits) with no renderer, allocating and freeing its buffers in the call.
+     * num_threads: host worker threads (resolved by the front end: 1 .. SC_CPU_MAX_THREADS). Called
+     * only when available() says the backend runs here. */
+    sc_status (*measure_limits)(uint32_t num_threads, sc_device_limits *out);
 } sc_backend_ops;
 
 #ifdef __cplusplus

@@ -2,7 +2,9 @@
  * inputs the front end resolves once (sc_shade_params), the frame's buffers shading reads
  * (sc_shade_buffers), and sc_shade_pixel, the one per-pixel function both backends call: Lambert +
  * ambient with one directional light (two-sided: the normal is turned towards the viewer), smooth
- * (interpolated vertex normals) or flat, over a vertical background gradient; or one of the
+ * (interpolated vertex normals, each computed from its vertex's one-ring, sc_vertex_normal: only the
+ * hit pixels need normals, so no frame computes them for every vertex; sc_shade_pixel_vn takes them
+ * from a caller that computed them) or flat, over a vertical background gradient; or one of the
  * visualisation modes (sc_view_mode). Colours are floats in [0, 1]; sc_pack_rgba8 rounds them into a
  * pixel. The arithmetic is plain float operations (the CUDA backend is compiled without FMA
  * contraction), so both backends give the same pixels for the same hits.
@@ -19,6 +21,7 @@
 #include "sc_hd.h"
 #include "shadow.h"
 #include "slabcast.h"
+#include "vertex_normal.h"
 
 /* Shading inputs, resolved once by the front end from sc_shading_desc (defaults filled). */
 typedef struct sc_shade_params {
@@ -42,9 +45,11 @@ typedef struct sc_shade_buffers {
     const uint32_t *tests;         /* per pixel: ray-triangle tests (SC_VIEW_TESTS_HEAT) */
     const uint32_t *tile_offsets;  /* per tile + 1: first reference (SC_VIEW_TILE_HEAT) */
     const float *tri_keys;         /* per triangle: depth key (SC_VIEW_SLAB) */
-    const uint32_t *indices;       /* the mesh, this frame's positions and vertex normals */
+    /* The mesh with this frame's positions and its one-rings (the smooth normals' inputs). */
+    const uint32_t *indices;
     const float *positions;
-    const float *normals;
+    const uint32_t *adj_offsets;   /* per vertex + 1 (sc_mesh_rings) */
+    const uint32_t *adj_tris;      /* 3 x triangles: per vertex its triangles in triangle order */
     const uint8_t *shadow_mask;    /* per pixel: bit i set when in shadow for light i (NULL: none) */
     const uint32_t *shadow_tests;  /* per pixel: shadow-ray tests (SC_VIEW_SHADOW_TESTS) */
 } sc_shade_buffers;
@@ -116,24 +121,34 @@ SC_HD static inline void sc_normalize3(float v[3])
     if (l > 0.0f) { v[0] /= l; v[1] /= l; v[2] /= l; }
 }
 
+/* Whether the hit pixels of a frame in mode s->mode interpolate vertex normals (smooth shading in
+ * the modes that shade with a normal). */
+SC_HD static inline int sc_shade_uses_vertex_normals(const sc_shade_params *s, const sc_frame_params *p)
+{
+    return !p->flat_shading && (s->mode == SC_VIEW_SHADED || s->mode == SC_VIEW_NORMALS);
+}
+
 /* The shading normal of hit h (a hit) seen along dir: the face normal (flat shading) or the
- * interpolated vertex normals, unit, turned towards the viewer. */
+ * interpolated vertex normals, unit, turned towards the viewer. The vertex normals of the hit
+ * triangle's corners f[0], f[1], f[2] are vn[0..2] when the caller has them (sc_vertex_normal of
+ * each: the CUDA backend computes a block's distinct vertices once), else (vn NULL) computed here,
+ * each from its vertex's one-ring (sc_vertex_normal): the same bits a per-vertex pass over the frame
+ * would give, for the three vertices of the hit triangle only. */
 SC_HD static inline void sc_shade_normal(const sc_frame_params *p, const sc_shade_buffers *b, const sc_hit *h,
-                                         const float dir[3], float n[3])
+                                         const float dir[3], const float (*vn)[3], float n[3])
 {
     const uint32_t *f = b->indices + 3 * (size_t)h->tri;
     if (p->flat_shading) {
-        const float *pos = b->positions;
-        const float *a = pos + 3 * (size_t)f[0], *v1 = pos + 3 * (size_t)f[1], *v2 = pos + 3 * (size_t)f[2];
-        float e1[3] = {v1[0] - a[0], v1[1] - a[1], v1[2] - a[2]}, e2[3] = {v2[0] - a[0], v2[1] - a[1], v2[2] - a[2]};
-        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        sc_face_normal(b->positions, f, n);
     } else {
+        float c[3][3];
+        if (!vn) {
+            const sc_mesh_rings m = {b->adj_offsets, b->adj_tris, b->indices, b->positions};
+            for (int k = 0; k < 3; ++k) sc_vertex_normal(&m, f[k], c[k]);
+            vn = (const float (*)[3])c;
+        }
         float w0 = 1.0f - h->u - h->v;
-        const float *nv = b->normals;
-        const float *n0 = nv + 3 * (size_t)f[0], *n1 = nv + 3 * (size_t)f[1], *n2 = nv + 3 * (size_t)f[2];
-        for (int k = 0; k < 3; ++k) n[k] = w0 * n0[k] + h->u * n1[k] + h->v * n2[k];
+        for (int k = 0; k < 3; ++k) n[k] = w0 * vn[0][k] + h->u * vn[1][k] + h->v * vn[2][k];
     }
     sc_normalize3(n);
     if (n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0.0f) {
@@ -142,9 +157,11 @@ SC_HD static inline void sc_shade_normal(const sc_frame_params *p, const sc_shad
 }
 
 /* The packed RGBA8 colour of pixel (x, y) (row 0 at the bottom) of a frame whose layout p carries
- * this frame's depth range. */
-SC_HD static inline uint32_t sc_shade_pixel(const sc_shade_params *s, const sc_frame_params *p,
-                                            const sc_shade_buffers *b, uint32_t x, uint32_t y)
+ * this frame's depth range; vn: the hit triangle's vertex normals when the caller computed them, or
+ * NULL (sc_shade_normal). */
+SC_HD static inline uint32_t sc_shade_pixel_vn(const sc_shade_params *s, const sc_frame_params *p,
+                                               const sc_shade_buffers *b, uint32_t x, uint32_t y,
+                                               const float (*vn)[3])
 {
     const size_t px = (size_t)y * p->width + x;
     const sc_hit h = b->hits[px];
@@ -189,7 +206,7 @@ SC_HD static inline uint32_t sc_shade_pixel(const sc_shade_params *s, const sc_f
         } else {
             float dir[3], n[3];
             sc_pixel_ray_dir(p, x, y, dir);
-            sc_shade_normal(p, b, &h, dir, n);
+            sc_shade_normal(p, b, &h, dir, vn, n);
             if (s->mode == SC_VIEW_NORMALS) {
                 for (int k = 0; k < 3; ++k) rgb[k] = 0.5f * (n[k] + 1.0f);
             } else if (s->num_lights == 0) {
@@ -219,6 +236,13 @@ SC_HD static inline uint32_t sc_shade_pixel(const sc_shade_params *s, const sc_f
         break;
     }
     return sc_pack_rgba8(rgb[0], rgb[1], rgb[2]);
+}
+
+/* The same, every vertex normal computed here. */
+SC_HD static inline uint32_t sc_shade_pixel(const sc_shade_params *s, const sc_frame_params *p,
+                                            const sc_shade_buffers *b, uint32_t x, uint32_t y)
+{
+    return sc_shade_pixel_vn(s, p, b, x, y, NULL);
 }
 
 #endif /* SC_SHADE_H */

@@ -1,6 +1,7 @@
-/* backend_cpu.c - the CPU backend: buffers and the frame (deform, normals, project, reduce, scan,
- * emit, tile split, slab split, ray cast, shade), each stage timed, behind the backend table
- * sc_backend_cpu_ops (sc_backend_ops.h). No CUDA call anywhere here. */
+/* backend_cpu.c - the CPU backend: buffers and the frame (deform, project, reduce, scan, emit, tile
+ * split, slab split, ray cast, shadows, shade), each stage timed, behind the backend table
+ * sc_backend_cpu_ops (sc_backend_ops.h). The smooth normals have no stage of their own (its time
+ * stays 0): shade computes them for the hit pixels. No CUDA call anywhere here. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,12 @@
 
 static void free_mesh(sc_cpu_state *st)
 {
-    free(st->rest_positions); free(st->rest_normals); free(st->positions); free(st->normals);
-    free(st->indices); free(st->new_of_old); free(st->tri_tiles); free(st->tri_offsets); free(st->tri_keys);
-    st->rest_positions = st->rest_normals = st->positions = st->normals = NULL;
-    st->indices = st->new_of_old = st->tri_tiles = st->tri_offsets = NULL;
+    free(st->rest_positions); free(st->rest_normals); free(st->positions);
+    free(st->indices); free(st->adj_offsets); free(st->adj_tris);
+    free(st->new_of_old); free(st->tri_tiles); free(st->tri_offsets); free(st->tri_keys);
+    st->rest_positions = st->rest_normals = st->positions = NULL;
+    st->indices = st->adj_offsets = st->adj_tris = NULL;
+    st->new_of_old = st->tri_tiles = st->tri_offsets = NULL;
     st->tri_keys = NULL;
 }
 
@@ -186,26 +189,30 @@ static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m, const uint32_t
     sc_cpu_state *st = state;
     size_t v3 = 3 * (size_t)m->vertex_count, t3 = 3 * (size_t)m->triangle_count, nt = m->triangle_count;
     const size_t perm = new_of_old ? (size_t)m->vertex_count : 0;
-    /* 4 copies of the vertices (rest and deformed positions and normals), the permutation, the
-     * indices, 3 words per triangle; below 2^40 bytes for 32-bit counts. */
-    const size_t bytes = 4 * v3 * sizeof(float) + perm * sizeof(uint32_t) + t3 * sizeof(uint32_t) +
-                         3 * nt * sizeof(uint32_t);
     char what[96];
     snprintf(what, sizeof what, "a mesh of %u vertices and %u triangles", m->vertex_count, m->triangle_count);
+    if (t3 > UINT32_MAX) /* the adjacency's offsets are 32-bit */
+        return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_set_mesh: %s has more than 2^32 - 1 triangle corners", what);
+    /* 3 copies of the vertices (rest positions and normals, deformed positions), the adjacency (a
+     * word per vertex + 1 and per corner), the permutation, the indices, 3 words per triangle; below
+     * 2^40 bytes for 32-bit counts. */
+    const size_t bytes = 3 * v3 * sizeof(float) + ((size_t)m->vertex_count + 1 + t3) * sizeof(uint32_t) +
+                         perm * sizeof(uint32_t) + t3 * sizeof(uint32_t) + 3 * nt * sizeof(uint32_t);
     SC_TRY(check_memory(st, st->mesh_bytes, bytes, 0, "sc_renderer_set_mesh", what, "use a smaller mesh"));
     free_mesh(st);
     st->mesh_bytes = 0;
     st->rest_positions = malloc(v3 * sizeof(float) + 1);
     st->rest_normals = malloc(v3 * sizeof(float) + 1);
     st->positions = malloc(v3 * sizeof(float) + 1);
-    st->normals = malloc(v3 * sizeof(float) + 1);
     st->indices = malloc(t3 * sizeof(uint32_t) + 1);
+    st->adj_offsets = malloc(((size_t)m->vertex_count + 1) * sizeof(uint32_t));
+    st->adj_tris = malloc(t3 * sizeof(uint32_t) + 1);
     st->new_of_old = new_of_old ? malloc(perm * sizeof(uint32_t) + 1) : NULL;
     st->tri_tiles = malloc(nt * sizeof(uint32_t) + 1);
     st->tri_offsets = malloc(nt * sizeof(uint32_t) + 1);
     st->tri_keys = malloc(nt * sizeof(float) + 1);
-    if (!st->rest_positions || !st->rest_normals || !st->positions || !st->normals || !st->indices ||
-        (new_of_old && !st->new_of_old) || !st->tri_tiles || !st->tri_offsets || !st->tri_keys) {
+    if (!st->rest_positions || !st->rest_normals || !st->positions || !st->indices || !st->adj_offsets ||
+        !st->adj_tris || (new_of_old && !st->new_of_old) || !st->tri_tiles || !st->tri_offsets || !st->tri_keys) {
         free_mesh(st);
         st->num_vertices = st->num_triangles = 0;
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory for %u vertices, %u triangles",
@@ -217,9 +224,9 @@ static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m, const uint32_t
     }
     if (t3) memcpy(st->indices, m->indices, t3 * sizeof(uint32_t));
     if (new_of_old) memcpy(st->new_of_old, new_of_old, perm * sizeof(uint32_t));
-    sc_cpu_vertex_normals(st->rest_positions, m->vertex_count, st->indices, m->triangle_count, st->threads,
-                          st->rest_normals);
-    memcpy(st->normals, st->rest_normals, v3 * sizeof(float));
+    sc_vertex_adjacency(st->indices, m->vertex_count, m->triangle_count, st->adj_offsets, st->adj_tris);
+    const sc_mesh_rings rest = {st->adj_offsets, st->adj_tris, st->indices, st->rest_positions};
+    sc_cpu_vertex_normals(&rest, m->vertex_count, NULL, st->threads, st->rest_normals);
     st->mesh_bytes = bytes;
     st->num_vertices = m->vertex_count;
     st->num_triangles = m->triangle_count;
@@ -239,9 +246,7 @@ static sc_status cpu_render(void *state, const sc_backend_frame *frame, size_t *
 
     sc_cpu_deform(st, p, frame->deform, frame->positions);
     SC_STAGE_END(SC_STAGE_DEFORM);
-    if (!p->flat_shading)
-        sc_cpu_vertex_normals(st->positions, p->num_vertices, st->indices, p->num_triangles, st->threads, st->normals);
-    SC_STAGE_END(SC_STAGE_NORMALS);
+    /* SC_STAGE_NORMALS: no stage, 0 ms (shade computes the hit pixels' smooth normals). */
 
     p->depth_min = p->depth_max = 0.0f; /* unused by the projection */
     sc_cpu_project(st, p);
@@ -310,6 +315,15 @@ static sc_status cpu_read_positions(void *state, float *out)
     return SC_OK;
 }
 
+/* On demand, from this frame's positions: the caller's vertex order straight from the permutation. */
+static sc_status cpu_read_normals(void *state, float *out)
+{
+    const sc_cpu_state *st = state;
+    const sc_mesh_rings m = {st->adj_offsets, st->adj_tris, st->indices, st->positions};
+    sc_cpu_vertex_normals(&m, st->num_vertices, st->new_of_old, st->threads, out);
+    return SC_OK;
+}
+
 static sc_status cpu_read_shadows(void *state, uint8_t *out)
 {
     const sc_cpu_state *st = state;
@@ -323,7 +337,7 @@ static sc_status cpu_buffers(void *state, sc_backend_buffers *out)
 {
     const sc_cpu_state *st = state;
     *out = (sc_backend_buffers){.tri_tiles = st->tri_tiles, .tri_keys = st->tri_keys,
-                                .tile_offsets = st->tile_offsets, .tests = st->tests, .normals = st->normals,
+                                .tile_offsets = st->tile_offsets, .tests = st->tests,
                                 .shadow_tests = st->shadow_tests, .new_of_old = st->new_of_old};
     return SC_OK;
 }
@@ -357,8 +371,10 @@ const sc_backend_ops sc_backend_cpu_ops = {
     .poll = cpu_poll,
     .read_hits = cpu_read_hits,
     .read_positions = cpu_read_positions,
+    .read_normals = cpu_read_normals,
     .read_shadows = cpu_read_shadows,
     .copy_positions = cpu_read_positions,
     .buffers = cpu_buffers,
     .describe = cpu_describe,
+    .measure_limits = sc_cpu_measure_limits,
 };

@@ -1,8 +1,9 @@
 /* backend_cpu.h - the CPU backend's frame state and stages (internal). One stage per file:
- * deform_cpu.c, normals_cpu.c (core/), project_cpu.c (project + reduce), bin_cpu.c (scan, emit,
- * tile split, slab split), raycast_cpu.c, shade_cpu.c; vertex_order_cpu.c moves positions between
- * the caller's vertex order and the backend's; backend_cpu.c runs them and exports the backend's
- * table (sc_backend_cpu_ops, sc_backend_ops.h). */
+ * deform_cpu.c, project_cpu.c (project + reduce), bin_cpu.c (scan, emit, tile split, slab split),
+ * raycast_cpu.c, shadow_cpu.c, shade_cpu.c (the hit pixels' smooth normals too; the adjacency and
+ * the rest normals come from core/normals_cpu.c); vertex_order_cpu.c moves positions between the
+ * caller's vertex order and the backend's; backend_cpu.c runs them and exports the backend's table
+ * (sc_backend_cpu_ops, sc_backend_ops.h). */
 #ifndef SC_BACKEND_CPU_H
 #define SC_BACKEND_CPU_H
 
@@ -24,12 +25,15 @@ typedef struct sc_cpu_state {
     /* Host memory: the bound (sc_renderer_desc.host_memory_limit resolved) and the bytes held by the
      * mesh copies, the grid and pixel buffers, and the reference buffers. */
     size_t memory_limit, mesh_bytes, grid_bytes, ref_bytes;
-    /* Mesh, in the renderer's internal vertex order: rest pose, deformed pose, normals (num_vertices
-     * x 3), indices (num_triangles x 3); per caller vertex its internal index (NULL: the caller's
-     * order; vertex_order_cpu.c takes positions between the two). */
+    /* Mesh, in the renderer's internal vertex order: rest pose and its normals, deformed pose
+     * (num_vertices x 3), indices (num_triangles x 3), the vertex -> triangle adjacency in triangle
+     * order (num_vertices + 1 offsets, 3 x num_triangles triangles: the one-rings shading computes
+     * the smooth normals from, sc_vertex_normal); per caller vertex its internal index (NULL: the
+     * caller's order; vertex_order_cpu.c takes positions between the two). */
     float *rest_positions, *rest_normals;
-    float *positions, *normals;
+    float *positions;
     uint32_t *indices;
+    uint32_t *adj_offsets, *adj_tris;
     uint32_t *new_of_old;
     /* Per triangle: tiles overlapped (0: culled), first reference, depth key (+inf when culled). */
     uint32_t *tri_tiles;
@@ -102,5 +106,9 @@ sc_status sc_cpu_check_memory(const sc_cpu_state *st, size_t held, size_t bytes,
 /* shade_cpu.c */
 void sc_cpu_shade(const sc_cpu_state *st, const sc_frame_params *p, const sc_shade_params *s, uint8_t *rgba,
                   size_t pitch);
+
+/* limits_cpu.c: the host's copy bandwidth and ray-triangle test rate over num_threads workers
+ * (sc_backend_ops.measure_limits). */
+sc_status sc_cpu_measure_limits(uint32_t num_threads, sc_device_limits *out);
 
 #endif /* SC_BACKEND_CPU_H */

@@ -149,7 +149,7 @@ static sc_status check_device_memory(size_t need, size_t freed, const char *what
 
 static void free_mesh(sc_cuda_state *st)
 {
-    dev_free(st->rest_positions); dev_free(st->rest_normals); dev_free(st->positions); dev_free(st->normals);
+    dev_free(st->rest_positions); dev_free(st->rest_normals); dev_free(st->positions);
     dev_free(st->indices); dev_free(st->adj_offsets); dev_free(st->adj_tris);
     dev_free(st->new_of_old); dev_free(st->positions_stage);
     dev_free(st->tri_keys); dev_free(st->tri_bins);
@@ -499,12 +499,12 @@ static size_t stage_vertices(size_t V)
     return V < chunk ? V : chunk;
 }
 
-/* Device bytes of a mesh of V vertices and T triangles (below 2^40 for 32-bit counts): positions and
- * normals (rest and deformed), adjacency, indices, per-triangle key and tile record; held in another
- * order than the caller's, the permutation and the staging buffer too. */
+/* Device bytes of a mesh of V vertices and T triangles (below 2^40 for 32-bit counts): rest
+ * positions and normals, deformed positions, adjacency, indices, per-triangle key and tile record;
+ * held in another order than the caller's, the permutation and the staging buffer too. */
 static size_t mesh_device_bytes(size_t V, size_t T, int reordered)
 {
-    const size_t per_v = 4 * 3 * sizeof(float) + sizeof(uint32_t);
+    const size_t per_v = 3 * 3 * sizeof(float) + sizeof(uint32_t);
     const size_t per_t = 2 * 3 * sizeof(uint32_t) + sizeof(float) + 4 * sizeof(uint32_t);
     const size_t order = reordered ? V * sizeof(uint32_t) + stage_vertices(V) * 3 * sizeof(float) : 0;
     return V * per_v + T * per_t + order;
@@ -520,39 +520,33 @@ static sc_status cuda_set_mesh(void *state, const sc_mesh_data *m, const uint32_
     {
         char what[96];
         snprintf(what, sizeof what, "a mesh of %u vertices and %u triangles", m->vertex_count, m->triangle_count);
+        if (t3 > UINT32_MAX) /* the adjacency's offsets are 32-bit */
+            return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_set_mesh: %s has more than 2^32 - 1 triangle corners",
+                           what);
         SC_TRY(check_device_memory(mesh_device_bytes(V, T, new_of_old != NULL),
                                    mesh_device_bytes(st->num_vertices, st->num_triangles, st->new_of_old != NULL), what,
                                    "use a smaller mesh"));
     }
     drop_graphs(st);
     free_mesh(st);
-    /* Host: rest normals (the CPU backend's function, so both backends deform alike) and the
-     * vertex -> triangle adjacency in triangle order. */
+    /* Host: the vertex -> triangle adjacency in triangle order and the rest normals over it (the
+     * CPU backend's functions, so both backends deform and shade alike). */
     float *normals = (float *)malloc(v3 * sizeof(float) + 1);
-    uint32_t *adj_off = (uint32_t *)calloc(V + 1, sizeof(uint32_t));
+    uint32_t *adj_off = (uint32_t *)malloc((V + 1) * sizeof(uint32_t));
     uint32_t *adj = (uint32_t *)malloc(t3 * sizeof(uint32_t) + 1);
     if (!normals || !adj_off || !adj) {
         free(normals); free(adj_off); free(adj);
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory for %u vertices", m->vertex_count);
     }
-    sc_cpu_vertex_normals(m->positions, m->vertex_count, m->indices, m->triangle_count, st->num_threads, normals);
-    for (size_t i = 0; i < t3; ++i) adj_off[m->indices[i] + 1] += 1;
-    for (size_t v = 0; v < V; ++v) adj_off[v + 1] += adj_off[v];
+    sc_vertex_adjacency(m->indices, m->vertex_count, m->triangle_count, adj_off, adj);
     {
-        uint32_t *fill = (uint32_t *)malloc((V + 1) * sizeof(uint32_t));
-        if (!fill) {
-            free(normals); free(adj_off); free(adj);
-            return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory");
-        }
-        memcpy(fill, adj_off, (V + 1) * sizeof(uint32_t));
-        for (size_t i = 0; i < t3; ++i) adj[fill[m->indices[i]]++] = (uint32_t)(i / 3);
-        free(fill);
+        const sc_mesh_rings rest = {adj_off, adj, m->indices, m->positions};
+        sc_cpu_vertex_normals(&rest, m->vertex_count, NULL, st->num_threads, normals);
     }
     sc_status s = SC_OK;
     if (s == SC_OK) s = dev_alloc(st->rest_positions, v3, "rest positions");
     if (s == SC_OK) s = dev_alloc(st->rest_normals, v3, "rest normals");
     if (s == SC_OK) s = dev_alloc(st->positions, v3, "positions");
-    if (s == SC_OK) s = dev_alloc(st->normals, v3, "normals");
     if (s == SC_OK) s = dev_alloc(st->indices, t3, "indices");
     if (s == SC_OK) s = dev_alloc(st->adj_offsets, V + 1, "vertex adjacency");
     if (s == SC_OK) s = dev_alloc(st->adj_tris, t3, "vertex adjacency");
@@ -565,7 +559,6 @@ static sc_status cuda_set_mesh(void *state, const sc_mesh_data *m, const uint32_
         e = cudaMemcpy(st->rest_positions, m->positions, v3 * sizeof(float), cudaMemcpyHostToDevice);
         if (e == cudaSuccess) e = cudaMemcpy(st->positions, m->positions, v3 * sizeof(float), cudaMemcpyHostToDevice);
         if (e == cudaSuccess) e = cudaMemcpy(st->rest_normals, normals, v3 * sizeof(float), cudaMemcpyHostToDevice);
-        if (e == cudaSuccess) e = cudaMemcpy(st->normals, normals, v3 * sizeof(float), cudaMemcpyHostToDevice);
         if (e == cudaSuccess) e = cudaMemcpy(st->adj_offsets, adj_off, (V + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice);
         if (e == cudaSuccess && new_of_old)
             e = cudaMemcpy(st->new_of_old, new_of_old, V * sizeof(uint32_t), cudaMemcpyHostToDevice);
@@ -665,8 +658,7 @@ static sc_status record_frame_graph(sc_cuda_state *st, const sc_frame_params *p,
     SC_CUDA_CHECK(cudaMemsetAsync(st->globals, 0, sizeof(sc_cuda_globals), s));
     SC_CUDA_CHECK(cudaMemsetAsync(st->tile_counts, 0, sc_cuda_tile_buckets(p->tile_bits) * sizeof(uint32_t), s));
     SC_STAGE_MARK();
-    if (!p->flat_shading) SC_TRY(sc_cuda_normals(st, s));
-    SC_STAGE_MARK();
+    SC_STAGE_FUSED(); /* normals: none per vertex; shade computes the hit pixels' (0 ms) */
     SC_TRY(sc_cuda_project(st, p, s));
     SC_STAGE_MARK();
     SC_STAGE_FUSED(); /* reduce: the depth range is reduced in project */
@@ -716,14 +708,14 @@ static sc_status capture_frame_graph(sc_cuda_state *st, const sc_frame_params *p
     cudaGraphDestroy(graph);
     if (e != cudaSuccess) return sc_cuda_report(e, "cudaGraphInstantiate (the frame graph)", __FILE__, __LINE__);
     slot->graph = exec;
-    slot->graph_flat = p->flat_shading;
     return SC_OK;
 }
 
 /* Enqueues the whole frame into ring slot `slot` on the renderer's stream; no host wait inside:
  * this frame's constants (pinned slot copy -> device), the deformation or the caller's positions,
- * then the slot's graph (captured again first when it was captured with the other flat_shading:
- * the normals stage is in the graph only for smooth shading). */
+ * then the slot's graph (captured again first when it was captured with other lights casting
+ * shadows: the shadow pass is in the graph only for those; flat shading reaches shade through the
+ * constants). */
 static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
                                struct sc_cuda_state::sc_cuda_slot *slot)
 {
@@ -733,7 +725,7 @@ static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
     for (uint32_t i = 0; i < SC_MAX_LIGHTS; ++i)
         if (i < frame->shade->num_lights && frame->shade->lights[i].shadows) shadows |= 1u << i;
     if (shadows) SC_TRY(ensure_shadows(st));
-    if (slot->graph && (slot->graph_flat != p->flat_shading || slot->graph_shadows != shadows)) {
+    if (slot->graph && slot->graph_shadows != shadows) {
         cudaGraphExecDestroy(slot->graph); /* its last frame has finished (the ring) */
         slot->graph = NULL;
     }
@@ -939,6 +931,24 @@ static sc_status cuda_copy_positions(void *state, float *dst)
     return sc_cuda_positions_to_caller(st, 0, st->num_vertices, dst, st->stream);
 }
 
+/* On demand (test-only): a kernel over the vertices after the frames enqueued, into a device buffer
+ * allocated for the call (no frame's memory grows), copied to the host; waits. */
+static sc_status cuda_read_normals(void *state, float *out)
+{
+    const sc_cuda_state *st = (const sc_cuda_state *)state;
+    const size_t n = 3 * (size_t)st->num_vertices;
+    if (n == 0) return SC_OK;
+    float *d = NULL;
+    SC_TRY(dev_alloc(d, n, "the normals read"));
+    sc_status s = sc_cuda_vertex_normals(st, d, st->stream);
+    cudaError_t e = cudaSuccess;
+    if (s == SC_OK) e = cudaMemcpyAsync(out, d, n * sizeof(float), cudaMemcpyDeviceToHost, st->stream);
+    if (s == SC_OK && e == cudaSuccess) e = cudaStreamSynchronize(st->stream);
+    dev_free(d);
+    if (s == SC_OK && e != cudaSuccess) s = sc_cuda_report(e, "sc_renderer_testing_read_normals", __FILE__, __LINE__);
+    return s;
+}
+
 static sc_status cuda_read_shadows(void *state, uint8_t *out)
 {
     const sc_cuda_state *st = (const sc_cuda_state *)state;
@@ -961,7 +971,6 @@ static sc_status cuda_buffers(void *state, sc_backend_buffers *out)
     out->tri_keys = st->tri_keys;
     out->tile_offsets = st->tile_offsets;
     out->tests = st->tests;
-    out->normals = st->normals;
     out->new_of_old = st->new_of_old;
     return SC_OK;
 }
@@ -983,8 +992,10 @@ extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     cuda_poll,
     cuda_read_hits,
     cuda_read_positions,
+    cuda_read_normals,
     cuda_read_shadows,
     cuda_copy_positions,
     cuda_buffers,
     cuda_describe,
+    sc_cuda_measure_limits, /* measure_limits (limits_cuda.cu) */
 };

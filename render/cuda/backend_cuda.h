@@ -6,15 +6,17 @@
  *
  * A frame is enqueued on the renderer's stream with no host wait and no allocation: deform,
  * then one CUDA graph (captured once per mesh, target size and capacity; one per ring slot) for
- * normals, project (+ depth range, per-tile reference counts, the frame's reference total), finalize
+ * project (+ depth range, per-tile reference counts, the frame's reference total), finalize
  * (slab range, overflow), emit (one reference per (triangle, tile), appended per warp), the tile
- * multisplit and the slab segmented split (split.h), ray cast, the overflow fallback, shade. Sizes
+ * multisplit and the slab segmented split (split.h), ray cast, the overflow fallback, the shadow
+ * pass, shade (which computes the smooth normals of the hit pixels from the one-rings: no stage
+ * computes normals per vertex, and SC_STAGE_NORMALS reports 0 ms). Sizes
  * that only the device knows (the depth range, the number of references) stay in device memory
  * (sc_cuda_globals) and are read by the kernels and split calls that need them. What changes from
  * frame to frame (camera, shading, output) reaches the graph's kernels through one device struct
  * (sc_cuda_frame_consts), copied from the slot's pinned copy at the start of the frame; so do the
- * per-frame options (culling in project; flat shading in shade), except that flat shading also
- * leaves the normals out of the graph: a slot whose graph was captured with the other setting
+ * per-frame options (culling in project; flat shading in shade); a change in which lights cast
+ * shadows changes the graph's shadow pass: a slot whose graph was captured with other shadows
  * captures it again (host work only) before its next frame.
  *
  * Capacity, with no host round trip: when the frame's references exceed the reference buffer,
@@ -126,12 +128,13 @@ typedef struct sc_shadow_grid_shape {
 
 typedef struct sc_cuda_state {
     cudaStream_t stream;           /* the caller's (NULL: the legacy default stream) */
-    uint32_t num_threads;          /* host threads (the rest normals of a mesh) */
+    uint32_t num_threads;          /* host threads (the adjacency and rest normals of a mesh) */
     sc_frame_params grid;          /* the target and grid the buffers are sized for */
     cudaStream_t capture_stream;   /* private, for capturing the frame graphs */
-    /* Mesh (device): rest and deformed positions and normals (V x 3), indices (T x 3), and the
-     * vertex -> triangle adjacency in triangle order (V + 1 offsets, 3T triangle ids). */
-    float *rest_positions, *rest_normals, *positions, *normals;
+    /* Mesh (device): rest positions and normals, deformed positions (V x 3), indices (T x 3), and
+     * the vertex -> triangle adjacency in triangle order (V + 1 offsets, 3T triangle ids: the
+     * one-rings shade computes the smooth normals from, sc_vertex_normal). */
+    float *rest_positions, *rest_normals, *positions;
     uint32_t *indices;
     uint32_t *adj_offsets, *adj_tris;
     uint32_t num_vertices, num_triangles;
@@ -195,8 +198,7 @@ typedef struct sc_cuda_state {
     struct sc_cuda_slot {
         sc_cuda_globals *host;
         sc_cuda_frame_consts *host_consts; /* pinned source of the frame's constants copy */
-        struct CUgraphExec_st *graph;      /* normals .. shade with this slot's events; NULL: capture */
-        uint32_t graph_flat;               /* the flat_shading the graph was captured with */
+        struct CUgraphExec_st *graph;      /* project .. shade with this slot's events; NULL: capture */
         uint32_t graph_shadows;            /* the lights with shadows it was captured with (bit i) */
         struct CUevent_st *events[SC_STAGE_COUNT + 1];
         int pending;
@@ -224,9 +226,11 @@ typedef struct sc_cuda_state {
 #ifdef __cplusplus
 #include "deform.h"
 
-/* deform_cuda.cu */
+/* deform_cuda.cu: the deform stage; and, on demand (read_normals, not per frame), the smooth
+ * normals of this frame's positions (sc_vertex_normal) into out (device memory, V x 3, the caller's
+ * vertex order), enqueued on s with no allocation and no wait. */
 sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s);
-sc_status sc_cuda_normals(const sc_cuda_state *st, cudaStream_t s);
+sc_status sc_cuda_vertex_normals(const sc_cuda_state *st, float *out, cudaStream_t s);
 /* vertex_order_cuda.cu, enqueued on s with no allocation and no wait: the caller's positions (device
  * memory, the caller's vertex order) into st->positions (internal order); and the positions of the
  * caller's vertices first .. first + count - 1 from st->positions into dst (device memory). */
@@ -276,6 +280,9 @@ sc_status sc_cuda_require_device_memory(const void *p, const char *what);
 sc_status sc_cuda_shadow_temp_bytes(const sc_cuda_state *st, size_t pixels, size_t *bytes);
 /* shade_cuda.cu */
 sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* limits_cuda.cu: the current device's copy bandwidth and ray-triangle test rate
+ * (sc_backend_ops.measure_limits; num_threads is the host's, unused). */
+sc_status sc_cuda_measure_limits(uint32_t num_threads, sc_device_limits *out);
 #endif
 
 #endif /* SC_BACKEND_CUDA_H */

@@ -1,12 +1,15 @@
-/* deform_cuda.cu - the deform and normals stages of the CUDA backend: this frame's positions from
- * the rest pose (sc_deform_vertex per vertex), the caller's positions, or the rest pose; smooth
- * vertex normals gathered per vertex over its triangles in triangle order (no atomics), with the
- * CPU backend's arithmetic, so both give the same normals for the same positions. */
+/* deform_cuda.cu - the deform stage of the CUDA backend: this frame's positions from the rest pose
+ * (sc_deform_vertex per vertex), the caller's positions, or the rest pose. And, on demand only (the
+ * test-only read of a frame's normals; frames compute the smooth normals in shade, for the hit
+ * pixels), every vertex's smooth normal gathered over its triangles in triangle order
+ * (sc_vertex_normal, no atomics), the CPU backend's arithmetic, so both give the same normals for
+ * the same positions. */
 #include <math.h>
 
 #include "backend_cuda.h"
 #include "render_tuning.h"
 #include "sc_report.h"
+#include "vertex_normal.h"
 
 __global__ void __launch_bounds__(SC_CUDA_DEFORM_THREADS)
 sc_deform_kernel(sc_deform_eval e, const float *rest, const float *rest_normals, float *out, uint32_t n)
@@ -37,40 +40,26 @@ sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaS
     return SC_OK;
 }
 
-/* The normal of vertex v: the sum of the (unnormalised) face normals of its triangles, in the order
- * of the adjacency (triangle order, as the CPU accumulates), normalised; (0, 0, 0) when zero or not
- * finite. Compiled without FMA contraction (render/CMakeLists.txt), like the host code. */
+/* The normal of vertex new_of_old[v] (NULL: of v) into out[v]: sc_vertex_normal, the function
+ * shade computes the hit pixels' normals with (compiled without FMA contraction,
+ * render/CMakeLists.txt, like the host code). */
 __global__ void __launch_bounds__(SC_CUDA_NORMALS_THREADS)
-sc_normals_kernel(const float *pos, const uint32_t *idx, const uint32_t *adj_offsets, const uint32_t *adj_tris,
-                  float *normals, uint32_t n)
+sc_vertex_normals_kernel(sc_mesh_rings m, const uint32_t *new_of_old, float *out, uint32_t n)
 {
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= n) return;
-    float o[3] = {0.0f, 0.0f, 0.0f};
-    for (uint32_t j = adj_offsets[v], end = adj_offsets[v + 1]; j < end; ++j) {
-        const uint32_t *f = idx + 3 * (size_t)adj_tris[j];
-        const float *a = pos + 3 * (size_t)f[0], *b = pos + 3 * (size_t)f[1], *c = pos + 3 * (size_t)f[2];
-        float e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        float e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-        float nn[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
-        if (!isfinite(nn[0]) || !isfinite(nn[1]) || !isfinite(nn[2])) continue;
-        o[0] += nn[0]; o[1] += nn[1]; o[2] += nn[2];
-    }
-    float l = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
-    if (l > 0.0f && isfinite(l)) {
-        o[0] /= l; o[1] /= l; o[2] /= l;
-    } else {
-        o[0] = o[1] = o[2] = 0.0f;
-    }
-    for (int k = 0; k < 3; ++k) normals[3 * (size_t)v + k] = o[k];
+    float o[3];
+    sc_vertex_normal(&m, new_of_old ? new_of_old[v] : v, o);
+    for (int k = 0; k < 3; ++k) out[3 * (size_t)v + k] = o[k];
 }
 
-sc_status sc_cuda_normals(const sc_cuda_state *st, cudaStream_t s)
+sc_status sc_cuda_vertex_normals(const sc_cuda_state *st, float *out, cudaStream_t s)
 {
     uint32_t n = st->num_vertices;
     if (n == 0) return SC_OK;
-    sc_normals_kernel<<<(n + SC_CUDA_NORMALS_THREADS - 1) / SC_CUDA_NORMALS_THREADS, SC_CUDA_NORMALS_THREADS, 0, s>>>(
-        st->positions, st->indices, st->adj_offsets, st->adj_tris, st->normals, n);
-    SC_CUDA_CHECK_LAUNCH("sc_normals_kernel");
+    const sc_mesh_rings m = {st->adj_offsets, st->adj_tris, st->indices, st->positions};
+    sc_vertex_normals_kernel<<<(n + SC_CUDA_NORMALS_THREADS - 1) / SC_CUDA_NORMALS_THREADS, SC_CUDA_NORMALS_THREADS, 0,
+                               s>>>(m, st->new_of_old, out, n);
+    SC_CUDA_CHECK_LAUNCH("sc_vertex_normals_kernel");
     return SC_OK;
 }

@@ -67,10 +67,10 @@ typedef enum sc_binning {
  * the choice; the hits (triangle, u, v, depth) and images are the same, bit for bit. */
 typedef enum sc_vertex_order {
     SC_VERTEX_ORDER_FIRST_USE = 0, /* renumbered in the order the triangles first use them (vertices
-                                      no triangle uses last, in the caller's order), so the per-vertex
-                                      walk over each vertex's triangles (the smooth normals) reads
-                                      nearly in order: 1.6 to 1.9 times faster on meshes subdivided to
-                                      14M and 56M triangles (docs/PERFORMANCE.md). Costs at
+                                      no triangle uses last, in the caller's order), so the vertices
+                                      of nearby triangles lie near each other in memory, for the
+                                      reads of a triangle's corners (project, the shadow pass) and
+                                      of the one-rings (the hit pixels' smooth normals). Costs at
                                       sc_renderer_set_mesh one pass over the indices and a host copy
                                       of the mesh (16 bytes a vertex, 12 a triangle, freed on return);
                                       while the mesh is set, 4 bytes a vertex for the permutation
@@ -269,7 +269,11 @@ typedef struct sc_frame_desc {
 
 typedef enum sc_stage {
     SC_STAGE_DEFORM = 0,         /* deformed positions */
-    SC_STAGE_NORMALS,            /* per-vertex normals */
+    SC_STAGE_NORMALS,            /* 0 ms on both backends: no stage computes per-vertex normals any
+                                    more; shade computes the smooth normals of the hit pixels only,
+                                    from the hit triangle's vertices' one-rings, and its time holds
+                                    that cost. Kept so stage indices, tables and JSON keep their
+                                    places */
     SC_STAGE_PROJECT,            /* clip, cull, bounds, tile counts, nearest depth */
     SC_STAGE_REDUCE,             /* frame min / max depth */
     SC_STAGE_SCAN,               /* frame totals: slab range, reference count against the capacity */
@@ -388,7 +392,7 @@ sc_status sc_renderer_set_deform(sc_renderer *r, const sc_deform_desc *deform);
 sc_status sc_renderer_set_shading(sc_renderer *r, const sc_shading_desc *shading);
 /* Sets the options of the frames rendered from now on. They take effect with the next
  * sc_renderer_render and cost no allocation, no upload and no wait (CUDA: the next frames' constants
- * carry them; a change of flat_shading or shadows re-records each frame graph once, on the host). A frame
+ * carry them; a change of shadows re-records each frame graph once, on the host). A frame
  * rendered with an option toggled is the same, pixel for pixel, as one from a renderer created with
  * it. INVALID_ARGUMENT: NULL. */
 sc_status sc_renderer_set_options(sc_renderer *r, const sc_render_options *options);
@@ -505,6 +509,10 @@ float sc_deformer_typical_amount(sc_deformer deformer);
  * volume around the deformed mesh (a shadow map's frustum, a bounding sphere) without reading its
  * positions back. NULL deform: 1 (no deformation). */
 double sc_deform_reach(const sc_deform_desc *deform);
+/* Whether the deformer moves points along the mesh's rest normal, so that a frame with it on reads the
+ * rest normals besides the rest positions: 1 or 0 (for a program's model of a frame's memory traffic);
+ * -1 for a value that is not an sc_deformer. */
+int sc_deformer_reads_normals(sc_deformer deformer);
 
 /* What a backend is and whether it runs here, for programs to ask instead of knowing (which backend
  * to offer, where their buffers must live, what the device is). */
@@ -549,6 +557,35 @@ typedef struct sc_backend_info {
  * that is not an sc_backend or a NULL out. Cheap after the first call for CUDA (the device query is
  * the driver's). */
 sc_status sc_backend_get_info(sc_backend backend, sc_backend_info *out);
+
+/* The hardware limits a backend's stages run against, measured on its own device, for a program that
+ * compares its frames with them (slabcast-bench's floor, docs/BENCH.md). Each is the median of
+ * several timed runs after warm-up runs. */
+typedef struct sc_device_limits {
+    double copy_gbs;             /* copy bandwidth: bytes read + bytes written per second / 1e9, one
+                                    buffer copied into another, each far larger than the caches (CUDA:
+                                    cudaMemcpyAsync device to device; CPU: memcpy over the worker
+                                    threads) */
+    double ray_tests_per_s;      /* ray-triangle tests per second of intersect.h's watertight test (the
+                                    ray cast's and the shadow cast's), every operand in registers: the
+                                    test's own rate, without the loads of a cast (CUDA: the whole GPU;
+                                    CPU: the worker threads) */
+    double ray_hit_fraction;     /* hits / tests of those runs (most tests miss, as in a ray cast) */
+    double copy_ms, ray_ms;      /* the median time of one copy and of one run of tests */
+    uint64_t copy_bytes;         /* bytes one copy reads (as many are written) */
+    uint64_t ray_tests;          /* tests of one run */
+    uint32_t runs;               /* timed runs of each, after warm-up runs */
+    uint32_t threads;            /* CPU: worker threads; CUDA: threads of the test kernel's launch */
+} sc_device_limits;
+
+/* Measures *out on the backend's device (SC_BACKEND_DEFAULT: the one sc_renderer_create would pick).
+ * num_threads: the CPU backend's worker threads, as sc_renderer_desc.num_threads (0: one per online
+ * core); ignored by a device backend. Takes a fraction of a second to a few seconds; allocates its
+ * buffers (two of 256 MiB, device memory for CUDA) and frees them before it returns; the CUDA backend
+ * runs on a stream of its own and waits for it. Errors: INVALID_ARGUMENT (out NULL, a value that is not
+ * an sc_backend), UNSUPPORTED (the backend is not built or does not run here: the message says why),
+ * OUT_OF_MEMORY (the buffers), CUDA. */
+sc_status sc_backend_measure_limits(sc_backend backend, uint32_t num_threads, sc_device_limits *out);
 
 /* Colour legends. The colour scale of the view mode in force (sc_renderer_set_shading), for a legend
  * drawn beside the image: the range of values, how they map onto the colours, and the colour of any

@@ -6,9 +6,11 @@
 A small built-in mesh at two sizes and two slab counts with --json, --csv, --plot and the cpu peer:
 exit status 0, every row of the JSON and the CSV filled (every stage's median / p95 / max, the frame
 rate, the counters; device memory null on the CPU backend), the counters consistent with the
-configuration (triangles of the mesh, tiles of the grid), the peer's agreement 1, the SVG well formed
+configuration (triangles of the mesh, tiles of the grid), the device's limits measured once and every
+row's floor (per stage and the frame: bytes, time, x floor; the casts' tests) in the JSON, the CSV and
+the table, the peer's agreement 1, the SVG well formed
 with its three panels and a point per configuration on each log-log panel, and the table on stdout;
-a one-configuration run with --plot F.PNG writes a 1000x900 RGBA PNG; --shadows off,on with --images
+a one-configuration run with --plot F.PNG (and --no-limits: no floor, said so) writes a 1000x900 RGBA PNG; --shadows off,on with --images
 (and --vertex-order as-loaded) fills the shadow fields of each row (zero with shadows off, the default
 light and counters with them on), the shadow stages' times and our picture; options.vertex_order says
 the renderer's vertex order (first-use by default). Then the failures: bad usage (--plot with another extension, a
@@ -89,6 +91,32 @@ def check_row_json(row):
         check(all(number(p[k]) and p[k] > 0 for k in ("median_ms", "p95_ms", "max_ms", "ratio", "speedup")),
               name + ": peer numbers %s" % p)
         check(p["agreement"] == 1.0, name + ": the cpu peer sees other triangles than the cpu backend: %s" % p["agreement"])
+    check_row_floor(row)
+
+
+def check_row_floor(row):
+    """The frame against its floor: every stage and the frame; a stage that moves bytes has a floor time
+    and an x floor; the ray cast its tests (the row's counter); the frame's floor the stages' sum."""
+    name = "row %s" % row.get("index")
+    floor = row.get("floor")
+    if not check(isinstance(floor, dict), name + ": no floor: %s" % floor):
+        return
+    check(sorted(floor) == sorted(STAGES + ["frame"]), name + ": floor stages %s" % sorted(floor))
+    for stage, f in floor.items():
+        check(isinstance(f["bytes"], int) and f["bytes"] >= 0 and number(f["ms"]) and f["ms"] >= 0,
+              "%s: floor of %s: %s" % (name, stage, f))
+        if f["bytes"] > 0:
+            check(number(f["ratio"]) and f["ratio"] > 0 and number(f["frac_copy"]) and f["frac_copy"] > 0,
+                  "%s: floor of %s without a ratio: %s" % (name, stage, f))
+    rc = floor["raycast"]
+    check(rc["tests"] == row["ray_triangle_tests"] and rc["bytes"] > 0 and number(rc["frac_tests"]),
+          name + ": the ray cast's floor %s" % rc)
+    check(floor["deform"]["tests"] is None and floor["normals"]["bytes"] == 0 and floor["normals"]["ratio"] is None,
+          name + ": stages without tests or bytes")
+    total = sum(f["ms"] for s, f in floor.items() if s != "frame")
+    check(abs(floor["frame"]["ms"] - total) <= 1e-4 * total, name + ": frame floor %s, stages' sum %s"
+          % (floor["frame"]["ms"], total))
+    check(floor["frame"]["bytes"] == sum(f["bytes"] for s, f in floor.items() if s != "frame"), name + ": frame bytes")
 
 
 def check_json(path):
@@ -99,6 +127,14 @@ def check_json(path):
     check("--peers cpu" in doc["command_line"], "command_line: %s" % doc["command_line"])
     check(doc["device"]["backend"] == "cpu" and doc["device"]["name"] == "cpu", "device %s" % doc["device"])
     check(isinstance(doc["device"]["threads"], int) and doc["device"]["threads"] >= 1, "device threads")
+    lim = doc["limits"]
+    check(isinstance(lim, dict) and doc["limits_error"] is None and doc["options"]["no_limits"] is False,
+          "limits measured: %s, %s" % (lim, doc.get("limits_error")))
+    if isinstance(lim, dict):
+        check(all(number(lim[k]) and lim[k] > 0 for k in ("copy_gbs", "ray_tests_per_s", "copy_ms", "ray_ms")),
+              "limits positive: %s" % lim)
+        check(0 < lim["ray_hit_fraction"] < 1 and lim["copy_bytes"] == 256 << 20 and lim["runs"] >= 1
+              and lim["threads"] == doc["device"]["threads"], "limits: %s" % lim)
     stages = doc["stages"]
     check(stages[:len(EYE_STAGES)] == EYE_STAGES and stages[-1] == "shade"
           and len(stages) == len(EYE_STAGES) + SHADOW_STAGE_COUNT + 1, "stages %s" % stages)
@@ -133,9 +169,17 @@ def check_csv(path, rows):
     may_be_empty = {"error", "peer", "device_memory_used_bytes", "peer_agreement", "ratio", "speedup", "peer_note",
                     "peer_detail", "device_sms", "device_clock_khz", "driver_version", "runtime_version", "light_x",
                     "light_y", "light_z"}
+    # x floor and the fractions are empty where a stage's floor is 0 (normals, reduce, scan, shadows off).
+    floor_ratio = ("_x_floor", "_frac_copy", "_frac_tests")
     for r in ours:
-        empty = [name for name, i in col.items() if r[i] == "" and name not in may_be_empty]
+        empty = [name for name, i in col.items() if r[i] == "" and name not in may_be_empty
+                 and not name.endswith(floor_ratio)]
         check(not empty, "CSV row %s: empty %s" % (r[col["config"]], empty))
+        for stage in STAGES + ["frame"]:
+            if int(r[col[stage + "_floor_bytes"]]) > 0:
+                check(r[col[stage + "_x_floor"]] != "", "CSV row %s: %s_x_floor empty" % (r[col["config"]], stage))
+    for r in body:
+        check(float(r[col["limits_copy_gbs"]]) > 0 and float(r[col["limits_ray_tests_per_s"]]) > 0, "CSV limits")
     for r in peers:
         for name in ("frame_median_ms", "frame_p95_ms", "frame_max_ms", "peer_agreement", "ratio", "speedup"):
             check(r[col[name]] != "", "CSV peer row %s: empty %s" % (r[col["config"]], name))
@@ -143,6 +187,7 @@ def check_csv(path, rows):
     for r, j in zip(ours, rows):
         check(abs(float(r[col["frame_median_ms"]]) - j["stages_ms"]["frame"]["median"]) < 1e-5, "CSV = JSON frame median")
         check(int(r[col["references"]]) == j["references"], "CSV = JSON references")
+        check(int(r[col["raycast_floor_bytes"]]) == j["floor"]["raycast"]["bytes"], "CSV = JSON ray cast floor bytes")
 
 
 def check_svg(path):
@@ -161,9 +206,11 @@ def check_png(binary, work):
     if os.path.exists(png):
         os.remove(png)
     r = run(binary, ["--backend", "cpu", "--resolution", "8", "--size", "32x24", "--frames", "1", "--warmup", "0",
-                     "--plot", png])
+                     "--plot", png, "--no-limits"])
     if not check(r.returncode == 0, "PNG run: exit %d: %s" % (r.returncode, r.stderr)):
         return
+    check("floor: not measured (--no-limits)" in r.stdout and "limits of" not in r.stderr,
+          "--no-limits: no floor:\n" + r.stdout)
     with open(png, "rb") as f:
         head = f.read(26)
     check(head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", "PNG signature and header")
@@ -205,6 +252,11 @@ def check_shadows(binary, work):
         check(number(on["stages_ms"][stage]["median"]) and number(off["stages_ms"][stage]["median"]),
               "stage %s timed in both rows" % stage)
     check(sum(on["stages_ms"][s]["median"] for s in shadow_stages) > 0, "row on: the shadow pass takes time")
+    check(all(off["floor"][s]["bytes"] == 0 and off["floor"][s]["ratio"] is None for s in shadow_stages),
+          "row off: the shadow stages have no floor")
+    check(all(on["floor"][s]["bytes"] > 0 and number(on["floor"][s]["ratio"]) for s in shadow_stages),
+          "row on: each shadow stage has its floor")
+    check(on["floor"]["shadow-cast"]["tests"] == on["shadow_ray_tests"], "row on: the shadow cast's tests")
     with open(cs, newline="", encoding="utf-8") as f:
         records = list(csv.reader(f.read().splitlines(keepends=True)))
     col = {name: i for i, name in enumerate(records[0])}
@@ -266,6 +318,8 @@ def main():
     table = [l for l in r.stdout.splitlines() if l.strip().startswith(("1 ", "2 ", "3 ", "4 "))]
     check(len(table) >= 4, "table rows on stdout:\n" + r.stdout)
     check(r.stdout.count("peer cpu:") == 4 and "agreement 1.0000" in r.stdout, "peer lines in the table")
+    check("limits of cpu: copy " in r.stderr, "the limits said before the run: %s" % r.stderr)
+    check("x floor per stage" in r.stdout and "floor ms per stage" in r.stdout, "the floor tables:\n" + r.stdout)
     rows = check_json(js)
     check_csv(cs, rows)
     check_svg(svg)

@@ -1,7 +1,8 @@
 /* test_bench_cuda.c - a small slabcast-bench sweep on the CUDA backend with the cpu peer, in
  * process (the GPU machine runs test binaries, not scripts): two sizes x two slab counts x shadows off
  * and on of a small built-in mesh; every row filled (per-stage GPU times, frame rate, counters, device
- * memory used; with shadows the shadow counters, a receiver per hit pixel), the cpu peer run on the
+ * memory used; with shadows the shadow counters, a receiver per hit pixel; the floor against the GPU's
+ * limits measured at the start), the cpu peer run on the
  * same frames with agreement >= 0.99 and, with shadows, its shadow mask equal to ours on every pixel,
  * and the JSON and CSV of the run valid. Exits 77 without a CUDA device. */
 #include <math.h>
@@ -37,6 +38,16 @@ static void check_row(const bench_row *r)
     /* Known (cudaMemGetInfo answered); small renderers may fit pages the driver already holds, so 0 is
      * possible. */
     SCT_CHECK_MSG(r->device_memory_bytes >= 0, "config %u: device memory used %lld", i, (long long)r->device_memory_bytes);
+    /* The floor against the GPU's limits: every stage that moves bytes has one; the ray cast's tests are
+     * the frame's. */
+    SCT_CHECK_MSG(r->floor_known, "config %u: no floor", i);
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
+        const bench_floor_stage *g = &r->floor.stage[s];
+        if (g->bytes > 0)
+            SCT_CHECK_MSG(g->ms > 0.0 && isfinite(g->ratio) && g->ratio > 0.0, "config %u: stage %d floor %g, x %g", i, s,
+                          g->ms, g->ratio);
+    }
+    SCT_CHECK_EQ_U64(r->floor.stage[SC_STAGE_RAYCAST].tests, r->ray_triangle_tests);
     SCT_REQUIRE(r->peer_count == 1);
     const bench_peer_row *p = &r->peers[0];
     SCT_CHECK(strcmp(p->name, "cpu") == 0);
@@ -70,6 +81,7 @@ static void check_documents(const bench_report *report)
     SCT_CHECK_MSG(json_check(text, len, &where) == 0, "JSON invalid at %zu", where);
     SCT_CHECK(strstr(text, "\"backend\": \"cuda\"") && strstr(text, "\"sm_count\": ") && !strstr(text, "\"sm_count\": null"));
     SCT_CHECK(!strstr(text, "\"device_memory_used_bytes\": null"));
+    SCT_CHECK(strstr(text, "\"limits\": {\"copy_gbs\": ") && !strstr(text, "\"floor\": null"));
     free(text);
     f = open_memstream(&text, &len);
     bench_csv(report, f);
@@ -99,6 +111,9 @@ static void test_cuda_sweep(void)
     }
     SCT_CHECK(ctx.backend == SC_BACKEND_CUDA && ctx.device.sm_count > 0 && ctx.device.runtime_version > 0);
     printf("      device %s, %d SMs\n", ctx.device.name, ctx.device.sm_count);
+    SCT_CHECK_MSG(ctx.device.limits_known, "limits: %s", ctx.device.limits_why);
+    printf("      limits: copy %.1f GB/s, %.4g ray-triangle tests/s\n", ctx.device.limits.copy_gbs,
+           ctx.device.limits.ray_tests_per_s);
     bench_config *configs = NULL;
     size_t count = 0;
     SCT_REQUIRE(bench_sweep_expand(&o, &configs, &count, why, sizeof why) == 0);

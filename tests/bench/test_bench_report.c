@@ -337,6 +337,108 @@ static void test_table(void)
     free(text);
 }
 
+/* ---- the floor ---------------------------------------------------------------------------------- */
+
+/* The fixture with measured limits (100 GB/s, 2e9 tests/s) and the first row's floor computed: every
+ * output carries it (the failed row none); without limits (--no-limits) the outputs say so. */
+static void fixture_with_floor(fixture *f)
+{
+    fixture_init(f, SC_BACKEND_CPU);
+    f->device.limits_known = 1;
+    f->device.limits = (sc_device_limits){100.0, 2e9, 0.125, 5.0, 1.0, 268435456, 2000000, 7, 4};
+    f->rows[0].vertices = 300;
+    bench_row_floor(&f->device, &f->rows[0]);
+    bench_row_floor(&f->device, &f->rows[1]);
+}
+
+static void test_floor_outputs(void)
+{
+    fixture f;
+    fixture_with_floor(&f);
+    SCT_REQUIRE(f.rows[0].floor_known && !f.rows[1].floor_known);
+    /* The ray cast (8x8 tiles, 7 exited early): at least ceil(40000 / 64) = 625 of the 900 references read,
+     * 52 bytes each, and 3072 hits of 16 bytes; 40000 tests at 2e9/s = 0.02 ms, above 81652 bytes at
+     * 100 GB/s. */
+    const bench_floor_stage *rc = &f.rows[0].floor.stage[SC_STAGE_RAYCAST];
+    SCT_CHECK_EQ_U64(rc->bytes, 81652);
+    SCT_CHECK_EQ_U64(rc->tests, 40000);
+    SCT_CHECK(fabs(rc->ms - 0.02) < 1e-12 && fabs(rc->ratio - 2.25 / 0.02) < 1e-9);
+    size_t len = 0;
+    char *j = capture(bench_json, &f.report, &len);
+    SCT_REQUIRE(j);
+    check_json_valid(j, len);
+    static const char *const k_fields[] = {
+        "\"limits\": {\"copy_gbs\": 100, \"ray_tests_per_s\": 2e+09, \"ray_hit_fraction\": 0.125",
+        "\"copy_bytes\": 268435456, \"copy_ms\": 5, \"ray_tests\": 2000000, \"ray_ms\": 1, \"runs\": 7, \"threads\": 4}",
+        "\"limits_error\": null", "\"no_limits\": false",
+        "\"floor\": {\"deform\": {\"bytes\": 7200, \"tests\": null, \"bytes_ms\": 7.2e-05, \"tests_ms\": null",
+        "\"normals\": {\"bytes\": 0, \"tests\": null, \"bytes_ms\": 0, \"tests_ms\": null, \"ms\": 0, \"ratio\": null",
+        "\"raycast\": {\"bytes\": 81652, \"tests\": 40000, \"bytes_ms\": 0.00081652, \"tests_ms\": 0.02, \"ms\": 0.02, "
+        "\"ratio\": 112.5, \"frac_copy\": 0.000362898, \"frac_tests\": 0.00888889}",
+        "\"frame\": {\"bytes\": ",
+    };
+    for (size_t i = 0; i < sizeof k_fields / sizeof k_fields[0]; ++i)
+        SCT_CHECK_MSG(strstr(j, k_fields[i]), "JSON lacks %s", k_fields[i]);
+    SCT_CHECK_EQ_U64(count_of(j, "\"floor\": null"), 1); /* the failed row */
+    SCT_CHECK_EQ_U64(count_of(j, "\"floor\": {"), 1);
+    free(j);
+    char *text = capture(bench_csv, &f.report, &len);
+    SCT_REQUIRE(text);
+    csv_table t;
+    SCT_REQUIRE(csv_read(text, len, &t) == 0);
+    SCT_REQUIRE(t.count == 5);
+    for (size_t r = 1; r < t.count; ++r) SCT_CHECK(t.field_counts[r] == t.field_counts[0]);
+    SCT_CHECK(strcmp(cell(&t, 1, "raycast_floor_bytes"), "81652") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "raycast_floor_tests"), "40000") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "raycast_floor_ms"), "0.02") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "raycast_x_floor"), "112.5") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "deform_floor_bytes"), "7200") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "normals_x_floor"), "") == 0);       /* no floor */
+    SCT_CHECK(csv_column(&t, "deform_floor_tests") < 0);             /* tests: the casts and the frame only */
+    SCT_CHECK(csv_column(&t, "shadow-cast_frac_tests") >= 0 && csv_column(&t, "frame_frac_tests") >= 0);
+    SCT_CHECK(strcmp(cell(&t, 2, "raycast_floor_bytes"), "") == 0);  /* a peer's record */
+    SCT_CHECK(strcmp(cell(&t, 4, "frame_floor_ms"), "") == 0);       /* the failed row */
+    for (size_t r = 1; r < t.count; ++r) SCT_CHECK(strcmp(cell(&t, r, "limits_copy_gbs"), "100") == 0);
+    SCT_CHECK(strcmp(cell(&t, 1, "limits_ray_tests_per_s"), "2e+09") == 0);
+    csv_table_free(&t);
+    free(text);
+    text = capture(bench_print_table, &f.report, &len);
+    SCT_REQUIRE(text);
+    SCT_CHECK(strstr(text, "at 100.0 GB/s of copy bandwidth, the casts' ray-triangle tests at 2 G/s (12.5% hits)"));
+    SCT_CHECK(strstr(text, "floor ms per stage") && strstr(text, "x floor per stage (median ms / floor ms)"));
+    SCT_CHECK(strstr(text, "% of the copy bandwidth per stage"));
+    SCT_CHECK_MSG(strstr(text, " 112x"), "the ray cast's x floor:\n%s", text);
+    free(text);
+}
+
+static void test_floor_not_measured(void)
+{
+    fixture f;
+    fixture_init(&f, SC_BACKEND_CPU);
+    f.options.no_limits = 1;
+    size_t len = 0;
+    char *j = capture(bench_json, &f.report, &len);
+    SCT_REQUIRE(j);
+    check_json_valid(j, len);
+    SCT_CHECK(strstr(j, "\"limits\": null,\n  \"limits_error\": null") && strstr(j, "\"no_limits\": true"));
+    SCT_CHECK_EQ_U64(count_of(j, "\"floor\": null"), 2);
+    free(j);
+    char *text = capture(bench_print_table, &f.report, &len);
+    SCT_CHECK(text && strstr(text, "floor: not measured (--no-limits)"));
+    free(text);
+    /* Asked for, but the measurement failed: its reason in the JSON and the table. */
+    f.options.no_limits = 0;
+    snprintf(f.device.limits_why, sizeof f.device.limits_why, "sc_backend_measure_limits: \"no\" room");
+    j = capture(bench_json, &f.report, &len);
+    SCT_REQUIRE(j);
+    check_json_valid(j, len);
+    SCT_CHECK(strstr(j, "\"limits_error\": \"sc_backend_measure_limits: \\\"no\\\" room\""));
+    free(j);
+    text = capture(bench_print_table, &f.report, &len);
+    SCT_CHECK(text && strstr(text, "floor: the device's limits could not be measured: sc_backend_measure_limits"));
+    free(text);
+}
+
 /* ---- the device --------------------------------------------------------------------------------- */
 
 /* What the benchmark says it ran on is what the library says of the backend. */
@@ -375,6 +477,8 @@ int main(int argc, char **argv)
     SCT_RUN(test_csv_field);
     SCT_RUN(test_command_line);
     SCT_RUN(test_table);
+    SCT_RUN(test_floor_outputs);
+    SCT_RUN(test_floor_not_measured);
     SCT_RUN(test_device_query);
     return sct_end();
 }

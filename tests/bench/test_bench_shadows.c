@@ -179,6 +179,15 @@ static void test_cpu_sweep(void)
     SCT_CHECK(on->shadow_ray_tests > 0 && on->shadow_references > 0);
     SCT_CHECK(on->shadow_rays_blocked > 0 && on->shadow_rays_blocked < on->shadow_receivers);
     SCT_CHECK(on->shadow_rays_early <= on->shadow_receivers && on->shadow_overflow_passes == 0);
+    /* The floor (the limits measured by bench_context_init): the shadow stages' only with shadows on. */
+    SCT_CHECK_MSG(ctx.device.limits_known, "limits: %s", ctx.device.limits_why);
+    SCT_CHECK(off->floor_known && on->floor_known);
+    for (int s = SC_STAGE_SHADOW_RECEIVERS; s <= SC_STAGE_SHADOW_CAST; ++s) {
+        SCT_CHECK_MSG(off->floor.stage[s].bytes == 0 && off->floor.stage[s].ms == 0.0, "off: stage %d", s);
+        SCT_CHECK_MSG(on->floor.stage[s].bytes > 0 && on->floor.stage[s].ms > 0.0, "on: stage %d", s);
+    }
+    SCT_CHECK_EQ_U64(on->floor.stage[SC_STAGE_SHADOW_CAST].tests, on->shadow_ray_tests);
+    SCT_CHECK(on->floor.stage[SC_STAGE_COUNT].ms > off->floor.stage[SC_STAGE_COUNT].ms);
     for (int r = 0; r < 2; ++r) {
         SCT_REQUIRE(rows[r].peer_count == 1);
         const bench_peer_row *p = &rows[r].peers[0];

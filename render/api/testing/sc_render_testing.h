@@ -32,6 +32,13 @@ void sc_renderer_testing_shading(const sc_renderer *r, sc_shading_desc *out);
  * backend has none), valid until the next call on the renderer. */
 sc_status sc_renderer_testing_buffers(const sc_renderer *r, sc_backend_buffers *out);
 
+/* The smooth vertex normals of this frame's positions (3 floats a vertex, host memory, the caller's
+ * vertex order): sc_vertex_normal (render/core/vertex_normal.h) of every vertex, computed in the
+ * call by the backend (CUDA: a kernel over the vertices, after the frames enqueued; waits), the same
+ * function the backends shade with at the hit pixels. Before any frame: of the rest pose.
+ * INVALID_ARGUMENT: NULL, or no mesh set. */
+sc_status sc_renderer_testing_read_normals(const sc_renderer *r, float *out);
+
 #ifdef __cplusplus
 }
 #endif
