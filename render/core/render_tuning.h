@@ -30,6 +30,8 @@ enum {
                                          and copied to the host chunk by chunk, so the buffer does not
                                          grow with the mesh */
     SC_CUDA_PROJECT_THREADS = 128,    /* the classification needs about 60 registers; a lower cap spills */
+    SC_CUDA_BIG_SPAN_TILES = 64,      /* project and emit: a triangle spanning more tiles (a ground plane,
+                                         a close-up) is binned by its whole block, a tile per thread */
     SC_CUDA_EMIT_THREADS = 256,       /* emit: one atomic per block for its references' range */
     SC_CUDA_EMIT_MIN_BLOCKS = 6,      /* ... resident blocks asked of the compiler (at most 42 registers) */
     SC_CUDA_EMIT_ITEMS = 1,           /* ... consecutive triangles per thread: more items mean fewer

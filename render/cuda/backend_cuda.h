@@ -71,9 +71,11 @@ typedef struct sc_cuda_globals {
 /* The tiles of a visible triangle as project found them, for emit and the overflow fallback (one
  * 16-byte record: x = first tile of its span (ty0 * tiles_x + tx0), y = span width - 1 | (span
  * height - 1) << 16, or SC_CUDA_BINS_RECLASSIFY when the span has more than 32 tiles (the reader
- * classifies it again), z = the span's tiles the triangle overlaps, bit dy * width + dx, w = the
- * number of tiles it overlaps, its references). */
-enum { SC_CUDA_BINS_MASK_TILES = 32 };
+ * classifies it again), z = the span's tiles the triangle overlaps, bit dy * width + dx (with
+ * RECLASSIFY: SC_CUDA_BINS_BIG when project's block binned it together, a span of more than
+ * SC_CUDA_BIG_SPAN_TILES, so emit's block writes it together too; else 0), w = the number of tiles it
+ * overlaps, its references). */
+enum { SC_CUDA_BINS_MASK_TILES = 32, SC_CUDA_BINS_BIG = 1 };
 #define SC_CUDA_BINS_RECLASSIFY 0x80000000u
 
 /* Buckets of the tile multisplit: 2^tile_bits (tiles past num_tiles stay empty). */

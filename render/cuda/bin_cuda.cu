@@ -47,9 +47,13 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
                const float *tri_keys, const uint4 *tri_bins, uint32_t *keys, uint32_t *values)
 {
     typedef cub::BlockScan<uint32_t, SC_CUDA_EMIT_THREADS> scan_t;
+    enum { BIG = 16 };
     __shared__ typename scan_t::TempStorage temp;
     __shared__ unsigned long long s_base;
+    __shared__ unsigned long long s_big_at[BIG];
+    __shared__ uint32_t s_big_t[BIG], s_nbig, s_big_cursor;
     if (g->overflow) return; /* the whole grid: the fallback bins this frame */
+    if (threadIdx.x == 0) s_nbig = 0;
     sc_frame_params p = fc->p;
     const uint32_t t0 = (blockIdx.x * blockDim.x + threadIdx.x) * SC_CUDA_EMIT_ITEMS;
     float depth_key[SC_CUDA_EMIT_ITEMS];
@@ -64,17 +68,25 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
     scan_t(temp).ExclusiveSum(count, excl, total);
     if (threadIdx.x == 0) s_base = total ? atomicAdd(&g->emit_cursor, (unsigned long long)total) : 0ull;
     __syncthreads();
-    if (count == 0) return;
     size_t at = (size_t)s_base + excl;
     p.depth_min = g->depth_min;
     p.depth_max = g->depth_max;
+    const uint32_t tile_shift = CELL_KEYS ? p.slab_bits : 0u;
 #pragma unroll
     for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
         if (!(depth_key[k] < INFINITY)) continue;
         const uint4 rec = tri_bins[t0 + k];
         const uint32_t t = t0 + k, slab = sc_slab_of(&p, depth_key[k]);
         const uint32_t slab_key = CELL_KEYS ? slab : slab << p.tile_bits;
-        const uint32_t tile_shift = CELL_KEYS ? p.slab_bits : 0u;
+        if ((rec.y & SC_CUDA_BINS_RECLASSIFY) && rec.z == SC_CUDA_BINS_BIG) {
+            const uint32_t e = atomicAdd(&s_nbig, 1u);
+            if (e < BIG) { /* written below by the whole block */
+                s_big_t[e] = t;
+                s_big_at[e] = at;
+                at += rec.w;
+                continue;
+            }
+        }
         size_t next = at;
         const size_t end = at + rec.w; /* the tiles project counted: never more */
         sc_cuda_visit_tiles(p, t, rec, pos, idx, 0u, p.num_tiles, [&](uint32_t tile) {
@@ -85,6 +97,44 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
             }
         });
         at = end;
+    }
+    /* The block's big triangles (project binned them with its whole block): its threads take the
+     * tiles of each in turn, in the same classification, a warp's references placed in the
+     * triangle's range with one shared atomic (their order inside it does not matter). */
+    __syncthreads();
+    const uint32_t nbig = min(s_nbig, (uint32_t)BIG), lane = threadIdx.x & 31u;
+    for (uint32_t e = 0; e < nbig; ++e) {
+        const uint32_t t = s_big_t[e];
+        const unsigned long long at0 = s_big_at[e];
+        const uint4 rec = tri_bins[t];
+        const uint32_t *f = idx + 3 * (size_t)t;
+        sc_tri_setup s;
+        sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s);
+        const uint32_t slab = sc_slab_of(&p, tri_keys[t]);
+        const uint32_t slab_key = CELL_KEYS ? slab : slab << p.tile_bits;
+        if (threadIdx.x == 0) s_big_cursor = 0;
+        __syncthreads();
+        const uint32_t w = s.tx1 - s.tx0 + 1, area = w * (s.ty1 - s.ty0 + 1);
+        for (uint32_t i0 = 0; i0 < area; i0 += blockDim.x) {
+            const uint32_t i = i0 + threadIdx.x;
+            uint32_t tile = 0;
+            bool take = false;
+            if (i < area) {
+                const uint32_t tx = s.tx0 + i % w, ty = s.ty0 + i / w;
+                tile = ty * p.tiles_x + tx;
+                take = sc_tri_overlaps_tile(&p, &s, tx, ty);
+            }
+            const uint32_t m = __ballot_sync(0xFFFFFFFFu, take);
+            if (!m) continue;
+            uint32_t off = 0;
+            if (lane == 0) off = atomicAdd(&s_big_cursor, (uint32_t)__popc(m));
+            off = __shfl_sync(0xFFFFFFFFu, off, 0) + __popc(m & ((1u << lane) - 1u));
+            if (take && off < rec.w) { /* the tiles project counted: never more */
+                keys[at0 + off] = tile << tile_shift | slab_key;
+                values[at0 + off] = t;
+            }
+        }
+        __syncthreads(); /* s_big_cursor is read before the next triangle zeroes it */
     }
 }
 

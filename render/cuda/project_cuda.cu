@@ -17,7 +17,11 @@
 
 namespace cg = cooperative_groups;
 
-enum { PROJECT_WARPS = SC_CUDA_PROJECT_THREADS / 32 };
+enum {
+    PROJECT_WARPS = SC_CUDA_PROJECT_THREADS / 32,
+    PROJECT_BIG_SPAN = SC_CUDA_BIG_SPAN_TILES, /* a triangle spanning more tiles is binned by its block together */
+    PROJECT_BIG = 16                           /* ... at most this many per block (the rest by their own thread) */
+};
 static_assert(SC_CUDA_PROJECT_THREADS % 32 == 0, "whole warps");
 
 /* counts[tile] += 1 for every calling lane, one atomic per distinct tile among the lanes here. */
@@ -55,6 +59,9 @@ sc_project_kernel(const sc_cuda_frame_consts *__restrict__ fc, const float *pos,
     __shared__ uint32_t red[3][PROJECT_WARPS];
     const sc_frame_params p = fc->p;
     __shared__ unsigned long long red_refs[PROJECT_WARPS];
+    __shared__ uint32_t s_big[PROJECT_BIG], s_nbig, s_big_count;
+    if (threadIdx.x == 0) s_nbig = 0;
+    __syncthreads();
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t min_inv = 0, max_bits = 0, visible = 0;
     unsigned long long refs = 0;
@@ -62,31 +69,80 @@ sc_project_kernel(const sc_cuda_frame_consts *__restrict__ fc, const float *pos,
         const uint32_t *f = idx + 3 * (size_t)t;
         sc_tri_setup s;
         float key = INFINITY;
+        bool big = false;
         if (sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s)) {
             /* The record of the tiles for emit: a mask over the span when it has at most 32 tiles. */
             const uint32_t w = s.tx1 - s.tx0 + 1, h = s.ty1 - s.ty0 + 1;
-            const bool small = w <= SC_CUDA_BINS_MASK_TILES && h <= SC_CUDA_BINS_MASK_TILES &&
-                               w * h <= SC_CUDA_BINS_MASK_TILES;
-            uint32_t count = 0, mask = 0, bit = 0;
-            for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
-                for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx, ++bit)
-                    if (sc_tri_overlaps_tile(&p, &s, tx, ty)) {
-                        count_tile(tile_counts, ty * p.tiles_x + tx);
-                        ++count;
-                        if (small) mask |= 1u << bit;
-                    }
+            if ((uint64_t)w * h > PROJECT_BIG_SPAN) {
+                const uint32_t e = atomicAdd(&s_nbig, 1u);
+                if (e < PROJECT_BIG) {
+                    s_big[e] = t;
+                    big = true;
+                }
+            }
+            if (!big) { /* else binned below by the whole block */
+                const bool small = w <= SC_CUDA_BINS_MASK_TILES && h <= SC_CUDA_BINS_MASK_TILES &&
+                                   w * h <= SC_CUDA_BINS_MASK_TILES;
+                uint32_t count = 0, mask = 0, bit = 0;
+                for (uint32_t ty = s.ty0; ty <= s.ty1; ++ty)
+                    for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx, ++bit)
+                        if (sc_tri_overlaps_tile(&p, &s, tx, ty)) {
+                            count_tile(tile_counts, ty * p.tiles_x + tx);
+                            ++count;
+                            if (small) mask |= 1u << bit;
+                        }
+                if (count > 0) {
+                    key = s.depth_key;
+                    const uint32_t b = __float_as_uint(key);
+                    min_inv = ~b;
+                    max_bits = b;
+                    visible = 1;
+                    refs = count;
+                    tri_bins[t] = make_uint4(s.ty0 * p.tiles_x + s.tx0,
+                                             small ? (w - 1) | (h - 1) << 16 : SC_CUDA_BINS_RECLASSIFY, mask, count);
+                }
+            }
+        }
+        if (!big) tri_keys[t] = key;
+    }
+    /* The block's big triangles: its threads take the tiles of each in turn (each tile once, so no
+     * aggregation), their count summed in shared memory; thread 0 writes the record and adds the
+     * triangle to its own reductions. The classification is the thread's own, made again. */
+    __syncthreads();
+    const uint32_t nbig = min(s_nbig, (uint32_t)PROJECT_BIG);
+    for (uint32_t e = 0; e < nbig; ++e) {
+        const uint32_t tb = s_big[e];
+        const uint32_t *f = idx + 3 * (size_t)tb;
+        sc_tri_setup s;
+        sc_tri_classify(&p, pos + 3 * (size_t)f[0], pos + 3 * (size_t)f[1], pos + 3 * (size_t)f[2], &s);
+        if (threadIdx.x == 0) s_big_count = 0;
+        __syncthreads();
+        const uint32_t w = s.tx1 - s.tx0 + 1, area = w * (s.ty1 - s.ty0 + 1);
+        uint32_t c = 0;
+        for (uint32_t i = threadIdx.x; i < area; i += blockDim.x) {
+            const uint32_t tx = s.tx0 + i % w, ty = s.ty0 + i / w;
+            if (sc_tri_overlaps_tile(&p, &s, tx, ty)) {
+                atomicAdd(&tile_counts[ty * p.tiles_x + tx], 1u);
+                ++c;
+            }
+        }
+        if (c) atomicAdd(&s_big_count, c);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            const uint32_t count = s_big_count;
+            float key = INFINITY;
             if (count > 0) {
                 key = s.depth_key;
                 const uint32_t b = __float_as_uint(key);
-                min_inv = ~b;
-                max_bits = b;
-                visible = 1;
-                refs = count;
-                tri_bins[t] = make_uint4(s.ty0 * p.tiles_x + s.tx0,
-                                         small ? (w - 1) | (h - 1) << 16 : SC_CUDA_BINS_RECLASSIFY, mask, count);
+                min_inv = max(min_inv, ~b);
+                max_bits = max(max_bits, b);
+                visible += 1;
+                refs += count;
+                tri_bins[tb] = make_uint4(s.ty0 * p.tiles_x + s.tx0, SC_CUDA_BINS_RECLASSIFY, SC_CUDA_BINS_BIG, count);
             }
+            tri_keys[tb] = key;
         }
-        tri_keys[t] = key;
+        __syncthreads(); /* s_big_count is read before the next triangle zeroes it */
     }
     for (int o = 16; o > 0; o >>= 1) {
         min_inv = max(min_inv, __shfl_down_sync(0xFFFFFFFFu, min_inv, o));
