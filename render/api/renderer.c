@@ -164,6 +164,7 @@ void sc_renderer_destroy(sc_renderer *r)
 {
     if (!r) return;
     r->ops->destroy(r->state);
+    free(r->share.ids);
     free(r);
 }
 
@@ -171,24 +172,41 @@ sc_backend sc_renderer_backend(const sc_renderer *r) { return r ? r->ops->kind :
 
 sc_status sc_renderer_set_mesh(sc_renderer *r, const sc_mesh_data *m)
 {
-    if (!r || !m) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_set_mesh: renderer and mesh must not be NULL");
+    return sc_renderer_set_mesh_share(r, m, NULL);
+}
+
+sc_status sc_renderer_set_mesh_share(sc_renderer *r, const sc_mesh_data *m, const sc_share_desc *share)
+{
+    static const char *const call = "sc_renderer_set_mesh";
+    if (!r || !m) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: renderer and mesh must not be NULL", call);
     if ((m->vertex_count && !m->positions) || (m->triangle_count && !m->indices))
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_set_mesh: NULL positions or indices with a nonzero count");
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL positions or indices with a nonzero count", call);
     for (uint64_t i = 0; i < 3 * (uint64_t)m->triangle_count; ++i)
         if (m->indices[i] >= m->vertex_count)
-            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
-                           "sc_renderer_set_mesh: triangle %llu has vertex index %u, but there are %u vertices",
-                           (unsigned long long)(i / 3), m->indices[i], m->vertex_count);
+            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: triangle %llu has vertex index %u, but there are %u vertices",
+                           call, (unsigned long long)(i / 3), m->indices[i], m->vertex_count);
+    sc_share_ids ids;
+    SC_TRY(sc_share_resolve(share, m->triangle_count, call, &ids));
     float center[3], radius;
     const uint64_t dropped = sc_mesh_bounds(m, center, &radius);
+    if (share && share->has_frame) { /* a share deforms and is framed in the whole mesh's frame */
+        memcpy(center, share->frame_center, sizeof center);
+        radius = share->frame_radius;
+    }
     /* The backend gets the mesh in the renderer's vertex order, and the permutation that takes the
      * caller's vertex-indexed arrays to it and back. */
     sc_vertex_order_mesh ordered;
-    SC_TRY(sc_vertex_order_make(m, r->desc.vertex_order, "sc_renderer_set_mesh", &ordered));
+    sc_status s = sc_vertex_order_make(m, r->desc.vertex_order, call, &ordered);
+    if (s != SC_OK) {
+        free(ids.ids);
+        return s;
+    }
     r->has_mesh = 0;
     r->first_reported = r->last.frames + 1; /* the frames before are of another mesh */
-    const sc_status s = r->ops->set_mesh(r->state, &ordered.mesh, ordered.new_of_old);
+    s = r->ops->set_mesh(r->state, &ordered.mesh, ordered.new_of_old);
     sc_vertex_order_free(&ordered);
+    free(r->share.ids);
+    r->share = ids; /* the old mesh is gone either way */
     SC_TRY(s);
     if (dropped)
         sc_log(SC_LOG_WARNING,
@@ -411,7 +429,9 @@ sc_status sc_renderer_poll_stats(sc_renderer *r, sc_frame_stats *out, int *avail
 sc_status sc_renderer_read_hits(const sc_renderer *r, sc_hit *out)
 {
     if (!r || !out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_read_hits: NULL argument");
-    return r->ops->read_hits(r->state, out);
+    SC_TRY(r->ops->read_hits(r->state, out));
+    sc_share_map_hits(&r->share, out, (uint64_t)r->params.width * r->params.height);
+    return SC_OK;
 }
 
 sc_status sc_renderer_read_shadows(const sc_renderer *r, uint8_t *out)

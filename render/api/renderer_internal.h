@@ -12,6 +12,7 @@
 #include "sc_backend_ops.h"
 #include "sc_frame.h"
 #include "shade.h"
+#include "share.h"
 #include "slabcast.h"
 
 /* What the front end knows of a frame rendered, for its stats. */
@@ -38,6 +39,7 @@ struct sc_renderer {
     int has_mesh;
     float mesh_center[3];          /* rest bounding-box centre */
     float mesh_radius;             /* rest bounding radius about the centre (> 0) */
+    sc_share_ids share;            /* the whole mesh's ids of the triangles (a share of a larger mesh) */
     size_t ref_capacity;           /* the backend's reference buffer (0: none yet) */
     sc_frame_record last;
     /* The last SC_FRAME_RECORDS frames, at frame number % SC_FRAME_RECORDS, for the stats of a

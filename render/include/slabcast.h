@@ -622,6 +622,58 @@ sc_status sc_renderer_get_view_legend(const sc_renderer *r, sc_view_legend *out)
  * without a scale (has_scale 0). */
 sc_status sc_renderer_view_color(const sc_renderer *r, float value, uint8_t rgba[4]);
 
+/* ---- Shares of a mesh: sort-last rendering over several renderers ----
+ * A mesh too large for one renderer, or held by the ranks of a simulation, is rendered by several
+ * renderers, each with a share of its triangles (sc_renderer_set_mesh_share). Each renders its share
+ * at full resolution; sc_hits_composite merges their hits: per pixel the nearer hit, at equal depth
+ * the lower triangle id, the rule of one renderer. So the composite of the shares' hits equals the
+ * hits of one renderer given the whole mesh, pixel for pixel (triangle, depth, u, v), when every
+ * share has the same camera, size, culling and frame time and deforms in the whole mesh's frame
+ * (sc_share_desc.frame_*; or the frames' positions come from the caller). */
+typedef struct sc_share_desc {
+    /* The whole mesh's ids of this share's triangles, strictly ascending, one per triangle of the
+     * share's mesh, each below SC_NO_HIT (copied); NULL: first_triangle, first_triangle + 1, ...
+     * sc_renderer_read_hits returns these ids. */
+    const uint32_t *triangle_ids;
+    uint32_t first_triangle;
+    /* Nonzero: the deformers, the default view and the default light use frame_center and
+     * frame_radius (the whole mesh's rest centre and radius, sc_mesh_frame) instead of the share's
+     * own bounds; they must be finite, the radius > 0. */
+    int has_frame;
+    float frame_center[3];
+    float frame_radius;
+} sc_share_desc;
+
+/* sc_renderer_set_mesh of a share of a larger mesh (share NULL: the whole mesh, as set_mesh).
+ * INVALID_ARGUMENT as set_mesh, and: triangle ids not strictly ascending or not below SC_NO_HIT
+ * (naming the first bad one), first_triangle + triangle_count past SC_NO_HIT, a bad frame. */
+sc_status sc_renderer_set_mesh_share(sc_renderer *r, const sc_mesh_data *mesh, const sc_share_desc *share);
+/* The rest centre and radius a renderer computes for a whole mesh (for sc_share_desc's frame).
+ * INVALID_ARGUMENT: a NULL argument, an index out of range. */
+sc_status sc_mesh_frame(const sc_mesh_data *mesh, float center[3], float *radius);
+
+/* A share of a mesh made by sc_mesh_share_make: its own vertices and indices (mesh) and the share's
+ * description (share: first_triangle and the whole mesh's frame). */
+typedef struct sc_mesh_share {
+    sc_mesh_data mesh;
+    sc_share_desc share;
+    float *positions;                /* owned: the vertices the share's triangles use, in first-use order */
+    uint32_t *indices;               /* owned */
+} sc_mesh_share;
+/* Share `part` of `parts` of a mesh: its triangles first_triangle = floor(n * part / parts) up to
+ * floor(n * (part + 1) / parts) (n the mesh's triangles: every triangle in exactly one share, the
+ * counts within one of each other), the vertices they use, the whole mesh's frame. Free with
+ * sc_mesh_share_free. INVALID_ARGUMENT: NULL arguments, parts 0, part >= parts, an index out of
+ * range; OUT_OF_MEMORY. */
+sc_status sc_mesh_share_make(const sc_mesh_data *mesh, uint32_t parts, uint32_t part, sc_mesh_share *out);
+void sc_mesh_share_free(sc_mesh_share *share);
+
+/* acc[i] = the better of acc[i] and part[i] for i < count (host memory): the hit with the smaller
+ * depth, at equal depth the lower triangle id; a pixel without a hit (SC_NO_HIT) loses to any hit.
+ * Composite the hits of every share (sc_renderer_read_hits) into one buffer, in any order.
+ * INVALID_ARGUMENT: acc or part NULL with count > 0. */
+sc_status sc_hits_composite(sc_hit *acc, const sc_hit *part, uint64_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,21 @@
+/* share.h - a renderer's share of a larger mesh (internal to api/, share.c): the whole mesh's ids
+ * of its triangles, for the hits it reads back. */
+#ifndef SC_SHARE_H
+#define SC_SHARE_H
+
+#include <stdint.h>
+
+#include "slabcast.h"
+
+typedef struct sc_share_ids {
+    uint32_t *ids;                 /* owned: the whole mesh's id of each triangle; NULL: first + t */
+    uint32_t first;
+} sc_share_ids;
+
+/* Checks share (NULL: none, the whole mesh) for a mesh of triangle_count triangles and fills *out
+ * (its ids copied). */
+sc_status sc_share_resolve(const sc_share_desc *share, uint32_t triangle_count, const char *call, sc_share_ids *out);
+/* Hits of the share's triangles to the whole mesh's ids, in place. */
+void sc_share_map_hits(const sc_share_ids *share, sc_hit *hits, uint64_t count);
+
+#endif /* SC_SHARE_H */
