@@ -55,6 +55,8 @@ typedef struct sc_tri_setup {
     float orient;                  /* +1 / -1: winding in screen space; 0: not provable, bounds only */
     float margin;                  /* pixels */
     uint32_t tx0, ty0, tx1, ty1;   /* tile span, inclusive */
+    uint32_t px0, py0, px1, py1;   /* the pixels whose centres it may cover, inclusive (the tile span's
+                                      source; every ray that hits it passes through one of them) */
     float depth_key;               /* nearest depth (clipped at near), lowered by the key margin */
 } sc_tri_setup;
 
@@ -244,6 +246,8 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
     fx0 = sc_maxf(fx0, 0.0f); fy0 = sc_maxf(fy0, 0.0f);
     fx1 = sc_minf(fx1, (float)(p->width - 1)); fy1 = sc_minf(fy1, (float)(p->height - 1));
     if (fx0 > fx1 || fy0 > fy1) return 0;
+    s->px0 = (uint32_t)fx0; s->px1 = (uint32_t)fx1;
+    s->py0 = (uint32_t)fy0; s->py1 = (uint32_t)fy1;
     s->tx0 = (uint32_t)fx0 / p->tile_size;
     s->tx1 = (uint32_t)fx1 / p->tile_size;
     s->ty0 = (uint32_t)fy0 / p->tile_size;

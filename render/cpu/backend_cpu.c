@@ -18,10 +18,10 @@ static void free_mesh(sc_cpu_state *st)
 {
     free(st->rest_positions); free(st->rest_normals); free(st->positions);
     free(st->indices); free(st->adj_offsets); free(st->adj_tris);
-    free(st->new_of_old); free(st->tri_tiles); free(st->tri_offsets); free(st->tri_keys);
+    free(st->new_of_old); free(st->tri_tiles); free(st->tri_offsets); free(st->tri_keys); free(st->tri_pixels);
     st->rest_positions = st->rest_normals = st->positions = NULL;
     st->indices = st->adj_offsets = st->adj_tris = NULL;
-    st->new_of_old = st->tri_tiles = st->tri_offsets = NULL;
+    st->new_of_old = st->tri_tiles = st->tri_offsets = st->tri_pixels = NULL;
     st->tri_keys = NULL;
 }
 
@@ -194,10 +194,10 @@ static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m, const uint32_t
     if (t3 > UINT32_MAX) /* the adjacency's offsets are 32-bit */
         return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_set_mesh: %s has more than 2^32 - 1 triangle corners", what);
     /* 3 copies of the vertices (rest positions and normals, deformed positions), the adjacency (a
-     * word per vertex + 1 and per corner), the permutation, the indices, 3 words per triangle; below
+     * word per vertex + 1 and per corner), the permutation, the indices, 5 words per triangle; below
      * 2^40 bytes for 32-bit counts. */
     const size_t bytes = 3 * v3 * sizeof(float) + ((size_t)m->vertex_count + 1 + t3) * sizeof(uint32_t) +
-                         perm * sizeof(uint32_t) + t3 * sizeof(uint32_t) + 3 * nt * sizeof(uint32_t);
+                         perm * sizeof(uint32_t) + t3 * sizeof(uint32_t) + 5 * nt * sizeof(uint32_t);
     SC_TRY(check_memory(st, st->mesh_bytes, bytes, 0, "sc_renderer_set_mesh", what, "use a smaller mesh"));
     free_mesh(st);
     st->mesh_bytes = 0;
@@ -211,8 +211,10 @@ static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m, const uint32_t
     st->tri_tiles = malloc(nt * sizeof(uint32_t) + 1);
     st->tri_offsets = malloc(nt * sizeof(uint32_t) + 1);
     st->tri_keys = malloc(nt * sizeof(float) + 1);
+    st->tri_pixels = malloc(2 * nt * sizeof(uint32_t) + 1);
     if (!st->rest_positions || !st->rest_normals || !st->positions || !st->indices || !st->adj_offsets ||
-        !st->adj_tris || (new_of_old && !st->new_of_old) || !st->tri_tiles || !st->tri_offsets || !st->tri_keys) {
+        !st->adj_tris || (new_of_old && !st->new_of_old) || !st->tri_tiles || !st->tri_offsets || !st->tri_keys ||
+        !st->tri_pixels) {
         free_mesh(st);
         st->num_vertices = st->num_triangles = 0;
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "sc_renderer_set_mesh: out of host memory for %u vertices, %u triangles",

@@ -35,10 +35,14 @@ typedef struct sc_cpu_state {
     uint32_t *indices;
     uint32_t *adj_offsets, *adj_tris;
     uint32_t *new_of_old;
-    /* Per triangle: tiles overlapped (0: culled), first reference, depth key (+inf when culled). */
+    /* Per triangle: tiles overlapped (0: culled), first reference, depth key (+inf when culled), and
+     * (visible ones, written by emit) the pixels whose centres it may cover: x0 | x1 << 16, then
+     * y0 | y1 << 16 (sc_tri_setup.px0 ..; sides are at most 16384 pixels), so the ray cast tests it
+     * against those rays of a tile only. */
     uint32_t *tri_tiles;
     uint32_t *tri_offsets;
     float *tri_keys;
+    uint32_t *tri_pixels;
     /* References: key = tile | slab << tile_bits, value = triangle id. Ping-pong buffers. */
     size_t ref_capacity;
     uint32_t *ref_keys, *ref_values, *ref_keys_tmp, *ref_values_tmp;

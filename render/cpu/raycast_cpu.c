@@ -1,7 +1,9 @@
 /* raycast_cpu.c - the ray cast on the CPU: one tile at a time (tiles spread over threads), one ray
  * per pixel centre, slabs front to back, with the rules of raycast.h (the per-triangle test, the
  * tie rule, the early exit after each slab). Done rays test no more triangles; the tile stops when
- * all its rays are done. */
+ * all its rays are done. A triangle is tested against the rays through the pixels whose centres it
+ * may cover only (sc_tri_setup.px0 .., kept by emit); the tests counter still counts every reference
+ * of a slab for each ray live in it, the definition both backends share. */
 #include <math.h>
 
 #include "backend_cpu.h"
@@ -62,12 +64,20 @@ static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
             const float *a = st->positions + 3 * (size_t)f[0];
             const float *b = st->positions + 3 * (size_t)f[1];
             const float *cc = st->positions + 3 * (size_t)f[2];
-            for (uint32_t i = 0; i < npix; ++i) {
-                if (done[i]) continue;
-                ++tests[i];
-                sc_ray_test_triangle(&rays[i], a, b, cc, tri, p->near_plane, p->far_plane, &best[i]);
-            }
+            /* Only the tile's rays through the pixels whose centres the triangle may cover: no other
+             * ray can hit it (classify.h; the bound the binning rests on). */
+            const uint32_t xs = st->tri_pixels[2 * (size_t)tri], ys = st->tri_pixels[2 * (size_t)tri + 1];
+            const uint32_t bx0 = xs & 0xFFFFu, bx1 = xs >> 16, by0 = ys & 0xFFFFu, by1 = ys >> 16;
+            const uint32_t cx0 = bx0 > x0 ? bx0 - x0 : 0, cy0 = by0 > y0 ? by0 - y0 : 0;
+            const uint32_t cx1 = bx1 - x0 < w - 1 ? bx1 - x0 : w - 1, cy1 = by1 - y0 < h - 1 ? by1 - y0 : h - 1;
+            for (uint32_t ry = cy0; ry <= cy1; ++ry)
+                for (uint32_t i = ry * w + cx0; i <= ry * w + cx1; ++i)
+                    if (!done[i]) sc_ray_test_triangle(&rays[i], a, b, cc, tri, p->near_plane, p->far_plane, &best[i]);
         }
+        /* The counter: every reference of the slab for every ray live in it (a ray is done only at a
+         * slab's end), as the CUDA backend counts, whichever pairs the bounds skipped. */
+        for (uint32_t i = 0; i < npix; ++i)
+            if (!done[i]) tests[i] += cells[k + 1] - cells[k];
         const float bound = sc_slab_bound(p, k + 1);
         for (uint32_t i = 0; i < npix; ++i)
             if (!done[i] && sc_ray_finished(best[i].t, bound)) {
