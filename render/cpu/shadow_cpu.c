@@ -19,7 +19,8 @@
 #include "shadow.h"
 #include "sizes.h"
 
-enum { NO_TILE = 0xFFFFFFFFu, ROWS_PER_TASK = 16 };
+enum { NO_TILE = 0xFFFFFFFFu, ROWS_PER_TASK = 16, SHADOW_ALL_VIEWS = (1u << SC_SHADOW_MAX_VIEWS) - 1u };
+_Static_assert(SC_SHADOW_MAX_VIEWS <= 8, "a byte holds a triangle's views");
 
 /* The pass's working state, kept in sc_cpu_state from the first frame with shadows on (no allocation
  * per frame: the task counts follow the mesh, a worker's image buffer grows to its largest tile). */
@@ -36,6 +37,9 @@ struct sc_cpu_shadow_work {
     /* Kept. */
     uint32_t *task_counts;         /* caster references per triangle task (task_cap entries) */
     size_t task_cap;
+    uint8_t *tri_views;            /* per triangle: the views its count found references in (bit per
+                                      view), so the emit visits only those (tri_cap entries) */
+    size_t tri_cap;
     sc_shadow_image *images[SC_CPU_MAX_THREADS]; /* per worker: the images of a tile's casters */
     size_t image_cap[SC_CPU_MAX_THREADS];
 };
@@ -93,14 +97,16 @@ static void receiver_tiles_rows(void *arg, uint32_t task, uint32_t worker)
     }
 }
 
-/* Visits the caster references of triangle t: fn(tile, slab) for each tile of its spans that holds
- * receivers, views in order, rows then columns. */
-#define SC_VISIT_CASTER(c, t, BODY)                                                                       \
+/* Visits the caster references of triangle t in the views of bit mask `vmask`: BODY for each tile
+ * of its spans that holds receivers (tile, slab and view_ in scope), views in order, rows then
+ * columns. */
+#define SC_VISIT_CASTER(c, t, vmask, BODY)                                                                \
     do {                                                                                                  \
         const sc_cpu_state *st_ = (c)->st;                                                                \
         const float *a_ = vertex(st_, (t), 0), *b_ = vertex(st_, (t), 1), *c_ = vertex(st_, (t), 2);      \
         if (!finite_tri(a_, b_, c_)) break;                                                               \
         for (uint32_t view_ = 0; view_ < SC_SHADOW_MAX_VIEWS; ++view_) {                                  \
+            if (!((vmask) >> view_ & 1u)) continue;                                                       \
             sc_shadow_image im_;                                                                          \
             sc_shadow_span s_;                                                                            \
             if (!sc_shadow_caster_image(&(c)->g, view_, a_, b_, c_, &im_)) continue;                       \
@@ -123,7 +129,16 @@ static void count_casters(void *arg, uint32_t task, uint32_t worker)
     const uint32_t t1 = t0 + SC_CPU_TRIANGLES_PER_TASK < c->p->num_triangles ? t0 + SC_CPU_TRIANGLES_PER_TASK
                                                                             : c->p->num_triangles;
     uint32_t n = 0;
-    for (uint32_t t = t0; t < t1; ++t) SC_VISIT_CASTER(c, t, { (void)slab; (void)tile; ++n; });
+    for (uint32_t t = t0; t < t1; ++t) {
+        uint32_t seen = 0;
+        SC_VISIT_CASTER(c, t, SHADOW_ALL_VIEWS, {
+            (void)slab;
+            (void)tile;
+            seen |= 1u << view_;
+            ++n;
+        });
+        c->tri_views[t] = (uint8_t)seen;
+    }
     c->task_counts[task] = n;
 }
 
@@ -137,12 +152,15 @@ static void emit_casters(void *arg, uint32_t task, uint32_t worker)
                                                                             : c->p->num_triangles;
     size_t at = c->task_counts[task]; /* the task's first reference (scanned) */
     const uint32_t bits = c->g.tile_bits;
-    for (uint32_t t = t0; t < t1; ++t)
-        SC_VISIT_CASTER(c, t, {
+    for (uint32_t t = t0; t < t1; ++t) {
+        const uint32_t views = c->tri_views[t];
+        if (views == 0) continue; /* no reference in the count: none here either */
+        SC_VISIT_CASTER(c, t, views, {
             st->ref_keys[at] = tile | slab << bits;
             st->ref_values[at] = t;
             ++at;
         });
+    }
 }
 
 /* The rays of one light tile against its casters, slabs from the light on. A caster is tested
@@ -314,8 +332,8 @@ void sc_cpu_free_shadows(sc_cpu_state *st)
     st->shadow_grid = 0;
 }
 
-/* The work state with room for tri_tasks task counts. */
-static sc_status shadow_work(sc_cpu_state *st, uint32_t tri_tasks, shadow_ctx **out)
+/* The work state with room for tri_tasks task counts and num_triangles triangles' views. */
+static sc_status shadow_work(sc_cpu_state *st, uint32_t tri_tasks, uint32_t num_triangles, shadow_ctx **out)
 {
     if (!st->shadow_work && !(st->shadow_work = calloc(1, sizeof *st->shadow_work)))
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass");
@@ -325,6 +343,12 @@ static sc_status shadow_work(sc_cpu_state *st, uint32_t tri_tasks, shadow_ctx **
         if (!t) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass");
         c->task_counts = t;
         c->task_cap = (size_t)tri_tasks + 1;
+    }
+    if (c->tri_cap < (size_t)num_triangles + 1) {
+        uint8_t *v = realloc(c->tri_views, (size_t)num_triangles + 1);
+        if (!v) return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "renderer: out of host memory for the shadow pass");
+        c->tri_views = v;
+        c->tri_cap = (size_t)num_triangles + 1;
     }
     *out = c;
     return SC_OK;
@@ -336,6 +360,7 @@ void sc_cpu_free_shadow_work(sc_cpu_state *st)
     if (!c) return;
     for (int w = 0; w < SC_CPU_MAX_THREADS; ++w) free(c->images[w]);
     free(c->task_counts);
+    free(c->tri_views);
     free(c);
     st->shadow_work = NULL;
 }
@@ -364,7 +389,7 @@ sc_status sc_cpu_shadows(sc_cpu_state *st, const sc_frame_params *p, const sc_sh
     shadow_ctx *c = NULL;
     if (s->shadow_lights) {
         SC_TRY(shadow_buffers(st, p, G));
-        SC_TRY(shadow_work(st, tri_tasks, &c));
+        SC_TRY(shadow_work(st, tri_tasks, p->num_triangles, &c));
     }
     if (st->shadow_pixels >= pixels && st->shadow_mask) { /* no bit of an earlier frame stays */
         memset(st->shadow_mask, 0, pixels);
