@@ -1,8 +1,11 @@
-/* mesh_bounds.c - the rest mesh's bounds for the default view and the deformation (mesh_bounds.h). */
+/* mesh_bounds.c - the rest mesh's bounds for the default view and the deformation, and the checks
+ * of its arrays (mesh_bounds.h). */
 #include "mesh_bounds.h"
 
 #include <float.h>
 #include <math.h>
+
+#include "sc_report.h"
 
 static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
@@ -80,4 +83,15 @@ uint64_t sc_mesh_bounds(const sc_mesh_data *m, float center[3], float *radius)
     float R = to_float_clamped(sqrt(acc.r2));
     *radius = R > 0.0f ? R : 1.0f;
     return dropped;
+}
+
+sc_status sc_mesh_check(const sc_mesh_data *m, const char *call)
+{
+    if ((m->vertex_count && !m->positions) || (m->triangle_count && !m->indices))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL positions or indices with a nonzero count", call);
+    for (uint64_t i = 0; i < 3 * (uint64_t)m->triangle_count; ++i)
+        if (m->indices[i] >= m->vertex_count)
+            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: triangle %llu has vertex index %u, but there are %u vertices",
+                           call, (unsigned long long)(i / 3), m->indices[i], m->vertex_count);
+    return SC_OK;
 }

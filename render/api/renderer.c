@@ -179,12 +179,7 @@ sc_status sc_renderer_set_mesh_share(sc_renderer *r, const sc_mesh_data *m, cons
 {
     static const char *const call = "sc_renderer_set_mesh";
     if (!r || !m) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: renderer and mesh must not be NULL", call);
-    if ((m->vertex_count && !m->positions) || (m->triangle_count && !m->indices))
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL positions or indices with a nonzero count", call);
-    for (uint64_t i = 0; i < 3 * (uint64_t)m->triangle_count; ++i)
-        if (m->indices[i] >= m->vertex_count)
-            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: triangle %llu has vertex index %u, but there are %u vertices",
-                           call, (unsigned long long)(i / 3), m->indices[i], m->vertex_count);
+    SC_TRY(sc_mesh_check(m, call));
     sc_share_ids ids;
     SC_TRY(sc_share_resolve(share, m->triangle_count, call, &ids));
     float center[3], radius;

@@ -13,13 +13,7 @@
 static sc_status check_indices(const sc_mesh_data *m, const char *call)
 {
     if (!m) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL mesh", call);
-    if ((m->vertex_count && !m->positions) || (m->triangle_count && !m->indices))
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL positions or indices with a nonzero count", call);
-    for (uint64_t i = 0; i < 3 * (uint64_t)m->triangle_count; ++i)
-        if (m->indices[i] >= m->vertex_count)
-            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: triangle %llu has vertex index %u, but there are %u vertices",
-                           call, (unsigned long long)(i / 3), m->indices[i], m->vertex_count);
-    return SC_OK;
+    return sc_mesh_check(m, call);
 }
 
 sc_status sc_share_resolve(const sc_share_desc *share, uint32_t triangle_count, const char *call, sc_share_ids *out)
