@@ -95,17 +95,24 @@ static void table_peer(const bench_peer_row *p, FILE *out)
     if (p->result.detail[0]) fprintf(out, "          %s\n", p->result.detail);
 }
 
-/* Median ms of every stage per configuration; a column as wide as its stage's name, at least 10. */
-static void table_stages(const bench_report *r, FILE *out)
+/* The title and the header line of a table with a column per stage and "frame": each column as wide
+ * as its stage's name, at least 10 (widths into width). */
+static void table_stage_header(const char *title, int width[SC_STAGE_COUNT + 1], FILE *out)
 {
-    int width[SC_STAGE_COUNT + 1];
-    fprintf(out, "\nmedian ms per stage\n%4s ", "#");
+    fprintf(out, "%s\n%4s ", title, "#");
     for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
         const size_t n = strlen(bench_stage_name(s));
         width[s] = n > 10 ? (int)n : 10;
         fprintf(out, " %*s", width[s], bench_stage_name(s));
     }
     fputc('\n', out);
+}
+
+/* Median ms of every stage per configuration; a column as wide as its stage's name, at least 10. */
+static void table_stages(const bench_report *r, FILE *out)
+{
+    int width[SC_STAGE_COUNT + 1];
+    table_stage_header("\nmedian ms per stage", width, out);
     for (size_t i = 0; i < r->row_count; ++i) {
         const bench_row *row = &r->rows[i];
         if (row->failed) continue;
@@ -125,13 +132,7 @@ typedef enum floor_column { FLOOR_MS, FLOOR_RATIO, FLOOR_COPY } floor_column;
 static void table_floor(const bench_report *r, floor_column what, const char *title, FILE *out)
 {
     int width[SC_STAGE_COUNT + 1];
-    fprintf(out, "%s\n%4s ", title, "#");
-    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
-        const size_t n = strlen(bench_stage_name(s));
-        width[s] = n > 10 ? (int)n : 10;
-        fprintf(out, " %*s", width[s], bench_stage_name(s));
-    }
-    fputc('\n', out);
+    table_stage_header(title, width, out);
     for (size_t i = 0; i < r->row_count; ++i) {
         const bench_row *row = &r->rows[i];
         if (row->failed || !row->floor_known) continue;

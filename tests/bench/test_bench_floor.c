@@ -121,14 +121,21 @@ static void test_shadow_pass(void)
     SCT_CHECK_EQ_U64(bytes[SC_STAGE_SHADE], 61440 + 96000 + 3072);
 }
 
-/* 1 GB/s (1e6 bytes per ms) and 1e6 tests/s (1e3 per ms): every floor by hand. */
-static void test_times(void)
+/* Limits of 1 GB/s (1e6 bytes per ms) and 1e6 tests/s (1e3 per ms). */
+static sc_device_limits unit_limits(void)
 {
-    const bench_floor_input in = base_frame();
     sc_device_limits lim;
     memset(&lim, 0, sizeof lim);
     lim.copy_gbs = 1.0;
     lim.ray_tests_per_s = 1e6;
+    return lim;
+}
+
+/* Every floor by hand at unit_limits(). */
+static void test_times(void)
+{
+    const bench_floor_input in = base_frame();
+    const sc_device_limits lim = unit_limits();
     double median[SC_STAGE_COUNT + 1];
     for (int s = 0; s <= SC_STAGE_COUNT; ++s) median[s] = 1.0;
     median[SC_STAGE_DEFORM] = 0.0048;  /* 2 x its floor of 0.0024 ms */
@@ -167,10 +174,7 @@ static void test_times(void)
 static void test_refused(void)
 {
     bench_floor_input in = base_frame();
-    sc_device_limits lim;
-    memset(&lim, 0, sizeof lim);
-    lim.copy_gbs = 1.0;
-    lim.ray_tests_per_s = 1e6;
+    sc_device_limits lim = unit_limits();
     double median[SC_STAGE_COUNT + 1];
     for (int s = 0; s <= SC_STAGE_COUNT; ++s) median[s] = 1.0;
     bench_floor f;
