@@ -46,6 +46,11 @@ enum {
     SC_CUDA_RAYCAST_WARPS = 4,        /* warps per tile of at most 64 pixels: a heavy tile's
                                          references spread over 4 warps, 6 blocks per SM */
     SC_CUDA_RAYCAST_MIN_BLOCKS = 6,   /* ... resident blocks asked of the compiler (at most 85 registers) */
+    SC_CUDA_RAYCAST_PAIRS = 1,        /* tiles of at most 64 pixels, 1: by (triangle, pixel) pairs, a
+                                         triangle tested only against the rays of its pixel bounds
+                                         (raycast_pairs_cuda.cu; the dragon's ray cast 0.082 ms on the
+                                         H100); 0: every ray of the tile (raycast_cuda.cu, 0.127 ms) */
+    SC_CUDA_RAYCAST_PAIRS_WARPS = 4,  /* ... warps per tile of the pairs kernel (2: 0.092 ms, 8: 0.107) */
     SC_CUDA_RAYCAST_QUAD = 8,         /* edge of the 8x8 quadrant a warp's 64 rays cover (2 per lane) */
     SC_CUDA_RAYCAST_CLUSTER_SIDE = 2, /* tiles of 9..16 pixels per edge: 2 x 2 quadrants, ... */
     SC_CUDA_RAYCAST_CLUSTER = 4,      /* ... one block each, as a thread-block cluster of 4 (sm_90;

@@ -271,6 +271,8 @@ sc_status sc_cuda_overflow(const sc_cuda_state *st, const sc_frame_params *p, cu
 sc_status sc_cuda_overflow_blocks(int *blocks);
 /* raycast_cuda.cu */
 sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* raycast_pairs_cuda.cu: the same ray cast for tiles of at most 64 pixels, by (triangle, pixel) pairs. */
+sc_status sc_cuda_raycast_pairs(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 /* shadow_cuda.cu: the shadow pass of the lights in light_mask (bit i: light i), mark(ctx) called at
  * the ends of the receivers, emit and split stages (of the first light; the later lights' passes fall
  * in the cast stage); the grid shape; the temporary storage its splits need. */

@@ -8,7 +8,9 @@
  * reordered (equally long) predicate sequence, and these tuned kernels are kept instruction for
  * instruction as measured.
  *
- * Tiles of at most 64 pixels (the default 8x8): one block of SC_CUDA_RAYCAST_WARPS warps per tile.
+ * Tiles of at most 64 pixels (the default 8x8) take the kernel of raycast_pairs_cuda.cu, which tests
+ * a triangle only against the rays of its pixel bounds (SC_CUDA_RAYCAST_PAIRS; with it 0, this one):
+ * one block of SC_CUDA_RAYCAST_WARPS warps per tile.
  * Every warp holds all the tile's rays (two per lane) and tests its own share of each slab's
  * references, so a heavy tile is spread over several warps. A warp stages its share in shared
  * memory, one reference per lane: triangle id, its indices, its vertices minus the eye (the first
@@ -668,7 +670,9 @@ sc_status sc_cuda_raycast(const sc_cuda_state *st, const sc_frame_params *p, cud
 {
     const uint32_t threads = p->tile_size * p->tile_size;
     const uint32_t *values = st->ref_values[0]; /* slab order (bin_cuda.cu) */
-    if (threads <= RC_RAYS) {
+    if (threads <= RC_RAYS && SC_CUDA_RAYCAST_PAIRS) {
+        SC_TRY(sc_cuda_raycast_pairs(st, p, s));
+    } else if (threads <= RC_RAYS) {
         sc_raycast_warps_kernel<SC_CUDA_RAYCAST_WARPS, 1><<<p->num_tiles, SC_CUDA_RAYCAST_WARPS * 32, 0, s>>>(
             st->consts, st->globals, st->globals, st->cell_offsets, values, st->indices, st->positions, st->hits, st->tests);
         SC_CUDA_CHECK_LAUNCH("sc_raycast_warps_kernel");
