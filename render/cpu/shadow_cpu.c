@@ -97,29 +97,69 @@ static void receiver_tiles_rows(void *arg, uint32_t task, uint32_t worker)
     }
 }
 
-/* Visits the caster references of triangle t in the views of bit mask `vmask`: BODY for each tile
- * of its spans that holds receivers (tile, slab and view_ in scope), views in order, rows then
- * columns. */
-#define SC_VISIT_CASTER(c, t, vmask, BODY)                                                                \
-    do {                                                                                                  \
-        const sc_cpu_state *st_ = (c)->st;                                                                \
-        const float *a_ = vertex(st_, (t), 0), *b_ = vertex(st_, (t), 1), *c_ = vertex(st_, (t), 2);      \
-        if (!finite_tri(a_, b_, c_)) break;                                                               \
-        for (uint32_t view_ = 0; view_ < SC_SHADOW_MAX_VIEWS; ++view_) {                                  \
-            if (!((vmask) >> view_ & 1u)) continue;                                                       \
-            sc_shadow_image im_;                                                                          \
-            sc_shadow_span s_;                                                                            \
-            if (!sc_shadow_caster_image(&(c)->g, view_, a_, b_, c_, &im_)) continue;                       \
-            if (!sc_shadow_span_of(&(c)->g, &(c)->g.views[view_], &im_, &s_)) continue;                    \
-            const uint32_t slab = sc_shadow_slab_of(&(c)->g, &(c)->g.views[view_], im_.key);              \
-            for (uint32_t ty_ = s_.ty0; ty_ <= s_.ty1; ++ty_)                                             \
-                for (uint32_t tx_ = s_.tx0; tx_ <= s_.tx1; ++tx_) {                                       \
-                    const uint32_t tile = (c)->g.views[view_].base + ty_ * (c)->g.views[view_].gx + tx_;  \
-                    if (!(im_.key <= st_->shadow_tile_wmax[tile])) continue; /* behind its receivers */   \
-                    BODY;                                                                                 \
-                }                                                                                         \
-        }                                                                                                 \
-    } while (0)
+/* The caster references of triangle t in the views of bit mask vmask, one at a time: caster_refs_begin,
+ * then caster_refs_next until it returns 0. Per view in order, the tiles of its span, rows then
+ * columns, that hold receivers the caster is not behind; none for a triangle with a non-finite
+ * coordinate (no caster). */
+typedef struct caster_refs {
+    const shadow_ctx *c;
+    const float *a, *b, *v2;
+    uint32_t vmask, view, tx, ty, slab;
+    int in_view;                   /* 1: (tx, ty) is the next tile of view's span to look at */
+    sc_shadow_image im;
+    sc_shadow_span span;
+} caster_refs;
+
+static void caster_refs_begin(caster_refs *it, const shadow_ctx *c, uint32_t t, uint32_t vmask)
+{
+    it->c = c;
+    it->a = vertex(c->st, t, 0);
+    it->b = vertex(c->st, t, 1);
+    it->v2 = vertex(c->st, t, 2);
+    it->vmask = finite_tri(it->a, it->b, it->v2) ? vmask : 0u;
+    it->view = 0;
+    it->in_view = 0;
+}
+
+/* The next reference: its tile, slab and view; 0 when there is none. */
+static int caster_refs_next(caster_refs *it, uint32_t *tile, uint32_t *slab, uint32_t *view)
+{
+    const shadow_ctx *c = it->c;
+    for (;;) {
+        if (it->in_view) {
+            const sc_shadow_view *vw = &c->g.views[it->view];
+            while (it->ty <= it->span.ty1) {
+                const uint32_t tx = it->tx, ty = it->ty;
+                if (tx == it->span.tx1) {
+                    it->tx = it->span.tx0;
+                    ++it->ty;
+                } else {
+                    ++it->tx;
+                }
+                const uint32_t t = vw->base + ty * vw->gx + tx;
+                if (!(it->im.key <= c->st->shadow_tile_wmax[t])) continue; /* behind its receivers */
+                *tile = t;
+                *slab = it->slab;
+                *view = it->view;
+                return 1;
+            }
+            it->in_view = 0;
+            ++it->view;
+        }
+        for (; it->view < SC_SHADOW_MAX_VIEWS; ++it->view) {
+            if (!(it->vmask >> it->view & 1u)) continue;
+            const sc_shadow_view *vw = &c->g.views[it->view];
+            if (!sc_shadow_caster_image(&c->g, it->view, it->a, it->b, it->v2, &it->im)) continue;
+            if (!sc_shadow_span_of(&c->g, vw, &it->im, &it->span)) continue;
+            it->slab = sc_shadow_slab_of(&c->g, vw, it->im.key);
+            it->tx = it->span.tx0;
+            it->ty = it->span.ty0;
+            it->in_view = 1;
+            break;
+        }
+        if (!it->in_view) return 0;
+    }
+}
 
 static void count_casters(void *arg, uint32_t task, uint32_t worker)
 {
@@ -130,13 +170,13 @@ static void count_casters(void *arg, uint32_t task, uint32_t worker)
                                                                             : c->p->num_triangles;
     uint32_t n = 0;
     for (uint32_t t = t0; t < t1; ++t) {
-        uint32_t seen = 0;
-        SC_VISIT_CASTER(c, t, SHADOW_ALL_VIEWS, {
-            (void)slab;
-            (void)tile;
-            seen |= 1u << view_;
+        uint32_t seen = 0, tile, slab, view;
+        caster_refs it;
+        caster_refs_begin(&it, c, t, SHADOW_ALL_VIEWS);
+        while (caster_refs_next(&it, &tile, &slab, &view)) {
+            seen |= 1u << view;
             ++n;
-        });
+        }
         c->tri_views[t] = (uint8_t)seen;
     }
     c->task_counts[task] = n;
@@ -155,11 +195,14 @@ static void emit_casters(void *arg, uint32_t task, uint32_t worker)
     for (uint32_t t = t0; t < t1; ++t) {
         const uint32_t views = c->tri_views[t];
         if (views == 0) continue; /* no reference in the count: none here either */
-        SC_VISIT_CASTER(c, t, views, {
+        uint32_t tile, slab, view;
+        caster_refs it;
+        caster_refs_begin(&it, c, t, views);
+        while (caster_refs_next(&it, &tile, &slab, &view)) {
             st->ref_keys[at] = tile | slab << bits;
             st->ref_values[at] = t;
             ++at;
-        });
+        }
     }
 }
 
