@@ -303,7 +303,10 @@ typedef struct sc_frame_stats {
     uint64_t triangles;              /* triangles of the mesh */
     uint64_t visible_triangles;      /* triangles binned to at least one tile */
     uint64_t references;             /* (triangle, tile) references */
-    uint64_t ray_triangle_tests;
+    uint64_t ray_triangle_tests;     /* for each slab of each tile, its references times the tile's
+                                        rays still live in it (the same on both backends, and per
+                                        pixel in the "tests" view); the ray casts test a triangle only
+                                        against the rays through the pixels it may cover, fewer */
     uint64_t tiles;                  /* tiles of the grid */
     uint64_t tiles_exited_early;     /* tiles that stopped before a later non-empty slab */
     uint64_t hit_pixels;
