@@ -258,6 +258,55 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
     return 1;
 }
 
+/* The pixels whose centres a triangle may cover, inclusive, from its vertices minus the eye (da, db,
+ * dc): the bounds sc_tri_classify computes (px0 .. py1; the same operations in the same order) for a
+ * triangle wholly in front of its clip plane, before they are clamped to the target (*px0, *py0 may be
+ * -1 and *px1, *py1 width or height). 0 when the triangle is not wholly in front of that plane or its
+ * bounds are not finite: then its pixels are not bounded here (a caller takes all it looks at). Culling
+ * is not repeated. The CUDA ray cast tests a reference only against the rays of these pixels. */
+SC_HD static inline int sc_tri_pixel_box(const sc_frame_params *p, const float *da, const float *db, const float *dc,
+                                         int *px0, int *py0, int *px1, int *py1)
+{
+    const float *v[3] = {da, db, dc};
+    float vx[3], vy[3], vw[3];
+    float ext = 0.0f;
+    SC_UNROLL
+    for (int i = 0; i < 3; ++i) {
+        vx[i] = sc_dot3(v[i], p->right);
+        vy[i] = sc_dot3(v[i], p->up);
+        vw[i] = sc_dot3(v[i], p->forward);
+        ext = sc_maxf(ext, sc_maxf(sc_absf(vw[i]), sc_maxf(sc_absf(vx[i]), sc_absf(vy[i]))));
+    }
+    const float nearp = p->near_plane;
+    const float nearc = sc_maxf(SC_FSUB(nearp, SC_FMUL(SC_BIN_MARGIN_NEAR, SC_FADD(nearp, ext))), SC_FMUL(0.5f, nearp));
+    if (!(vw[0] >= nearc && vw[1] >= nearc && vw[2] >= nearc)) return 0;
+    const float kx = SC_FMUL(SC_FMUL(0.5f, (float)p->width), p->proj_x);
+    const float ky = SC_FMUL(SC_FMUL(0.5f, (float)p->height), p->proj_y);
+    const float cx = SC_FMUL(0.5f, (float)p->width), cy = SC_FMUL(0.5f, (float)p->height);
+    float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, big = 0.0f;
+    SC_UNROLL
+    for (int i = 0; i < 3; ++i) {
+        const float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, vx[i]), vw[i]));
+        const float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, vy[i]), vw[i]));
+        bx0 = sc_minf(bx0, X);
+        bx1 = sc_maxf(bx1, X);
+        by0 = sc_minf(by0, Y);
+        by1 = sc_maxf(by1, Y);
+        big = sc_maxf(big, sc_maxf(sc_absf(X), sc_absf(Y)));
+    }
+    if (!isfinite(big)) return 0;
+    const float margin = sc_bin_margin(p, big);
+    const float fx0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(bx0, margin), 0.5f), -1.0f));
+    const float fx1 = floorf(sc_minf(SC_FSUB(SC_FADD(bx1, margin), 0.5f), (float)p->width));
+    const float fy0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(by0, margin), 0.5f), -1.0f));
+    const float fy1 = floorf(sc_minf(SC_FSUB(SC_FADD(by1, margin), 0.5f), (float)p->height));
+    *px0 = (int)fx0;
+    *px1 = (int)fx1;
+    *py0 = (int)fy0;
+    *py1 = (int)fy1;
+    return 1;
+}
+
 /* Nonzero when the polygon, widened by the margin, may contain a pixel centre of tile (tx, ty):
  * no edge has the tile's rectangle of pixel centres wholly more than the margin on its outer side.
  * Each edge is measured from its first vertex (relative coordinates, see the header). */

@@ -6,8 +6,8 @@
  * lane holds rays tests every reference against every ray of the tile. Here a warp stages up to 32
  * references of a slab (vertices minus the eye, permuted for the tile's ray axes when all its rays
  * share them, as raycast_cuda.cu stages them) together with the pixels whose centres each may cover:
- * classify.h's pixel bounds (the projected bounds widened by the binning margin, the bounds the CPU
- * backend's ray cast uses), clipped to the tile. The warp then takes the staged pairs (reference,
+ * classify.h's pixel bounds (sc_tri_pixel_box: the projected bounds widened by the binning margin, the
+ * bounds the CPU backend's ray cast uses), clipped to the tile. The warp then takes the staged pairs (reference,
  * pixel of its box) 32 at a time, a lane a pair, and a hit lowers the pixel's key in shared memory:
  * depth bits above triangle id, 64 bits, whose minimum is the nearer hit and at equal depth the lower
  * id (sc_hit_better; depths are positive, so their bits order as the floats). The barycentrics of
@@ -50,53 +50,6 @@ __device__ static inline unsigned long long rp_warp_sum(unsigned long long v)
 {
     for (uint32_t o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
     return v;
-}
-
-/* The pixels whose centres triangle (a, b, c) (vertices minus the eye) may cover, inclusive, as
- * sc_tri_classify computes them for a triangle wholly in front of its clip plane (the same
- * operations in the same order); false when it is not (clipped, or bounds not finite): then the
- * caller takes the whole tile. Culling is not repeated: the triangle was binned. */
-__device__ static inline bool rp_pixel_box(const sc_frame_params &p, const float *a, const float *b, const float *c,
-                                           int &px0, int &py0, int &px1, int &py1)
-{
-    const float *v[3] = {a, b, c};
-    float vx[3], vy[3], vw[3];
-    float ext = 0.0f;
-#pragma unroll
-    for (int i = 0; i < 3; ++i) {
-        vx[i] = sc_dot3(v[i], p.right);
-        vy[i] = sc_dot3(v[i], p.up);
-        vw[i] = sc_dot3(v[i], p.forward);
-        ext = sc_maxf(ext, sc_maxf(sc_absf(vw[i]), sc_maxf(sc_absf(vx[i]), sc_absf(vy[i]))));
-    }
-    const float nearp = p.near_plane;
-    const float nearc = sc_maxf(SC_FSUB(nearp, SC_FMUL(SC_BIN_MARGIN_NEAR, SC_FADD(nearp, ext))), SC_FMUL(0.5f, nearp));
-    if (!(vw[0] >= nearc && vw[1] >= nearc && vw[2] >= nearc)) return false;
-    const float kx = SC_FMUL(SC_FMUL(0.5f, (float)p.width), p.proj_x);
-    const float ky = SC_FMUL(SC_FMUL(0.5f, (float)p.height), p.proj_y);
-    const float cx = SC_FMUL(0.5f, (float)p.width), cy = SC_FMUL(0.5f, (float)p.height);
-    float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, big = 0.0f;
-#pragma unroll
-    for (int i = 0; i < 3; ++i) {
-        const float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, vx[i]), vw[i]));
-        const float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, vy[i]), vw[i]));
-        bx0 = sc_minf(bx0, X);
-        bx1 = sc_maxf(bx1, X);
-        by0 = sc_minf(by0, Y);
-        by1 = sc_maxf(by1, Y);
-        big = sc_maxf(big, sc_maxf(sc_absf(X), sc_absf(Y)));
-    }
-    if (!isfinite(big)) return false;
-    const float margin = sc_bin_margin(&p, big);
-    float fx0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(bx0, margin), 0.5f), -1.0f));
-    float fx1 = floorf(sc_minf(SC_FSUB(SC_FADD(bx1, margin), 0.5f), (float)p.width));
-    float fy0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(by0, margin), 0.5f), -1.0f));
-    float fy1 = floorf(sc_minf(SC_FSUB(SC_FADD(by1, margin), 0.5f), (float)p.height));
-    px0 = (int)fx0;
-    px1 = (int)fx1;
-    py0 = (int)fy0;
-    py1 = (int)fy1;
-    return true;
 }
 
 /* Ray j (0..63) of a tile of edge ts: pixel (j % ts, j / ts) of the tile; false past its pixels. */
@@ -287,7 +240,7 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
                         c[i] = SC_FSUB(vc[i], p.eye[i]);
                     }
                     int bx0, by0, bx1, by1;
-                    if (!rp_pixel_box(p, a, bb, c, bx0, by0, bx1, by1)) {
+                    if (!sc_tri_pixel_box(&p, a, bb, c, &bx0, &by0, &bx1, &by1)) {
                         bx0 = (int)x0;
                         by0 = (int)y0;
                         bx1 = tx1;

@@ -3,8 +3,9 @@
  * triangles cut by the near plane. Frames are built directly (sc_frame_params). For every pixel
  * centre in a generous neighbourhood of a triangle whose ray hits it (sc_intersect with the
  * renderer's near/far/cull rules), the pixel's tile must lie in the classified span and pass
- * sc_tri_overlaps_tile, the hit depth must not be below the depth key, and sc_tri_tile_count must
- * equal the tiles the emit loop visits. */
+ * sc_tri_overlaps_tile, the hit depth must not be below the depth key, sc_tri_tile_count must
+ * equal the tiles the emit loop visits, and the pixel box of sc_tri_pixel_box (the CUDA ray cast's) must
+ * be classify's pixel bounds and hold every hit pixel. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,6 +85,7 @@ static double pick_coord(sct_rng *rng, uint32_t size, uint32_t tile)
 
 typedef struct far_stats {
     uint64_t triangles, classified, rays, hits, missed, key_below, count_bad;
+    uint64_t boxed, box_bad, box_missed; /* sc_tri_pixel_box: given, unequal to classify's, a hit outside */
 } far_stats;
 
 /* Checks one triangle against every pixel in [x0, x1] x [y0, y1]. */
@@ -101,6 +103,30 @@ static void check_triangle(const sc_frame_params *p, const float *a, const float
             for (uint32_t tx = s.tx0; tx <= s.tx1; ++tx) count += s.orient == 0.0f || sc_tri_overlaps_tile(p, &s, tx, ty);
         if (count != sc_tri_tile_count(p, &s)) st->count_bad++;
     }
+    /* The pixel box the CUDA ray cast tests (from the vertices minus the eye): classify's pixel bounds
+     * before the clamp to the target, and every hit pixel inside it. */
+    int box = 0, bx0 = 0, by0 = 0, bx1 = 0, by1 = 0;
+    if (ok) {
+        float da[3], db[3], dc[3];
+        for (int k = 0; k < 3; ++k) {
+            da[k] = SC_FSUB(a[k], p->eye[k]);
+            db[k] = SC_FSUB(b[k], p->eye[k]);
+            dc[k] = SC_FSUB(c[k], p->eye[k]);
+        }
+        box = sc_tri_pixel_box(p, da, db, dc, &bx0, &by0, &bx1, &by1);
+        if (box) {
+            st->boxed++;
+            const int w1 = (int)p->width - 1, h1 = (int)p->height - 1;
+            const int cx0 = bx0 < 0 ? 0 : bx0, cy0 = by0 < 0 ? 0 : by0;
+            const int cx1 = bx1 > w1 ? w1 : bx1, cy1 = by1 > h1 ? h1 : by1;
+            if (cx0 != (int)s.px0 || cx1 != (int)s.px1 || cy0 != (int)s.py0 || cy1 != (int)s.py1) {
+                if (st->box_bad < 5)
+                    sct_fail(__FILE__, __LINE__, "%s: pixel box %d..%d x %d..%d (clamped) != classify's %u..%u x %u..%u",
+                             what, cx0, cx1, cy0, cy1, s.px0, s.px1, s.py0, s.py1);
+                st->box_bad++;
+            }
+        }
+    }
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;
     if (x1 > (long)p->width - 1) x1 = (long)p->width - 1;
@@ -115,6 +141,12 @@ static void check_triangle(const sc_frame_params *p, const float *a, const float
             st->rays++;
             if (!sc_intersect(&ray, a, b, c, p->near_plane, p->far_plane, &t, &u, &v)) continue;
             st->hits++;
+            if (box && (x < bx0 || x > bx1 || y < by0 || y > by1)) {
+                if (st->box_missed < 5)
+                    sct_fail(__FILE__, __LINE__, "%s: pixel (%ld, %ld) hits the triangle outside its pixel box %d..%d x %d..%d",
+                             what, x, y, bx0, bx1, by0, by1);
+                st->box_missed++;
+            }
             const uint32_t tx = (uint32_t)x / p->tile_size, ty = (uint32_t)y / p->tile_size;
             const int binned = ok && tx >= s.tx0 && tx <= s.tx1 && ty >= s.ty0 && ty <= s.ty1 &&
                                sc_tri_overlaps_tile(p, &s, tx, ty);
@@ -200,14 +232,17 @@ static void run_frame(const far_camera *cam, uint32_t n, uint64_t seed, far_stat
 
 static void report(const char *what, const far_stats *st)
 {
-    printf("  %s: %llu triangles (%llu classified), %llu rays, %llu hits, %llu unbinned, %llu below key, "
-           "%llu count mismatches\n",
-           what, (unsigned long long)st->triangles, (unsigned long long)st->classified, (unsigned long long)st->rays,
-           (unsigned long long)st->hits, (unsigned long long)st->missed, (unsigned long long)st->key_below,
-           (unsigned long long)st->count_bad);
+    printf("  %s: %llu triangles (%llu classified, %llu with a pixel box), %llu rays, %llu hits, %llu unbinned, "
+           "%llu below key, %llu count mismatches, %llu pixel boxes unequal, %llu hits outside them\n",
+           what, (unsigned long long)st->triangles, (unsigned long long)st->classified,
+           (unsigned long long)st->boxed, (unsigned long long)st->rays, (unsigned long long)st->hits,
+           (unsigned long long)st->missed, (unsigned long long)st->key_below, (unsigned long long)st->count_bad,
+           (unsigned long long)st->box_bad, (unsigned long long)st->box_missed);
     SCT_CHECK_EQ_U64(st->missed, 0);
     SCT_CHECK_EQ_U64(st->key_below, 0);
     SCT_CHECK_EQ_U64(st->count_bad, 0);
+    SCT_CHECK_EQ_U64(st->box_bad, 0);
+    SCT_CHECK_EQ_U64(st->box_missed, 0);
     SCT_CHECK(st->hits > 0);
 }
 
