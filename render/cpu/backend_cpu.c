@@ -194,10 +194,10 @@ static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m, const uint32_t
     if (t3 > UINT32_MAX) /* the adjacency's offsets are 32-bit */
         return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_set_mesh: %s has more than 2^32 - 1 triangle corners", what);
     /* 3 copies of the vertices (rest positions and normals, deformed positions), the adjacency (a
-     * word per vertex + 1 and per corner), the permutation, the indices, 5 words per triangle; below
+     * word per vertex + 1 and per corner), the permutation, the indices, 7 words per triangle; below
      * 2^40 bytes for 32-bit counts. */
     const size_t bytes = 3 * v3 * sizeof(float) + ((size_t)m->vertex_count + 1 + t3) * sizeof(uint32_t) +
-                         perm * sizeof(uint32_t) + t3 * sizeof(uint32_t) + 5 * nt * sizeof(uint32_t);
+                         perm * sizeof(uint32_t) + t3 * sizeof(uint32_t) + 7 * nt * sizeof(uint32_t);
     SC_TRY(check_memory(st, st->mesh_bytes, bytes, 0, "sc_renderer_set_mesh", what, "use a smaller mesh"));
     free_mesh(st);
     st->mesh_bytes = 0;
@@ -211,7 +211,7 @@ static sc_status cpu_set_mesh(void *state, const sc_mesh_data *m, const uint32_t
     st->tri_tiles = malloc(nt * sizeof(uint32_t) + 1);
     st->tri_offsets = malloc(nt * sizeof(uint32_t) + 1);
     st->tri_keys = malloc(nt * sizeof(float) + 1);
-    st->tri_pixels = malloc(2 * nt * sizeof(uint32_t) + 1);
+    st->tri_pixels = malloc(4 * nt * sizeof(uint32_t) + 1);
     if (!st->rest_positions || !st->rest_normals || !st->positions || !st->indices || !st->adj_offsets ||
         !st->adj_tris || (new_of_old && !st->new_of_old) || !st->tri_tiles || !st->tri_offsets || !st->tri_keys ||
         !st->tri_pixels) {

@@ -42,7 +42,8 @@ typedef struct sc_cpu_state {
     uint32_t *tri_tiles;
     uint32_t *tri_offsets;
     float *tri_keys;
-    uint32_t *tri_pixels;
+    uint32_t *tri_pixels;          /* per triangle: px0, px1, py0, py1 of sc_tri_setup (4 words: a
+                                      target may be 65536 pixels or more wide) */
     /* References: key = tile | slab << tile_bits, value = triangle id. Ping-pong buffers. */
     size_t ref_capacity;
     uint32_t *ref_keys, *ref_values, *ref_keys_tmp, *ref_values_tmp;

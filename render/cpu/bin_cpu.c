@@ -47,8 +47,11 @@ static void emit_chunk(void *arg, uint32_t item, uint32_t worker)
         if (!sc_tri_classify(p, st->positions + 3 * (size_t)f[0], st->positions + 3 * (size_t)f[1],
                              st->positions + 3 * (size_t)f[2], &s))
             continue; /* never: the count pass found it visible */
-        st->tri_pixels[2 * (size_t)t] = s.px0 | s.px1 << 16;
-        st->tri_pixels[2 * (size_t)t + 1] = s.py0 | s.py1 << 16;
+        uint32_t *px = st->tri_pixels + 4 * (size_t)t;
+        px[0] = s.px0;
+        px[1] = s.px1;
+        px[2] = s.py0;
+        px[3] = s.py1;
         uint32_t slab_key = sc_slab_of(p, st->tri_keys[t]) << p->tile_bits;
         uint32_t *keys = st->ref_keys + st->tri_offsets[t];
         uint32_t *values = st->ref_values + st->tri_offsets[t];

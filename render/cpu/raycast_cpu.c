@@ -66,8 +66,8 @@ static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
             const float *cc = st->positions + 3 * (size_t)f[2];
             /* Only the tile's rays through the pixels whose centres the triangle may cover: no other
              * ray can hit it (classify.h; the bound the binning rests on). */
-            const uint32_t xs = st->tri_pixels[2 * (size_t)tri], ys = st->tri_pixels[2 * (size_t)tri + 1];
-            const uint32_t bx0 = xs & 0xFFFFu, bx1 = xs >> 16, by0 = ys & 0xFFFFu, by1 = ys >> 16;
+            const uint32_t *px = st->tri_pixels + 4 * (size_t)tri;
+            const uint32_t bx0 = px[0], bx1 = px[1], by0 = px[2], by1 = px[3];
             const uint32_t cx0 = bx0 > x0 ? bx0 - x0 : 0, cy0 = by0 > y0 ? by0 - y0 : 0;
             const uint32_t cx1 = bx1 - x0 < w - 1 ? bx1 - x0 : w - 1, cy1 = by1 - y0 < h - 1 ? by1 - y0 : h - 1;
             for (uint32_t ry = cy0; ry <= cy1; ++ry)

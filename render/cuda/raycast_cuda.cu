@@ -46,6 +46,7 @@
 #include "intersect.h"
 #include "render_tuning.h"
 #include "sc_cuda_arch.h"
+#include "raycast_stage.cuh"
 #include "sc_report.h"
 
 namespace cg = cooperative_groups;
@@ -60,47 +61,23 @@ namespace cg = cooperative_groups;
 #define RC_HAS_CLUSTERS 0
 #endif
 
-/* Sum of v over the `lanes` first lanes of the warp (lanes 1..32), valid in lane 0. */
-__device__ static inline unsigned long long warp_sum_u64(unsigned long long v, uint32_t lanes)
-{
-    const unsigned mask = lanes >= 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1u);
-    const uint32_t lane = threadIdx.x & 31;
-    for (uint32_t o = 16; o > 0; o >>= 1) {
-        unsigned long long w = __shfl_down_sync(mask, v, o);
-        if (lane + o < lanes) v += w;
-    }
-    return v;
-}
-
 /* ---- Tiles of at most 64 pixels: a block of warps per tile ---- */
 
 enum {
     RC_QUAD = SC_CUDA_RAYCAST_QUAD,   /* quadrant edge in pixels */
     RC_RAYS = RC_QUAD * RC_QUAD,      /* rays of a block: a tile of at most 64 pixels, or a quadrant */
     RC_CLUSTER = SC_CUDA_RAYCAST_CLUSTER,
-    RC_CLUSTER_SIDE = SC_CUDA_RAYCAST_CLUSTER_SIDE,
-    RC_PERM_NONE = 0xFF               /* perm code of a pixel outside the target */
+    RC_CLUSTER_SIDE = SC_CUDA_RAYCAST_CLUSTER_SIDE
 };
 static_assert(RC_CLUSTER == RC_CLUSTER_SIDE * RC_CLUSTER_SIDE, "a square of quadrants per cluster");
 static_assert(SC_CUDA_RAYCAST_QUADS_MAX_WARPS * RC_QUAD * RC_QUAD >= SC_MAX_TILE_SIZE * SC_MAX_TILE_SIZE,
               "a warp per quadrant of the largest tile");
-
-/* A prepared ray without its origin (the eye): shear constants and axes kx | ky << 2 | kz << 4. */
-typedef struct rc_ray {
-    float sx, sy, sz;
-    uint32_t perm;
-} rc_ray;
 
 /* A warp's nearest hit of one ray so far; u = V / det and v = W / det are divided out at the end. */
 typedef struct rc_best {
     float t, V, W, det;
     uint32_t tri;
 } rc_best;
-
-__device__ static inline float rc_pick(uint32_t k, float v0, float v1, float v2)
-{
-    return k == 0 ? v0 : (k == 1 ? v1 : v2);
-}
 
 /* A hit that passed the sign test updates b when it is better (sc_hit_better); the parts of the
  * test are intersect.h's, composed as sc_intersect composes them, so the bits are the CPU's. */
@@ -367,19 +344,7 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
                 /* The kept triangles, compacted in reference order. */
                 const uint32_t kept = __ballot_sync(0xFFFFFFFFu, keep);
                 const uint32_t slot = (uint32_t)__popc(kept & ((1u << lane) - 1u));
-                if (keep) {
-                    if (uniform) {
-                        q[slot][0] = make_float4(rc_pick(kx0, a[0], a[1], a[2]), rc_pick(ky0, a[0], a[1], a[2]),
-                                                 rc_pick(kz0, a[0], a[1], a[2]), rc_pick(kx0, bb[0], bb[1], bb[2]));
-                        q[slot][1] = make_float4(rc_pick(ky0, bb[0], bb[1], bb[2]), rc_pick(kz0, bb[0], bb[1], bb[2]),
-                                                 rc_pick(kx0, c[0], c[1], c[2]), rc_pick(ky0, c[0], c[1], c[2]));
-                        q[slot][2] = make_float4(rc_pick(kz0, c[0], c[1], c[2]), __uint_as_float(tri), 0.0f, 0.0f);
-                    } else {
-                        q[slot][0] = make_float4(a[0], a[1], a[2], bb[0]);
-                        q[slot][1] = make_float4(bb[1], bb[2], c[0], c[1]);
-                        q[slot][2] = make_float4(c[2], __uint_as_float(tri), 0.0f, 0.0f);
-                    }
-                }
+                if (keep) rc_stage_record(q[slot], uniform, kx0, ky0, kz0, a, bb, c, tri, 0.0f);
                 __syncwarp();
                 const uint32_t nk = (uint32_t)__popc(kept);
                 const bool live[2] = {!done[0], !done[1]};
@@ -620,18 +585,7 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
                     c[i] = SC_FSUB(wc[i], p.eye[i]);
                 }
                 const uint32_t mask = rc_quad_mask(p8, ts, qn, tile_x, tile_y, wa, wb, wc);
-                if (uniform) {
-                    q[tid][0] = make_float4(rc_pick(kx0, a[0], a[1], a[2]), rc_pick(ky0, a[0], a[1], a[2]),
-                                            rc_pick(kz0, a[0], a[1], a[2]), rc_pick(kx0, bb[0], bb[1], bb[2]));
-                    q[tid][1] = make_float4(rc_pick(ky0, bb[0], bb[1], bb[2]), rc_pick(kz0, bb[0], bb[1], bb[2]),
-                                            rc_pick(kx0, c[0], c[1], c[2]), rc_pick(ky0, c[0], c[1], c[2]));
-                    q[tid][2] = make_float4(rc_pick(kz0, c[0], c[1], c[2]), __uint_as_float(tri),
-                                            __uint_as_float(mask), 0.0f);
-                } else {
-                    q[tid][0] = make_float4(a[0], a[1], a[2], bb[0]);
-                    q[tid][1] = make_float4(bb[1], bb[2], c[0], c[1]);
-                    q[tid][2] = make_float4(c[2], __uint_as_float(tri), __uint_as_float(mask), 0.0f);
-                }
+                rc_stage_record(q[tid], uniform, kx0, ky0, kz0, a, bb, c, tri, __uint_as_float(mask));
             }
             /* One barrier per batch: the other buffer, written next, was consumed before this one. */
             __syncthreads();

@@ -23,29 +23,18 @@
 #include "classify.h"
 #include "intersect.h"
 #include "render_tuning.h"
+#include "raycast_stage.cuh"
 #include "sc_report.h"
 
 enum {
     RP_WARPS = SC_CUDA_RAYCAST_PAIRS_WARPS,
-    RP_RAYS = 64,              /* rays of a tile of at most 64 pixels */
-    RP_PERM_NONE = 0xFF        /* perm code of a pixel outside the target */
+    RP_RAYS = 64               /* rays of a tile of at most 64 pixels */
 };
 static_assert(SC_CUDA_RAYCAST_QUAD * SC_CUDA_RAYCAST_QUAD == RP_RAYS, "the tiles the warps kernel takes");
 
-
 #define RP_KEY_NONE 0xFFFFFFFFFFFFFFFFull
 
-/* A prepared ray without its origin (the eye): shear constants and axes kx | ky << 2 | kz << 4. */
-typedef struct rp_ray {
-    float sx, sy, sz;
-    uint32_t perm;
-} rp_ray;
-
-__device__ static inline float rp_pick(uint32_t k, float v0, float v1, float v2)
-{
-    return k == 0 ? v0 : (k == 1 ? v1 : v2);
-}
-
+/* Sum of v over the warp (every lane adds), valid in lane 0. */
 __device__ static inline unsigned long long rp_warp_sum(unsigned long long v)
 {
     for (uint32_t o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
@@ -64,7 +53,7 @@ __device__ static inline bool rp_ray_pixel(uint32_t j, uint32_t ts, uint32_t &lx
  * axes, picked by the ray's own) against ray r; on a hit in [tmin, tmax] returns 1 with t and, when
  * asked, V, W and the determinant. The parts and their order are sc_intersect's. */
 template <bool UNIFORM>
-__device__ static __forceinline__ bool rp_test(const float *f, const rp_ray &r, float tmin, float tmax, float &t,
+__device__ static __forceinline__ bool rp_test(const float *f, const rc_ray &r, float tmin, float tmax, float &t,
                                                float &V, float &W, float &det)
 {
     sc_tri_axes q;
@@ -89,7 +78,7 @@ __device__ static __forceinline__ bool rp_test(const float *f, const rp_ray &r, 
  * is pixel i - scan[j - 1] of its box (row-major, box width in the record). */
 template <bool UNIFORM>
 __device__ static __forceinline__ void rp_test_pairs(const float4 (*q)[3], const uint32_t *scan, uint32_t nk,
-                                                     uint32_t total, const rp_ray *s_ray, unsigned long long live,
+                                                     uint32_t total, const rc_ray *s_ray, unsigned long long live,
                                                      uint32_t ts, float tmin, float tmax,
                                                      unsigned long long *s_key)
 {
@@ -109,7 +98,7 @@ __device__ static __forceinline__ void rp_test_pairs(const float4 (*q)[3], const
         const uint32_t li = i - before;
         const uint32_t pix = (by + li / bw) * ts + bx + li % bw;
         if (!((live >> pix) & 1ull)) continue;
-        const rp_ray r = s_ray[pix];
+        const rc_ray r = s_ray[pix];
         float t, V, W, det;
         if (!rp_test<UNIFORM>(f, r, tmin, tmax, t, V, W, det)) continue;
         const unsigned long long key = (unsigned long long)__float_as_uint(t) << 32 | __float_as_uint(f[9]);
@@ -128,7 +117,7 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     __shared__ float4 s_tri[WARPS][32][3];
     __shared__ uint32_t s_scan[WARPS][32];
     __shared__ unsigned long long s_key[RP_RAYS];
-    __shared__ rp_ray s_ray[RP_RAYS];
+    __shared__ rc_ray s_ray[RP_RAYS];
     __shared__ uint32_t s_tests[RP_RAYS];
     __shared__ uint32_t s_live[2];
     static_assert(WARPS * 32 >= RP_RAYS, "a thread per ray of the tile");
@@ -161,7 +150,7 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     /* The tile's rays, prepared once (sc_ray_setup); the pixels outside the target are never live. */
     bool valid = false;
     if (tid < RP_RAYS) {
-        rp_ray r = {0.0f, 0.0f, 0.0f, RP_PERM_NONE};
+        rc_ray r = {0.0f, 0.0f, 0.0f, RC_PERM_NONE};
         uint32_t lx, ly;
         const bool in_tile = rp_ray_pixel(tid, ts, lx, ly);
         const uint32_t x = x0 + lx, y = y0 + ly;
@@ -276,18 +265,7 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
                 const uint32_t total = __shfl_sync(0xFFFFFFFFu, sum, 31);
                 if (area != 0) {
                     scan[slot] = sum;
-                    if (uniform) {
-                        q[slot][0] = make_float4(rp_pick(kx0, a[0], a[1], a[2]), rp_pick(ky0, a[0], a[1], a[2]),
-                                                 rp_pick(kz0, a[0], a[1], a[2]), rp_pick(kx0, bb[0], bb[1], bb[2]));
-                        q[slot][1] = make_float4(rp_pick(ky0, bb[0], bb[1], bb[2]), rp_pick(kz0, bb[0], bb[1], bb[2]),
-                                                 rp_pick(kx0, c[0], c[1], c[2]), rp_pick(ky0, c[0], c[1], c[2]));
-                        q[slot][2] = make_float4(rp_pick(kz0, c[0], c[1], c[2]), __uint_as_float(tri),
-                                                 __uint_as_float(box), 0.0f);
-                    } else {
-                        q[slot][0] = make_float4(a[0], a[1], a[2], bb[0]);
-                        q[slot][1] = make_float4(bb[1], bb[2], c[0], c[1]);
-                        q[slot][2] = make_float4(c[2], __uint_as_float(tri), __uint_as_float(box), 0.0f);
-                    }
+                    rc_stage_record(q[slot], uniform, kx0, ky0, kz0, a, bb, c, tri, __uint_as_float(box));
                 }
                 __syncwarp();
                 const uint32_t nk = (uint32_t)__popc(kept);
@@ -319,11 +297,11 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
                 b[i] = SC_FSUB(vb[i], p.eye[i]);
                 c[i] = SC_FSUB(vc[i], p.eye[i]);
             }
-            const rp_ray r = s_ray[tid];
+            const rc_ray r = s_ray[tid];
             const uint32_t kx = r.perm & 3u, ky = (r.perm >> 2) & 3u, kz = (r.perm >> 4) & 3u;
-            const float w[9] = {rp_pick(kx, a[0], a[1], a[2]), rp_pick(ky, a[0], a[1], a[2]), rp_pick(kz, a[0], a[1], a[2]),
-                                rp_pick(kx, b[0], b[1], b[2]), rp_pick(ky, b[0], b[1], b[2]), rp_pick(kz, b[0], b[1], b[2]),
-                                rp_pick(kx, c[0], c[1], c[2]), rp_pick(ky, c[0], c[1], c[2]), rp_pick(kz, c[0], c[1], c[2])};
+            const float w[9] = {rc_pick(kx, a[0], a[1], a[2]), rc_pick(ky, a[0], a[1], a[2]), rc_pick(kz, a[0], a[1], a[2]),
+                                rc_pick(kx, b[0], b[1], b[2]), rc_pick(ky, b[0], b[1], b[2]), rc_pick(kz, b[0], b[1], b[2]),
+                                rc_pick(kx, c[0], c[1], c[2]), rc_pick(ky, c[0], c[1], c[2]), rc_pick(kz, c[0], c[1], c[2])};
             float V = 0.0f, W = 0.0f, det = 1.0f;
             rp_test<true>(w, r, tmin, tmax, t, V, W, det); /* w is in the ray's axes */
             t = __uint_as_float((uint32_t)(key >> 32));

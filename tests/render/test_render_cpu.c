@@ -93,6 +93,8 @@ static void test_random_soup_resolutions(void)
     SCT_CHECK(check_scene(&t.m, 123, 77, ORIGIN, FORWARD, 0.1f, 100, "soup odd size", NUM_CONFIGS) == 0);
     SCT_CHECK(check_scene(&t.m, 1, 1, ORIGIN, FORWARD, 0.1f, 100, "soup 1x1", NUM_CONFIGS) == 0);
     SCT_CHECK(check_scene(&t.m, 8, 8, ORIGIN, FORWARD, 0.1f, 100, "soup 8x8", NUM_CONFIGS) == 0);
+    /* Pixel columns past 65535 (the triangles land around column 70000). */
+    SCT_CHECK(check_scene(&t.m, 140001, 3, ORIGIN, FORWARD, 0.1f, 100, "soup 140001 wide", 1) == 0);
     sc_mesh_free(&t.m);
 }
 
