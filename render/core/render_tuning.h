@@ -40,6 +40,11 @@ enum {
     SC_CUDA_OVERFLOW_THREADS = 128,   /* overflow fallback: a tile's rays per round */
     SC_CUDA_OVERFLOW_SCAN_ITEMS = 8,  /* ... tile counts per thread of its one-block offsets scan */
     SC_CUDA_FRAMES_IN_FLIGHT = 3,     /* frames enqueued before the host waits for the oldest */
+    SC_CUDA_STRIPES = 32,             /* the frame counters that every block adds to (depth range,
+                                         visible triangles, references, emit's cursor, the ray cast's
+                                         counts) are kept in this many 128-byte lines, a block adding
+                                         to the line of its index: atomics on one line are served one
+                                         after another by one L2 slice */
     SC_FRAME_RECORDS = 4,             /* the front end's host part of the last frames (total_ms,
                                          grows), for stats of a finished frame that is not the last
                                          enqueued: more than the frames a backend has in flight */

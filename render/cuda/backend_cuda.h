@@ -46,27 +46,49 @@
 #include "shadow.h"
 #include "slabcast.h"
 
+/* The frame counters that every block of a stage adds to, striped: a block adds to stripe
+ * (its first triangle / SC_CUDA_STRIPE_TRIANGLES) % SC_CUDA_STRIPES in project and emit (so a stripe's
+ * emit cursor covers exactly the references its project blocks counted), stripe blockIdx.x %
+ * SC_CUDA_STRIPES in the ray cast. finalize sums the binning's stripes into the globals and sets each
+ * stripe's emit cursor to the start of its range; the host sums the ray cast's (sc_cuda_stripe_sum). */
+typedef struct __align__(128) sc_cuda_stripe {
+    uint32_t depth_min_inv;          /* project: atomic max of ~bits(key) (keys are positive floats) */
+    uint32_t depth_max_bits;         /* project: atomic max of bits(key) */
+    unsigned long long visible;      /* project: triangles binned to at least one tile */
+    unsigned long long references;   /* project: (triangle, tile) references */
+    unsigned long long emit_cursor;  /* emit: the stripe's next reference (finalize: its first) */
+    unsigned long long tests;        /* ray cast: ray-triangle tests */
+    unsigned long long exited;       /* ray cast: tiles that stopped before a later non-empty slab */
+    unsigned long long hit_pixels;   /* ray cast */
+} sc_cuda_stripe;
+
+/* Triangles of a stripe's run in project and emit: emit's block (a project block lies in one). */
+enum { SC_CUDA_STRIPE_TRIANGLES = SC_CUDA_EMIT_THREADS * SC_CUDA_EMIT_ITEMS };
+static_assert(SC_CUDA_STRIPE_TRIANGLES % SC_CUDA_PROJECT_THREADS == 0, "a project block in one stripe run");
+
 /* Frame values known only on the device, one struct in device memory, zeroed at the start of every
  * frame and copied back to the host at its end. */
 typedef struct sc_cuda_globals {
-    uint32_t depth_min_inv;        /* project: atomic max of ~bits(key) (keys are positive floats) */
-    uint32_t depth_max_bits;       /* project: atomic max of bits(key) */
     float depth_min, depth_max;    /* finalize: the frame's slab range (near plane when empty) */
     uint32_t overflow;             /* finalize: 1 when references > capacity (the fallback runs) */
     uint32_t split_count;          /* finalize: references the splits read (0 after an overflow) */
     uint32_t passes;               /* overflow fallback: passes it ran (0: no overflow) */
-    uint32_t reserved;             /* (keeps emit_cursor 8-byte aligned) */
-    unsigned long long emit_cursor; /* emit: references appended so far */
-    unsigned long long visible;    /* triangles binned to at least one tile */
-    unsigned long long references; /* project: (triangle, tile) references */
-    unsigned long long tests;      /* ray-triangle tests */
-    unsigned long long exited;     /* tiles that stopped before a later non-empty slab */
-    unsigned long long hit_pixels;
+    uint32_t reserved;             /* (keeps the counters below 8-byte aligned) */
+    unsigned long long visible;    /* finalize: triangles binned to at least one tile (the stripes' sum) */
+    unsigned long long references; /* finalize: (triangle, tile) references (the stripes' sum) */
+    unsigned long long tests;      /* ray-triangle tests: the overflow fallback's (the ray cast's are
+                                      in the stripes) */
+    unsigned long long exited;     /* as tests: tiles that stopped before a later non-empty slab */
+    unsigned long long hit_pixels; /* as tests */
     /* The shadow pass (shadow_cuda.cu), summed over the lights with shadows. */
     unsigned long long shadow_receivers, shadow_references, shadow_references_max, shadow_tests;
     unsigned long long shadow_blocked, shadow_early;
     uint32_t shadow_lights, light_views, shadow_overflow, reserved2;
+    sc_cuda_stripe stripes[SC_CUDA_STRIPES];
 } sc_cuda_globals;
+
+/* The stripe a block of project or emit adds to: that of its first triangle t0. */
+#define SC_CUDA_STRIPE_OF_TRIANGLE(t0) (((t0) / SC_CUDA_STRIPE_TRIANGLES) % SC_CUDA_STRIPES)
 
 /* The tiles of a visible triangle as project found them, for emit and the overflow fallback (one
  * 16-byte record: x = first tile of its span (ty0 * tiles_x + tx0), y = span width - 1 | (span

@@ -5,7 +5,8 @@
  * Emit: every visible triangle appends its references (key = tile | slab << tile_bits, value =
  * triangle id) to pair 0: a block scans its threads' reference counts (project stored each
  * triangle's count in its record; a thread takes SC_CUDA_EMIT_ITEMS consecutive triangles), takes one
- * range with one atomic on globals.emit_cursor, and each thread writes its run, so single-tile
+ * range with one atomic on its stripe's emit cursor (backend_cuda.h: project counted the stripe's
+ * references, finalize placed its range), and each thread writes its run, so single-tile
  * triangles (most of them) write whole lines. Order between blocks is
  * unspecified; nothing downstream depends on it (the tile multisplit is unstable anyway, and the ray
  * cast breaks depth ties by triangle id and counts tests per slab read).
@@ -52,30 +53,39 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
     __shared__ unsigned long long s_base;
     __shared__ unsigned long long s_big_at[BIG];
     __shared__ uint32_t s_big_t[BIG], s_nbig, s_big_cursor;
-    if (g->overflow) return; /* the whole grid: the fallback bins this frame */
-    if (threadIdx.x == 0) s_nbig = 0;
+    /* Every load that does not depend on another is issued before the first wait: the overflow
+     * flag, the depth range and the keys; then the visible triangles' records (their counts). */
+    const uint32_t overflow = g->overflow;
     sc_frame_params p = fc->p;
+    p.depth_min = g->depth_min;
+    p.depth_max = g->depth_max;
     const uint32_t t0 = (blockIdx.x * blockDim.x + threadIdx.x) * SC_CUDA_EMIT_ITEMS;
     float depth_key[SC_CUDA_EMIT_ITEMS];
+    uint4 recs[SC_CUDA_EMIT_ITEMS];
+#pragma unroll
+    for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) depth_key[k] = t0 + k < p.num_triangles ? tri_keys[t0 + k] : INFINITY;
+    if (overflow) return; /* the whole grid: the fallback bins this frame */
+    if (threadIdx.x == 0) s_nbig = 0;
     uint32_t count = 0;
 #pragma unroll
     for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
-        depth_key[k] = t0 + k < p.num_triangles ? tri_keys[t0 + k] : INFINITY;
-        if (depth_key[k] < INFINITY) count += tri_bins[t0 + k].w; /* else binned to no tile */
+        recs[k] = depth_key[k] < INFINITY ? tri_bins[t0 + k] : make_uint4(0u, 0u, 0u, 0u); /* else no tile */
+        count += recs[k].w;
     }
     /* The block's range: a scan of the counts (the frame fits the buffer, < 2^32). */
     uint32_t excl, total;
     scan_t(temp).ExclusiveSum(count, excl, total);
-    if (threadIdx.x == 0) s_base = total ? atomicAdd(&g->emit_cursor, (unsigned long long)total) : 0ull;
+    if (threadIdx.x == 0)
+        s_base = total ? atomicAdd(&g->stripes[SC_CUDA_STRIPE_OF_TRIANGLE(blockIdx.x * SC_CUDA_STRIPE_TRIANGLES)].emit_cursor,
+                                   (unsigned long long)total)
+                       : 0ull;
     __syncthreads();
     size_t at = (size_t)s_base + excl;
-    p.depth_min = g->depth_min;
-    p.depth_max = g->depth_max;
     const uint32_t tile_shift = CELL_KEYS ? p.slab_bits : 0u;
 #pragma unroll
     for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
         if (!(depth_key[k] < INFINITY)) continue;
-        const uint4 rec = tri_bins[t0 + k];
+        const uint4 rec = recs[k];
         const uint32_t t = t0 + k, slab = sc_slab_of(&p, depth_key[k]);
         const uint32_t slab_key = CELL_KEYS ? slab : slab << p.tile_bits;
         if ((rec.y & SC_CUDA_BINS_RECLASSIFY) && rec.z == SC_CUDA_BINS_BIG) {

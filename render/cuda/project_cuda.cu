@@ -1,12 +1,13 @@
 /* project_cuda.cu - projection and classification of every triangle (classify.h, one thread per
  * triangle) fused with the reductions that only need the classification:
- *  - the frame's depth range and visible count (warp shuffles, then one atomic per block),
+ *  - the frame's depth range and visible count (warp reductions, then one atomic per block on its stripe
+ *    of the counters, backend_cuda.h),
  *  - the number of references of every tile (the count pass of the tile multisplit, handed to the
  *    split library as its bucket counts: for each tile a triangle overlaps, one increment of that
  *    tile's counter, aggregated over the warp's lanes that count the same tile at the same time,
  *    cooperative groups' labeled partition), and the frame's reference total;
- * then finalize (one thread) sets the frame totals: the slab range, overflow against the capacity,
- * and the count the splits read. All on the device. */
+ * then finalize (one warp) sums the stripes and sets the frame totals: the slab range, overflow
+ * against the capacity, the count the splits read and where each stripe's references go. All on the device. */
 #include <cooperative_groups.h>
 #include <math.h>
 
@@ -31,22 +32,40 @@ __device__ __forceinline__ void count_tile(uint32_t *counts, uint32_t tile)
     if (peers.thread_rank() == 0) atomicAdd(&counts[tile], peers.size());
 }
 
-/* The frame totals from project's reductions: overflow against the capacity, the count the splits
- * read (0 after an overflow: the fallback bins the frame instead; the frame graph's IF node runs it),
- * and the slab range (the near plane for a frame with no visible triangle, as the CPU backend). */
+/* The frame totals from project's reductions, by one warp (lane k reads stripe k): the stripes'
+ * sums, each stripe's emit range (it starts where the ranges of the stripes before it end), overflow
+ * against the capacity, the count the splits read (0 after an overflow: the fallback bins the frame
+ * instead; the frame graph's IF node runs it), and the slab range (the near plane for a frame with no
+ * visible triangle, as the CPU backend). */
+static_assert(SC_CUDA_STRIPES == 32, "finalize: a lane per stripe");
 __device__ static void finalize_frame(unsigned long long capacity, float near_plane, int has_cond,
                                       cudaGraphConditionalHandle cond, sc_cuda_globals *g)
 {
-    const unsigned long long refs = g->references;
+    const uint32_t lane = threadIdx.x;
+    sc_cuda_stripe *st = &g->stripes[lane];
+    const unsigned long long mine = st->references;
+    unsigned long long refs = mine, visible = st->visible;
+    uint32_t min_inv = st->depth_min_inv, max_bits = st->depth_max_bits;
+    for (int o = 1; o < 32; o <<= 1) { /* inclusive scan of the references, the other reductions */
+        const unsigned long long r = __shfl_up_sync(0xFFFFFFFFu, refs, o);
+        if (lane >= (uint32_t)o) refs += r;
+        visible += __shfl_xor_sync(0xFFFFFFFFu, visible, o);
+        min_inv = max(min_inv, __shfl_xor_sync(0xFFFFFFFFu, min_inv, o));
+        max_bits = max(max_bits, __shfl_xor_sync(0xFFFFFFFFu, max_bits, o));
+    }
+    st->emit_cursor = refs - mine;
+    if (lane != 31) return;
+    g->references = refs;
+    g->visible = visible;
     const uint32_t overflow = refs > capacity ? 1u : 0u;
     g->overflow = overflow;
     g->split_count = overflow ? 0u : (uint32_t)refs;
     if (has_cond) cudaGraphSetConditional(cond, overflow); /* the frame graph's IF node: the overflow fallback */
-    if (g->visible == 0) {
+    if (visible == 0) {
         g->depth_min = g->depth_max = near_plane;
     } else {
-        g->depth_min = __uint_as_float(~g->depth_min_inv);
-        g->depth_max = __uint_as_float(g->depth_max_bits);
+        g->depth_min = __uint_as_float(~min_inv);
+        g->depth_max = __uint_as_float(max_bits);
     }
 }
 
@@ -144,12 +163,22 @@ sc_project_kernel(const sc_cuda_frame_consts *__restrict__ fc, const float *pos,
         }
         __syncthreads(); /* s_big_count is read before the next triangle zeroes it */
     }
+#if __CUDA_ARCH__ >= 800
+    /* One warp reduction instruction each. A thread's references are below 2^36 (at most 17 spans of
+     * at most 2^31 tiles), so the sums of their low 16 bits and of the rest fit 32 bits. */
+    min_inv = __reduce_max_sync(0xFFFFFFFFu, min_inv);
+    max_bits = __reduce_max_sync(0xFFFFFFFFu, max_bits);
+    visible = __reduce_add_sync(0xFFFFFFFFu, visible);
+    refs = ((unsigned long long)__reduce_add_sync(0xFFFFFFFFu, (uint32_t)(refs >> 16)) << 16) +
+           __reduce_add_sync(0xFFFFFFFFu, (uint32_t)refs & 0xFFFFu);
+#else
     for (int o = 16; o > 0; o >>= 1) {
         min_inv = max(min_inv, __shfl_down_sync(0xFFFFFFFFu, min_inv, o));
         max_bits = max(max_bits, __shfl_down_sync(0xFFFFFFFFu, max_bits, o));
         visible += __shfl_down_sync(0xFFFFFFFFu, visible, o);
         refs += __shfl_down_sync(0xFFFFFFFFu, refs, o);
     }
+#endif
     const uint32_t warp = threadIdx.x >> 5;
     if ((threadIdx.x & 31u) == 0) {
         red[0][warp] = min_inv;
@@ -166,10 +195,11 @@ sc_project_kernel(const sc_cuda_frame_consts *__restrict__ fc, const float *pos,
             refs += red_refs[w];
         }
         if (visible > 0) {
-            atomicMax(&g->depth_min_inv, min_inv);
-            atomicMax(&g->depth_max_bits, max_bits);
-            atomicAdd(&g->visible, (unsigned long long)visible);
-            atomicAdd(&g->references, refs);
+            sc_cuda_stripe *st = &g->stripes[SC_CUDA_STRIPE_OF_TRIANGLE(blockIdx.x * blockDim.x)];
+            atomicMax(&st->depth_min_inv, min_inv);
+            atomicMax(&st->depth_max_bits, max_bits);
+            atomicAdd(&st->visible, (unsigned long long)visible);
+            atomicAdd(&st->references, refs);
         }
     }
 }
@@ -185,7 +215,7 @@ sc_status sc_cuda_project(const sc_cuda_state *st, const sc_frame_params *p, cud
     return SC_OK;
 }
 
-/* One thread: the frame totals (see finalize_frame). A launch of its own: finalizing in the last
+/* One warp: the frame totals (see finalize_frame). A launch of its own: finalizing in the last
  * block of project (a fence and a counter per block) is slower. */
 __global__ void sc_finalize_kernel(unsigned long long capacity, const sc_cuda_frame_consts *fc, int has_cond,
                                    cudaGraphConditionalHandle cond, sc_cuda_globals *g)
@@ -196,7 +226,7 @@ __global__ void sc_finalize_kernel(unsigned long long capacity, const sc_cuda_fr
 sc_status sc_cuda_finalize(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s)
 {
     (void)p;
-    sc_finalize_kernel<<<1, 1, 0, s>>>((unsigned long long)st->ref_capacity, st->consts, st->has_overflow_cond,
+    sc_finalize_kernel<<<1, 32, 0, s>>>((unsigned long long)st->ref_capacity, st->consts, st->has_overflow_cond,
                                        (cudaGraphConditionalHandle)st->overflow_cond, st->globals);
     SC_CUDA_CHECK_LAUNCH("sc_finalize_kernel");
     return SC_OK;

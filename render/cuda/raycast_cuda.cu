@@ -372,8 +372,8 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     if (warp == 0) {
         unsigned long long sum = warp_sum_u64((unsigned long long)tests[0] + tests[1], 32);
         if (lane == 0) {
-            if (sum) atomicAdd(&g->tests, sum);
-            if (QUADS == 1 && exited) atomicAdd(&g->exited, 1ull);
+            if (sum) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].tests, sum);
+            if (QUADS == 1 && exited) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].exited, 1ull);
         }
     }
 #if RC_HAS_CLUSTERS
@@ -385,7 +385,7 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
         if (quad == 0 && tid == 0) {
             bool all = true;
             for (int i = 0; i < QUADS; ++i) all = all && s_exit[i] != 0;
-            if (all) atomicAdd(&g->exited, 1ull);
+            if (all) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].exited, 1ull);
         }
     }
 #endif
@@ -419,7 +419,8 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
             tests_out[px] = s_tests[tid];
         }
         const unsigned hit_mask = __ballot_sync(0xFFFFFFFFu, valid && tri != SC_NO_HIT);
-        if ((tid & 31u) == 0 && hit_mask) atomicAdd(&g->hit_pixels, (unsigned long long)__popc(hit_mask));
+        if ((tid & 31u) == 0 && hit_mask)
+            atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].hit_pixels, (unsigned long long)__popc(hit_mask));
     }
 }
 
@@ -614,9 +615,9 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     const unsigned long long sum_tests = warp_sum_u64((unsigned long long)tests[0] + tests[1], 32);
     const unsigned long long sum_hits = warp_sum_u64(hit_bits, 32);
     if (lane == 0) {
-        if (sum_tests) atomicAdd(&g->tests, sum_tests);
-        if (sum_hits) atomicAdd(&g->hit_pixels, sum_hits);
-        if (tid == 0 && exited) atomicAdd(&g->exited, 1ull);
+        if (sum_tests) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].tests, sum_tests);
+        if (sum_hits) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].hit_pixels, sum_hits);
+        if (tid == 0 && exited) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].exited, 1ull);
     }
 }
 

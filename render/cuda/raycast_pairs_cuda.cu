@@ -316,9 +316,10 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
         const unsigned hit_mask = __ballot_sync(0xFFFFFFFFu, tri != SC_NO_HIT);
         const unsigned long long sum = rp_warp_sum(s_tests[tid]);
         if (lane == 0) {
-            if (hit_mask) atomicAdd(&g->hit_pixels, (unsigned long long)__popc(hit_mask));
-            if (sum) atomicAdd(&g->tests, sum);
-            if (tid == 0 && exited) atomicAdd(&g->exited, 1ull);
+            sc_cuda_stripe *ctr = &g->stripes[blockIdx.x % SC_CUDA_STRIPES];
+            if (hit_mask) atomicAdd(&ctr->hit_pixels, (unsigned long long)__popc(hit_mask));
+            if (sum) atomicAdd(&ctr->tests, sum);
+            if (tid == 0 && exited) atomicAdd(&ctr->exited, 1ull);
         }
     }
 }
