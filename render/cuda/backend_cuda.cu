@@ -807,10 +807,8 @@ static sc_status read_stats(const sc_cuda_state *st, const struct sc_cuda_state:
     o->frame_ms = frame_ms;
     o->visible_triangles = g->visible;
     o->references = g->references;
-    /* The ray cast's counts are its stripes' sums (backend_cuda.h); the overflow fallback's, the globals'. */
-    o->ray_triangle_tests = g->tests;
-    o->tiles_exited_early = g->exited;
-    o->hit_pixels = g->hit_pixels;
+    /* The ray cast's counts are its stripes' sums (backend_cuda.h). */
+    o->ray_triangle_tests = o->tiles_exited_early = o->hit_pixels = 0;
     for (int k = 0; k < SC_CUDA_STRIPES; ++k) {
         o->ray_triangle_tests += g->stripes[k].tests;
         o->tiles_exited_early += g->stripes[k].exited;

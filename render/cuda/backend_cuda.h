@@ -49,17 +49,18 @@
 /* The frame counters that every block of a stage adds to, striped: a block adds to stripe
  * (its first triangle / SC_CUDA_STRIPE_TRIANGLES) % SC_CUDA_STRIPES in project and emit (so a stripe's
  * emit cursor covers exactly the references its project blocks counted), stripe blockIdx.x %
- * SC_CUDA_STRIPES in the ray cast. finalize sums the binning's stripes into the globals and sets each
- * stripe's emit cursor to the start of its range; the host sums the ray cast's (sc_cuda_stripe_sum). */
+ * SC_CUDA_STRIPES in the ray cast and the overflow fallback. finalize sums the binning's stripes into
+ * the globals and sets each stripe's emit cursor to the start of its range; the host sums the ray
+ * cast's counts (read_stats). */
 typedef struct __align__(128) sc_cuda_stripe {
     uint32_t depth_min_inv;          /* project: atomic max of ~bits(key) (keys are positive floats) */
     uint32_t depth_max_bits;         /* project: atomic max of bits(key) */
     unsigned long long visible;      /* project: triangles binned to at least one tile */
     unsigned long long references;   /* project: (triangle, tile) references */
     unsigned long long emit_cursor;  /* emit: the stripe's next reference (finalize: its first) */
-    unsigned long long tests;        /* ray cast: ray-triangle tests */
+    unsigned long long tests;        /* ray cast and overflow fallback: ray-triangle tests */
     unsigned long long exited;       /* ray cast: tiles that stopped before a later non-empty slab */
-    unsigned long long hit_pixels;   /* ray cast */
+    unsigned long long hit_pixels;   /* ray cast and overflow fallback */
 } sc_cuda_stripe;
 
 /* Triangles of a stripe's run in project and emit: emit's block (a project block lies in one). */
@@ -76,10 +77,6 @@ typedef struct sc_cuda_globals {
     uint32_t reserved;             /* (keeps the counters below 8-byte aligned) */
     unsigned long long visible;    /* finalize: triangles binned to at least one tile (the stripes' sum) */
     unsigned long long references; /* finalize: (triangle, tile) references (the stripes' sum) */
-    unsigned long long tests;      /* ray-triangle tests: the overflow fallback's (the ray cast's are
-                                      in the stripes) */
-    unsigned long long exited;     /* as tests: tiles that stopped before a later non-empty slab */
-    unsigned long long hit_pixels; /* as tests */
     /* The shadow pass (shadow_cuda.cu), summed over the lights with shadows. */
     unsigned long long shadow_receivers, shadow_references, shadow_references_max, shadow_tests;
     unsigned long long shadow_blocked, shadow_early;

@@ -147,8 +147,9 @@ sc_overflow_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals 
         hits_sum += __shfl_down_sync(0xFFFFFFFFu, hits_sum, o);
     }
     if ((threadIdx.x & 31u) == 0) {
-        if (tests_sum) atomicAdd(&g->tests, tests_sum);
-        if (hits_sum) atomicAdd(&g->hit_pixels, hits_sum);
+        sc_cuda_stripe *ctr = &g->stripes[blockIdx.x % SC_CUDA_STRIPES];
+        if (tests_sum) atomicAdd(&ctr->tests, tests_sum);
+        if (hits_sum) atomicAdd(&ctr->hit_pixels, hits_sum);
     }
     if (grid.thread_rank() == 0) g->passes = passes;
 }
