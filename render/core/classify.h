@@ -156,6 +156,52 @@ SC_HD static inline float sc_quad_orient(const float *sx, const float *sy)
     return SC_FMUL(o, convex);
 }
 
+/* View coordinates of d, a point minus the eye: x right, y up, depth w along forward. */
+SC_HD static inline void sc_view_of(const sc_frame_params *p, const float *d, float *vx, float *vy, float *vw)
+{
+    *vx = sc_dot3(d, p->right);
+    *vy = sc_dot3(d, p->up);
+    *vw = sc_dot3(d, p->forward);
+}
+
+/* The clip plane of a triangle whose largest view coordinate is ext: near lowered by
+ * SC_BIN_MARGIN_NEAR of the view extent, never below near / 2 (see the header). */
+SC_HD static inline float sc_clip_near(const sc_frame_params *p, float ext)
+{
+    const float nearp = p->near_plane;
+    return sc_maxf(SC_FSUB(nearp, SC_FMUL(SC_BIN_MARGIN_NEAR, SC_FADD(nearp, ext))), SC_FMUL(0.5f, nearp));
+}
+
+/* The projection to pixels: X = cx + kx * x / w, Y = cy + ky * y / w. */
+typedef struct sc_pixel_proj {
+    float kx, ky, cx, cy;
+} sc_pixel_proj;
+
+SC_HD static inline sc_pixel_proj sc_pixel_proj_of(const sc_frame_params *p)
+{
+    sc_pixel_proj q;
+    q.kx = SC_FMUL(SC_FMUL(0.5f, (float)p->width), p->proj_x);
+    q.ky = SC_FMUL(SC_FMUL(0.5f, (float)p->height), p->proj_y);
+    q.cx = SC_FMUL(0.5f, (float)p->width);
+    q.cy = SC_FMUL(0.5f, (float)p->height);
+    return q;
+}
+
+/* Pixel coordinate of view coordinate v at depth w (k, c: the axis's scale and centre). */
+SC_HD static inline float sc_to_px(float k, float c, float v, float w)
+{
+    return SC_FADD(c, SC_FDIV(SC_FMUL(k, v), w));
+}
+
+/* The pixel centres x + 0.5 of one axis inside [b0 - margin, b1 + margin], as floats: first =
+ * ceil(lo - 0.5) clamped below to -1, last = floor(hi - 0.5) clamped above to extent (in float:
+ * bounds may be huge); the caller clamps them to the target. */
+SC_HD static inline void sc_centre_span(float b0, float b1, float margin, uint32_t extent, float *f0, float *f1)
+{
+    *f0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(b0, margin), 0.5f), -1.0f));
+    *f1 = floorf(sc_minf(SC_FSUB(SC_FADD(b1, margin), 0.5f), (float)extent));
+}
+
 /* The tiles of pixel columns or rows px0 <= px1 (tile size ts): the quotients by a shift when ts is a
  * power of two (the default 8, and 16), else by division; the same quotients either way (a GPU's
  * integer division is a few dozen instructions, the classification's largest single cost). */
@@ -164,6 +210,8 @@ SC_HD static inline void sc_tile_span(uint32_t ts, uint32_t px0, uint32_t px1, u
     if ((ts & (ts - 1u)) == 0u) {
 #if defined(__CUDA_ARCH__)
         const uint32_t sh = (uint32_t)__ffs((int)ts) - 1u;
+#elif defined(__GNUC__)
+        const uint32_t sh = (uint32_t)__builtin_ctz(ts);
 #else
         uint32_t sh = 0;
         while ((1u << sh) < ts) ++sh;
@@ -200,15 +248,11 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
     SC_UNROLL
     for (int i = 0; i < 3; ++i) {
         float d[3] = {SC_FSUB(v[i][0], p->eye[0]), SC_FSUB(v[i][1], p->eye[1]), SC_FSUB(v[i][2], p->eye[2])};
-        vx[i] = sc_dot3(d, p->right);
-        vy[i] = sc_dot3(d, p->up);
-        vw[i] = sc_dot3(d, p->forward);
+        sc_view_of(p, d, &vx[i], &vy[i], &vw[i]);
         wmin = sc_minf(wmin, vw[i]);
         ext = sc_maxf(ext, sc_maxf(sc_absf(vw[i]), sc_maxf(sc_absf(vx[i]), sc_absf(vy[i]))));
     }
-    /* The clip plane: near lowered by SC_BIN_MARGIN_NEAR of the view extent, never below near / 2. */
-    const float nearp = p->near_plane;
-    const float nearc = sc_maxf(SC_FSUB(nearp, SC_FMUL(SC_BIN_MARGIN_NEAR, SC_FADD(nearp, ext))), SC_FMUL(0.5f, nearp));
+    const float nearp = p->near_plane, nearc = sc_clip_near(p, ext);
     if (!(vw[0] >= nearc || vw[1] >= nearc || vw[2] >= nearc)) return 0; /* wholly behind near */
     float key = SC_FMUL(sc_maxf(wmin, nearp), SC_FSUB(1.0f, SC_DEPTH_KEY_MARGIN));
     if (key > p->far_plane) return 0;
@@ -216,16 +260,14 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
 
     /* Clip against w >= nearc (Sutherland-Hodgman with one plane) and project. A triangle wholly in
      * front (the common case) is its 3 projected vertices, in the same order and arithmetic. */
-    const float kx = SC_FMUL(SC_FMUL(0.5f, (float)p->width), p->proj_x);
-    const float ky = SC_FMUL(SC_FMUL(0.5f, (float)p->height), p->proj_y);
-    const float cx = SC_FMUL(0.5f, (float)p->width), cy = SC_FMUL(0.5f, (float)p->height);
+    const sc_pixel_proj q = sc_pixel_proj_of(p);
     uint32_t n = 0;
     float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, big = 0.0f;
     if (vw[0] >= nearc && vw[1] >= nearc && vw[2] >= nearc) {
         SC_UNROLL
         for (int i = 0; i < 3; ++i) {
-            float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, vx[i]), vw[i]));
-            float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, vy[i]), vw[i]));
+            float X = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
+            float Y = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
             s->sx[i] = X; s->sy[i] = Y;
             bx0 = sc_minf(bx0, X); bx1 = sc_maxf(bx1, X);
             by0 = sc_minf(by0, Y); by1 = sc_maxf(by1, Y);
@@ -238,22 +280,22 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
             const int j = i == 2 ? 0 : i + 1;
             const int in_i = vw[i] >= nearc, in_j = vw[j] >= nearc;
             if (in_i) {
-                float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, vx[i]), vw[i]));
-                float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, vy[i]), vw[i]));
+                float X = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
+                float Y = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
                 sc_poly_push(X, Y, s->sx, s->sy, &n, &bx0, &bx1, &by0, &by1, &big);
             }
             if (in_i != in_j) {
                 float f = SC_FDIV(SC_FSUB(nearc, vw[i]), SC_FSUB(vw[j], vw[i]));
                 float px = SC_FADD(vx[i], SC_FMUL(f, SC_FSUB(vx[j], vx[i])));
                 float py = SC_FADD(vy[i], SC_FMUL(f, SC_FSUB(vy[j], vy[i])));
-                float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, px), nearc));
-                float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, py), nearc));
+                float X = sc_to_px(q.kx, q.cx, px, nearc);
+                float Y = sc_to_px(q.ky, q.cy, py, nearc);
                 sc_poly_push(X, Y, s->sx, s->sy, &n, &bx0, &bx1, &by0, &by1, &big);
             }
         }
         /* A clip point is rounded relative to the edge's view extent, not to its own (small when
          * it lies near the view axis): count that extent, projected at nearc, in the margin. */
-        big = sc_maxf(big, SC_FDIV(SC_FMUL(sc_maxf(kx, ky), ext), nearc));
+        big = sc_maxf(big, SC_FDIV(SC_FMUL(sc_maxf(q.kx, q.ky), ext), nearc));
     }
     if (n == 3) { s->sx[3] = s->sx[0]; s->sy[3] = s->sy[0]; } /* slot 3 defined for every polygon */
     s->num_verts = n;
@@ -261,12 +303,10 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
     float margin = sc_bin_margin(p, big);
     s->margin = margin;
 
-    /* Pixel centres x + 0.5 inside [bx0 - margin, bx1 + margin]: first = ceil(lo - 0.5),
-     * last = floor(hi - 0.5), clamped to the target (in float first: bounds may be huge). */
-    float fx0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(bx0, margin), 0.5f), -1.0f));
-    float fx1 = floorf(sc_minf(SC_FSUB(SC_FADD(bx1, margin), 0.5f), (float)p->width));
-    float fy0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(by0, margin), 0.5f), -1.0f));
-    float fy1 = floorf(sc_minf(SC_FSUB(SC_FADD(by1, margin), 0.5f), (float)p->height));
+    /* The pixel centres within the margin of the bounds, clamped to the target. */
+    float fx0, fx1, fy0, fy1;
+    sc_centre_span(bx0, bx1, margin, p->width, &fx0, &fx1);
+    sc_centre_span(by0, by1, margin, p->height, &fy0, &fy1);
     fx0 = sc_maxf(fx0, 0.0f); fy0 = sc_maxf(fy0, 0.0f);
     fx1 = sc_minf(fx1, (float)(p->width - 1)); fy1 = sc_minf(fy1, (float)(p->height - 1));
     if (fx0 > fx1 || fy0 > fy1) return 0;
@@ -294,22 +334,17 @@ SC_HD static inline int sc_tri_pixel_box(const sc_frame_params *p, const float *
     float ext = 0.0f;
     SC_UNROLL
     for (int i = 0; i < 3; ++i) {
-        vx[i] = sc_dot3(v[i], p->right);
-        vy[i] = sc_dot3(v[i], p->up);
-        vw[i] = sc_dot3(v[i], p->forward);
+        sc_view_of(p, v[i], &vx[i], &vy[i], &vw[i]);
         ext = sc_maxf(ext, sc_maxf(sc_absf(vw[i]), sc_maxf(sc_absf(vx[i]), sc_absf(vy[i]))));
     }
-    const float nearp = p->near_plane;
-    const float nearc = sc_maxf(SC_FSUB(nearp, SC_FMUL(SC_BIN_MARGIN_NEAR, SC_FADD(nearp, ext))), SC_FMUL(0.5f, nearp));
+    const float nearc = sc_clip_near(p, ext);
     if (!(vw[0] >= nearc && vw[1] >= nearc && vw[2] >= nearc)) return 0;
-    const float kx = SC_FMUL(SC_FMUL(0.5f, (float)p->width), p->proj_x);
-    const float ky = SC_FMUL(SC_FMUL(0.5f, (float)p->height), p->proj_y);
-    const float cx = SC_FMUL(0.5f, (float)p->width), cy = SC_FMUL(0.5f, (float)p->height);
+    const sc_pixel_proj q = sc_pixel_proj_of(p);
     float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, big = 0.0f;
     SC_UNROLL
     for (int i = 0; i < 3; ++i) {
-        const float X = SC_FADD(cx, SC_FDIV(SC_FMUL(kx, vx[i]), vw[i]));
-        const float Y = SC_FADD(cy, SC_FDIV(SC_FMUL(ky, vy[i]), vw[i]));
+        const float X = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
+        const float Y = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
         bx0 = sc_minf(bx0, X);
         bx1 = sc_maxf(bx1, X);
         by0 = sc_minf(by0, Y);
@@ -318,10 +353,9 @@ SC_HD static inline int sc_tri_pixel_box(const sc_frame_params *p, const float *
     }
     if (!isfinite(big)) return 0;
     const float margin = sc_bin_margin(p, big);
-    const float fx0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(bx0, margin), 0.5f), -1.0f));
-    const float fx1 = floorf(sc_minf(SC_FSUB(SC_FADD(bx1, margin), 0.5f), (float)p->width));
-    const float fy0 = ceilf(sc_maxf(SC_FSUB(SC_FSUB(by0, margin), 0.5f), -1.0f));
-    const float fy1 = floorf(sc_minf(SC_FSUB(SC_FADD(by1, margin), 0.5f), (float)p->height));
+    float fx0, fx1, fy0, fy1;
+    sc_centre_span(bx0, bx1, margin, p->width, &fx0, &fx1);
+    sc_centre_span(by0, by1, margin, p->height, &fy0, &fy1);
     *px0 = (int)fx0;
     *px1 = (int)fx1;
     *py0 = (int)fy0;

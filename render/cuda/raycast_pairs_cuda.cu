@@ -34,13 +34,6 @@ static_assert(SC_CUDA_RAYCAST_QUAD * SC_CUDA_RAYCAST_QUAD == RP_RAYS, "the tiles
 
 #define RP_KEY_NONE 0xFFFFFFFFFFFFFFFFull
 
-/* Sum of v over the warp (every lane adds), valid in lane 0. */
-__device__ static inline unsigned long long rp_warp_sum(unsigned long long v)
-{
-    for (uint32_t o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-    return v;
-}
-
 /* Ray j (0..63) of a tile of edge ts: pixel (j % ts, j / ts) of the tile; false past its pixels. */
 __device__ static inline bool rp_ray_pixel(uint32_t j, uint32_t ts, uint32_t &lx, uint32_t &ly)
 {
@@ -314,7 +307,7 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
             tests_out[px] = s_tests[tid];
         }
         const unsigned hit_mask = __ballot_sync(0xFFFFFFFFu, tri != SC_NO_HIT);
-        const unsigned long long sum = rp_warp_sum(s_tests[tid]);
+        const unsigned long long sum = warp_sum_u64(s_tests[tid], 32);
         if (lane == 0) {
             sc_cuda_stripe *ctr = &g->stripes[blockIdx.x % SC_CUDA_STRIPES];
             if (hit_mask) atomicAdd(&ctr->hit_pixels, (unsigned long long)__popc(hit_mask));
