@@ -246,14 +246,7 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
         const bool in_tile = rc_ray_pixel<QUADS>(tid, quad, ts, lx, ly);
         const uint32_t x = x0 + lx, y = y0 + ly;
         if (in_tile && x < p.width && y < p.height) {
-            float dir[3];
-            sc_ray ray;
-            sc_pixel_ray_dir(&p, x, y, dir);
-            sc_ray_setup(&ray, p.eye, dir);
-            r.sx = ray.sx;
-            r.sy = ray.sy;
-            r.sz = ray.sz;
-            r.perm = (uint32_t)ray.kx | (uint32_t)ray.ky << 2 | (uint32_t)ray.kz << 4;
+            r = rc_prepare_ray(p, x, y);
         }
         s_ray[tid] = r;
     }
@@ -522,13 +515,7 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
         ray[r] = rc_ray{0.0f, 0.0f, 0.0f, RC_PERM_NONE};
-        if (valid[r]) {
-            float dir[3];
-            sc_ray sr;
-            sc_pixel_ray_dir(&p, px[r], py[r], dir);
-            sc_ray_setup(&sr, p.eye, dir);
-            ray[r] = rc_ray{sr.sx, sr.sy, sr.sz, (uint32_t)sr.kx | (uint32_t)sr.ky << 2 | (uint32_t)sr.kz << 4};
-        }
+        if (valid[r]) ray[r] = rc_prepare_ray(p, px[r], py[r]);
         done[r] = !valid[r];
         best[r] = rc_best{INFINITY, 0.0f, 0.0f, 0.0f, SC_NO_HIT};
     }

@@ -148,14 +148,7 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
         const bool in_tile = rp_ray_pixel(tid, ts, lx, ly);
         const uint32_t x = x0 + lx, y = y0 + ly;
         if (in_tile && x < p.width && y < p.height) {
-            float dir[3];
-            sc_ray ray;
-            sc_pixel_ray_dir(&p, x, y, dir);
-            sc_ray_setup(&ray, p.eye, dir);
-            r.sx = ray.sx;
-            r.sy = ray.sy;
-            r.sz = ray.sz;
-            r.perm = (uint32_t)ray.kx | (uint32_t)ray.ky << 2 | (uint32_t)ray.kz << 4;
+            r = rc_prepare_ray(p, x, y);
             valid = true;
         }
         s_ray[tid] = r;

@@ -7,6 +7,9 @@
 
 #include <stdint.h>
 
+#include "intersect.h"
+#include "sc_frame.h"
+
 enum { RC_PERM_NONE = 0xFF }; /* perm code of a pixel outside the target */
 
 /* A prepared ray without its origin (the eye): shear constants and axes kx | ky << 2 | kz << 4. */
@@ -14,6 +17,21 @@ typedef struct rc_ray {
     float sx, sy, sz;
     uint32_t perm;
 } rc_ray;
+
+/* The prepared ray of pixel (x, y) (sc_pixel_ray_dir, sc_ray_setup), as a kernel keeps it. */
+__device__ static inline rc_ray rc_prepare_ray(const sc_frame_params &p, uint32_t x, uint32_t y)
+{
+    float dir[3];
+    sc_ray ray;
+    sc_pixel_ray_dir(&p, x, y, dir);
+    sc_ray_setup(&ray, p.eye, dir);
+    rc_ray r;
+    r.sx = ray.sx;
+    r.sy = ray.sy;
+    r.sz = ray.sz;
+    r.perm = (uint32_t)ray.kx | (uint32_t)ray.ky << 2 | (uint32_t)ray.kz << 4;
+    return r;
+}
 
 __device__ static inline float rc_pick(uint32_t k, float v0, float v1, float v2)
 {
