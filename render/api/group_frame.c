@@ -6,7 +6,8 @@
  *      then copies the winners to each remote share's device;
  *   3. every share shades the pixels it owns (sc_renderer_shade_keys; share 0 the background too):
  *      in place into the image when it is on the display device, else into its own zeroed image,
- *      which the display stream copies back and merges (the larger word: zeros elsewhere).
+ *      which the display stream copies back and lays over the image (its nonzero words: the owner's
+ *      pixels, alpha 255; zeros elsewhere).
  * Buffers are reused frame after frame; the stream order and events keep a frame's writes after the
  * previous frame's reads of the same buffer (each share's stream runs its frames in order, and the
  * display stream waits for every share's keys of the next frame before it writes a share's winners). */
@@ -100,7 +101,7 @@ static sc_status merge(sc_renderer_group *g, void *rgba, size_t pitch)
         SC_CUDA_CHECK(cudaStreamWaitEvent(d->stream, s->image_done, 0));
         if (!s->remote) continue;
         SC_TRY(copy_between(g->stage_image, d->device, s->image, s->device, n * sizeof *s->image, d->stream));
-        SC_TRY(g->ops->pixels_max(rgba, pitch, g->stage_image, g->width, g->height, d->stream));
+        SC_TRY(g->ops->pixels_over(rgba, pitch, g->stage_image, g->width, g->height, d->stream));
     }
     return SC_OK;
 }

@@ -28,7 +28,7 @@ typedef struct sc_group_share {
 } sc_group_share;
 
 struct sc_renderer_group {
-    const sc_backend_ops *ops;     /* the CUDA backend's table (keys_min, pixels_max) */
+    const sc_backend_ops *ops;     /* the CUDA backend's table (keys_min, pixels_over) */
     uint32_t count;
     sc_group_share shares[SC_GROUP_MAX_SHARES];
     uint32_t width, height;

@@ -140,11 +140,12 @@ typedef struct sc_backend_ops {
     sc_status (*shade_keys)(void *state, const uint64_t *winners, void *rgba, size_t pitch, int background);
     /* Optional (NULL: UNSUPPORTED), no renderer, device memory of the current device, on stream s:
      * acc[i] = min(acc[i], part[i]) (keys); hits from keys (u = v = 0); per pixel of a width x height
-     * image, the larger packed RGBA8 word of acc (pitch bytes a row) and part (width words a row): the
-     * merge of an image with one that holds its owner's pixels and zeros elsewhere. */
+     * image, part's packed RGBA8 word (width words a row) over acc's (pitch bytes a row) where part's
+     * is not zero: an image that holds its owner's pixels (alpha 255: never zero) and zeros elsewhere,
+     * copied over the image of the others whatever acc holds there. */
     sc_status (*keys_min)(uint64_t *acc, const uint64_t *part, uint64_t count, cudaStream_t s);
     sc_status (*hits_from_keys)(sc_hit *hits, const uint64_t *keys, uint64_t count, cudaStream_t s);
-    sc_status (*pixels_max)(void *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height,
+    sc_status (*pixels_over)(void *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height,
                             cudaStream_t s);
 } sc_backend_ops;
 

@@ -999,11 +999,11 @@ extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     cuda_buffers,
     cuda_describe,
     sc_cuda_measure_limits, /* measure_limits (limits_cuda.cu) */
-    sc_cuda_set_share,      /* set_share .. pixels_max (keys_cuda.cu, shade_keys_cuda.cu) */
+    sc_cuda_set_share,      /* set_share .. pixels_over (keys_cuda.cu, shade_keys_cuda.cu) */
     sc_cuda_hit_keys,
     sc_cuda_resolve_keys,
     sc_cuda_shade_keys,
     sc_cuda_keys_min,
     sc_cuda_hits_from_keys,
-    sc_cuda_pixels_max,
+    sc_cuda_pixels_over,
 };

@@ -289,7 +289,7 @@ sc_status sc_cuda_shadow_temp_bytes(const sc_cuda_state *st, size_t pixels, size
 /* shade_cuda.cu */
 sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
 /* keys_cuda.cu: sort-last by hit keys (sc_backend_ops.set_share, hit_keys, resolve_keys, keys_min,
- * hits_from_keys, pixels_max); shade_keys_cuda.cu: shade_keys. */
+ * hits_from_keys, pixels_over); shade_keys_cuda.cu: shade_keys. */
 extern "C" {
 sc_status sc_cuda_set_share(void *state, const uint32_t *ids, uint32_t first, uint32_t owned_first, uint32_t owned_end);
 sc_status sc_cuda_hit_keys(void *state, uint64_t *keys);
@@ -297,7 +297,7 @@ sc_status sc_cuda_resolve_keys(void *state, const uint64_t *winners, sc_hit *hit
 sc_status sc_cuda_shade_keys(void *state, const uint64_t *winners, void *rgba, size_t pitch, int background);
 sc_status sc_cuda_keys_min(uint64_t *acc, const uint64_t *part, uint64_t count, cudaStream_t s);
 sc_status sc_cuda_hits_from_keys(sc_hit *hits, const uint64_t *keys, uint64_t count, cudaStream_t s);
-sc_status sc_cuda_pixels_max(void *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height,
+sc_status sc_cuda_pixels_over(void *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height,
                              cudaStream_t s);
 }
 /* limits_cuda.cu: the current device's copy bandwidth and ray-triangle test rate

@@ -1,8 +1,7 @@
 /* keys_cuda.cu - sort-last by hit keys on the device (slabcast.h "Hit keys"; the key of
  * render/core/composite.h): a share's ids, its per-pixel keys, the elementwise minimum of two key
- * buffers, hits made from the winning keys, the owners' u and v written back into them, and the
- * elementwise maximum of packed pixels (the merge of images that hold their owners' pixels and zeros
- * elsewhere). One thread per element, grid-stride; no allocation or wait but set_share's. */
+ * buffers, hits made from the winning keys, the owners' u and v written back into them, and an image
+ * that holds its owner's pixels and zeros elsewhere laid over another (its nonzero words). One thread per element, grid-stride; no allocation or wait but set_share's. */
 #include <cuda_runtime.h>
 #include <math.h>
 
@@ -66,21 +65,18 @@ __global__ void sc_hits_from_keys_kernel(sc_hit *hits, const uint64_t *keys, uin
     }
 }
 
-/* Pixel words may be unaligned in the caller's rows (any pitch): read and written as bytes there. */
-__global__ void sc_pixels_max_kernel(uint8_t *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height)
+/* part's nonzero words over acc. Pixel words may be unaligned in the caller's rows (any pitch): written
+ * as bytes there. */
+__global__ void sc_pixels_over_kernel(uint8_t *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height)
 {
     const uint64_t n = (uint64_t)width * height;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
         const uint32_t b = part[i];
+        if (b == 0) continue;
         uint8_t *dst = acc + (size_t)(i / width) * pitch + 4 * (size_t)(i % width);
-        if (((uintptr_t)dst & 3u) == 0) {
-            if (b > *(uint32_t *)dst) *(uint32_t *)dst = b;
-        } else {
-            uint32_t a = 0;
-            for (int k = 0; k < 4; ++k) a |= (uint32_t)dst[k] << (8 * k);
-            if (b > a)
-                for (int k = 0; k < 4; ++k) dst[k] = (uint8_t)(b >> (8 * k));
-        }
+        if (((uintptr_t)dst & 3u) == 0) *(uint32_t *)dst = b;
+        else
+            for (int k = 0; k < 4; ++k) dst[k] = (uint8_t)(b >> (8 * k));
     }
 }
 
@@ -139,12 +135,12 @@ extern "C" sc_status sc_cuda_hits_from_keys(sc_hit *hits, const uint64_t *keys, 
     return SC_OK;
 }
 
-extern "C" sc_status sc_cuda_pixels_max(void *acc, size_t pitch, const uint32_t *part, uint32_t width,
+extern "C" sc_status sc_cuda_pixels_over(void *acc, size_t pitch, const uint32_t *part, uint32_t width,
                                         uint32_t height, cudaStream_t s)
 {
     const uint64_t n = (uint64_t)width * height;
     if (n == 0) return SC_OK;
-    sc_pixels_max_kernel<<<keys_blocks(n), SC_KEYS_THREADS, 0, s>>>((uint8_t *)acc, pitch, part, width, height);
-    SC_CUDA_CHECK_LAUNCH("sc_pixels_max_kernel");
+    sc_pixels_over_kernel<<<keys_blocks(n), SC_KEYS_THREADS, 0, s>>>((uint8_t *)acc, pitch, part, width, height);
+    SC_CUDA_CHECK_LAUNCH("sc_pixels_over_kernel");
     return SC_OK;
 }
