@@ -27,6 +27,7 @@ typedef struct gpus_row {
     int ok;
 } gpus_row;
 
+#if SLABCAST_BENCH_CUDA
 static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -40,7 +41,6 @@ static double quantile(const double *v, int n, double q)
     return v[i < n ? i : n - 1];
 }
 
-#if SLABCAST_BENCH_CUDA
 static int gpu_count(void)
 {
     int n = 0;

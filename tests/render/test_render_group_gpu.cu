@@ -5,7 +5,8 @@
  * (SC_GROUP_COPY_ALWAYS), and over two devices when the machine has them, against one renderer of the
  * whole mesh pixel for pixel: hits (triangle, depth, u, v) and the image (shaded smooth and flat, the
  * triangle-id and normals views), at awkward sizes, deforming frames, culling, and reference capacity
- * 1 (every share's frames overflow and the buffers grow). test_render_keys is the CPU side. */
+ * 1 (every share's frames overflow and the buffers grow); `sanitize_mid` is the small case
+ * gpu-test.sh --sanitize runs under compute-sanitizer. test_render_keys is the CPU side. */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -273,6 +274,21 @@ static void test_device_composite(void)
     sc_mesh_free(&m);
 }
 
+/* A small group through every path (in place and copied, capacity 1: the grow path), the case
+ * gpu-test.sh --sanitize runs under compute-sanitizer's memcheck and racecheck. */
+static void test_sanitize_mid(void)
+{
+    sc_mesh m;
+    SCT_REQUIRE(sc_mesh_default(16, &m) == SC_OK);
+    const sc_mesh_data md = sc_mesh_view(&m);
+    const group_case cases[] = {
+        {"sanitize: 3 shares, copies, capacity 1", 67, 45, 3, SC_GROUP_COPY_ALWAYS, 0, 0, SC_VIEW_SHADED, 1, 0},
+        {"sanitize: 2 shares in place", 45, 67, 2, 0, 0, 0, SC_VIEW_NORMALS, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) check_group(&md, &cases[i]);
+    sc_mesh_free(&m);
+}
+
 /* The group's checks. */
 static void test_group_checks(void)
 {
@@ -314,5 +330,6 @@ int main(int argc, char **argv)
     SCT_RUN(test_group_checks);
     SCT_RUN(test_groups_knot);
     SCT_RUN(test_groups_two_devices);
+    SCT_RUN(test_sanitize_mid);
     return sct_end();
 }
