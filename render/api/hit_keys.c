@@ -8,10 +8,10 @@
 
 /* The checks every per-renderer call makes: a renderer with a frame of the mesh, size and grid in
  * force, and a backend that has the call. */
-static sc_status check_frame(const sc_renderer *r, const void *op, const char *call)
+static sc_status check_frame(const sc_renderer *r, int has_op, const char *call)
 {
     if (!r) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL renderer", call);
-    if (!op)
+    if (!has_op)
         return SC_FAIL(SC_ERROR_UNSUPPORTED,
                        "%s: the %s backend has no hit keys (use sc_renderer_read_hits and sc_hits_composite)", call,
                        r->ops->name);
@@ -26,7 +26,7 @@ static sc_status check_frame(const sc_renderer *r, const void *op, const char *c
 sc_status sc_renderer_hit_keys(const sc_renderer *r, uint64_t *keys)
 {
     static const char *const call = "sc_renderer_hit_keys";
-    SC_TRY(check_frame(r, r ? (const void *)r->ops->hit_keys : NULL, call));
+    SC_TRY(check_frame(r, r && r->ops->hit_keys, call));
     if (!keys) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL keys", call);
     return r->ops->hit_keys(r->state, keys);
 }
@@ -34,7 +34,7 @@ sc_status sc_renderer_hit_keys(const sc_renderer *r, uint64_t *keys)
 sc_status sc_renderer_resolve_keys(const sc_renderer *r, const uint64_t *winners, sc_hit *hits)
 {
     static const char *const call = "sc_renderer_resolve_keys";
-    SC_TRY(check_frame(r, r ? (const void *)r->ops->resolve_keys : NULL, call));
+    SC_TRY(check_frame(r, r && r->ops->resolve_keys, call));
     if (!winners || !hits) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL buffer", call);
     return r->ops->resolve_keys(r->state, winners, hits);
 }
@@ -43,7 +43,7 @@ sc_status sc_renderer_shade_keys(const sc_renderer *r, const uint64_t *winners, 
                                  int background)
 {
     static const char *const call = "sc_renderer_shade_keys";
-    SC_TRY(check_frame(r, r ? (const void *)r->ops->shade_keys : NULL, call));
+    SC_TRY(check_frame(r, r && r->ops->shade_keys, call));
     if (!winners || !rgba) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL buffer", call);
     const size_t row = 4 * (size_t)r->params.width;
     if (pitch == 0) pitch = row;
