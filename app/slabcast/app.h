@@ -51,6 +51,9 @@ int app_record_path(const char *dir, long n, char *path, size_t size);
 int app_check_record_dir(const char *dir);
 
 int app_run_headless(const app_options *o, app_scene *scene);
+/* headless/headless_group.c: the headless run of --gpus N (a renderer group of N shares of the
+ * scene's mesh; the scene's own renderer is destroyed first, its device memory given back). */
+int app_run_headless_group(const app_options *o, app_scene *scene);
 /* Returns 0, 1 on error (reported), or 2 when no window could be opened: then `why` says why (a
  * GLFW error, no OpenGL 4.5) and the caller may fall back. */
 int app_run_viewer(const app_options *o, app_scene *scene, char *why, size_t why_size);

@@ -108,7 +108,7 @@ static int env_set(const char *name)
  * (no display, no GLFW, no OpenGL 4.5) is said once on stderr with its reason and the image path. */
 static int run(const app_options *o, app_scene *s)
 {
-    if (o->window == APP_WINDOW_OFF) return app_run_headless(o, s);
+    if (o->window == APP_WINDOW_OFF || o->gpus) return app_run_headless(o, s);
     char why[512] = "";
     int rc = 2;
     if (o->window == APP_WINDOW_AUTO && !env_set("DISPLAY") && !env_set("WAYLAND_DISPLAY"))

@@ -25,7 +25,7 @@ typedef enum opt_id {
     OPT_MESH, OPT_RESOLUTION, OPT_SUBDIVIDE, OPT_SIZE, OPT_BACKEND, OPT_TILE, OPT_SLABS, OPT_DEFORM,
     OPT_MODE, OPT_FRAMES, OPT_TIME, OPT_DT, OPT_OUT, OPT_STATS_JSON, OPT_THREADS, OPT_MAX_MESH_BYTES,
     OPT_MAX_VERTICES, OPT_MAX_TRIANGLES, OPT_MAX_XZ_RATIO, OPT_CAMERA, OPT_STATE_LOG, OPT_RECORD, OPT_HEAT_MAX,
-    OPT_INTEROP, OPT_DEFORM_AMOUNT, OPT_DEFORM_SPEED, OPT_LIGHT
+    OPT_INTEROP, OPT_DEFORM_AMOUNT, OPT_DEFORM_SPEED, OPT_LIGHT, OPT_GPUS
 } opt_id;
 
 /* Every option, with the name of its value as --help shows it ("FILE", "N"; NULL: a flag). */
@@ -47,7 +47,7 @@ static const struct app_opt { const char *name; const char *arg; opt_id id; } k_
     {"--record", "DIR", OPT_RECORD},      {"--heat-max", "N", OPT_HEAT_MAX},
     {"--interop", "MODE", OPT_INTEROP},   {"--deform-amount", "X", OPT_DEFORM_AMOUNT},
     {"--deform-speed", "X", OPT_DEFORM_SPEED}, {"--shadows", NULL, OPT_SHADOWS},
-    {"--light", "x,y,z", OPT_LIGHT},
+    {"--light", "x,y,z", OPT_LIGHT},      {"--gpus", "N", OPT_GPUS},
 };
 #define APP_OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -112,6 +112,10 @@ void app_print_usage(FILE *f)
             "  --headless          never open a window\n"
             "  --window            require a window\n"
             "  --threads N         cpu backend worker threads, 1 .. %u (default: one per core)\n"
+            "  --gpus N            headless, sort-last over N shares of the mesh (a renderer group), share k\n"
+            "                      on GPU k mod the GPUs present (several per GPU when N exceeds them: said\n"
+            "                      on stderr), the image composited on GPU 0; 1 .. %d. The same image as\n"
+            "                      one GPU; cuda backend, modes shaded, id and normals, no shadows\n"
             "  --verbose           log info and debug lines; errors keep their source location\n"
             "  --camera ex,ey,ez,tx,ty,tz,fov\n"
             "                      eye, target and vertical field of view in degrees (%g .. %g), window and\n"
@@ -127,7 +131,7 @@ void app_print_usage(FILE *f)
             APP_MAX_DEFORM_SPEED, APP_MAX_DEFORM_SPEED, modes, sc_view_mode_name(SC_VIEW_SHADED), APP_MAX_HEAT,
             SC_MAX_LIGHTS, APP_MAX_LIGHT_COORD, (double)APP_DEFAULT_LIGHT_RADII, APP_MAX_FRAMES,
             APP_HEADLESS_FRAMES_DEVICE, APP_HEADLESS_FRAMES_HOST, APP_MAX_TIME, APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT,
-            APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS,
+            APP_MAX_TIME, APP_MAX_TIME, APP_MAX_THREADS, SC_GROUP_MAX_SHARES,
             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG);
     fprintf(f, "\nviewer keys and mouse (F1 or ? shows them in the window):\n");
     app_print_bindings(f);
@@ -432,6 +436,7 @@ static int apply_value(app_options *o, opt_id id, const char *opt, const char *v
     case OPT_TILE: return parse_u32_opt(opt, v, 1, SC_MAX_TILE_SIZE, &o->tile_size, err);
     case OPT_SLABS: return parse_u32_opt(opt, v, 1, SC_MAX_SLABS, &o->num_slabs, err);
     case OPT_THREADS: return parse_u32_opt(opt, v, 1, APP_MAX_THREADS, &o->threads, err);
+    case OPT_GPUS: return parse_u32_opt(opt, v, 1, SC_GROUP_MAX_SHARES, &o->gpus, err);
     case OPT_FRAMES: {
         uint32_t n = 0;
         if (parse_u32_opt(opt, v, 1, APP_MAX_FRAMES, &n, err) != 0) return -1;
@@ -469,6 +474,13 @@ static int check_combinations(const app_options *o, int saw_window, int saw_head
 {
     if (saw_window && saw_headless) {
         fprintf(err, "slabcast: --window and --headless contradict each other; give one\n");
+        return -1;
+    }
+    if (o->gpus && (saw_window || o->shadows || o->light_count || o->record_dir ||
+                    o->stats_json || o->state_log ||
+                    (o->mode != SC_VIEW_SHADED && o->mode != SC_VIEW_TRIANGLE_ID && o->mode != SC_VIEW_NORMALS))) {
+        fprintf(err, "slabcast: --gpus renders headless in the modes shaded, id and normals, without --window, "
+                     "--shadows, --light, --record, --stats-json or --state-log\n");
         return -1;
     }
     int frames = o->frames ? o->frames : APP_HEADLESS_FRAMES_DEVICE;

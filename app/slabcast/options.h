@@ -50,6 +50,7 @@ typedef struct app_options {
     const char *stats_json;      /* NULL: none */
     app_window_mode window;
     uint32_t threads;
+    uint32_t gpus;               /* --gpus N: headless over a renderer group of N shares; 0: one renderer */
     uint64_t max_mesh_bytes;     /* loader limits; 0: the loader's default */
     uint64_t max_vertices;
     uint64_t max_triangles;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench_gpus.h"
 #include "bench_options.h"
 #include "bench_plot.h"
 #include "bench_report.h"
@@ -148,6 +149,7 @@ int main(int argc, char **argv)
         return 0;
     }
     sc_set_log_callback(log_line, NULL, o.verbose ? SC_LOG_DEBUG : SC_LOG_WARNING);
+    if (o.gpu_count) return bench_run_gpus(&o, stdout, stderr);
     uint64_t count = 0;
     char factors[512], why[768];
     if (bench_sweep_count(&o, &count, factors, sizeof factors, why, sizeof why) != 0) {

@@ -25,7 +25,7 @@ typedef enum opt_id {
     OPT_HELP, OPT_VERBOSE, OPT_NO_LIMITS, /* flags: no value */
     OPT_SIZE, OPT_SLABS, OPT_TILE, OPT_SUBDIVIDE, OPT_DEFORM, OPT_VIEWS, OPT_CAMERA, OPT_FRAMES, OPT_WARMUP,
     OPT_BACKEND, OPT_JSON, OPT_CSV, OPT_PLOT, OPT_PEERS, OPT_TIME, OPT_DT, OPT_RESOLUTION, OPT_THREADS,
-    OPT_SHADOWS, OPT_IMAGES, OPT_VERTEX_ORDER, OPT_COUNT
+    OPT_SHADOWS, OPT_IMAGES, OPT_VERTEX_ORDER, OPT_GPUS, OPT_COUNT
 } opt_id;
 
 /* Every option, with the name of its value as --help shows it ("FILE", "N"; NULL: a flag). */
@@ -42,6 +42,7 @@ static const struct bench_opt { const char *name; const char *arg; opt_id id; } 
     {"--resolution", "N", OPT_RESOLUTION},  {"--threads", "N", OPT_THREADS},
     {"--shadows", "off,on", OPT_SHADOWS},   {"--images", "DIR", OPT_IMAGES},
     {"--vertex-order", "ORDER", OPT_VERTEX_ORDER}, {"--no-limits", NULL, OPT_NO_LIMITS},
+    {"--gpus", "N,...", OPT_GPUS},
 };
 #define OPTION_COUNT (sizeof k_options / sizeof k_options[0])
 
@@ -105,6 +106,12 @@ void bench_print_usage(FILE *f)
             "                      first-use (default: renumbered in the order the triangles first use\n"
             "                      them) or as-loaded (the mesh's own order, as loaded and subdivided);\n"
             "                      the triangles, the image and the positions read back are the same\n"
+            "  --gpus N,...        instead of the sweep, the scaling of sort-last rendering over N shares\n"
+            "                      of the first model (renderer groups, slabcast.h), one share per GPU:\n"
+            "                      frame time, speed-up, composite time and bytes moved per frame for\n"
+            "                      each N, 1 .. %d, at the first size, tile, slabs, subdivision and\n"
+            "                      deformer set; with fewer GPUs than N, shares go round the GPUs (several\n"
+            "                      per GPU, said in the table)\n"
             "  --no-limits         do not measure the device's copy bandwidth and ray-triangle test rate\n"
             "                      (a second or two at the start), so no configuration gets its floor: the\n"
             "                      bytes and tests each stage must move, as a time, against the measured\n"
@@ -118,7 +125,7 @@ void bench_print_usage(FILE *f)
             (double)APP_CAMERA_MIN_FOV_DEG, (double)APP_CAMERA_MAX_FOV_DEG, BENCH_MAX_FRAMES,
             BENCH_DEFAULT_FRAMES_DEVICE, BENCH_DEFAULT_FRAMES_HOST, BENCH_MAX_WARMUP, BENCH_DEFAULT_WARMUP_DEVICE,
             BENCH_DEFAULT_WARMUP_HOST, APP_MAX_TIME, APP_MAX_TIME, APP_MIN_DT, APP_MAX_DT, APP_MAX_TIME,
-            APP_MAX_TIME, backends, APP_MAX_THREADS);
+            APP_MAX_TIME, backends, APP_MAX_THREADS, SC_GROUP_MAX_SHARES);
 }
 
 /* ---- messages ---------------------------------------------------------------------------------- */
@@ -405,6 +412,10 @@ static int apply_list(bench_options *o, list_state *st, opt_id id, const char *o
         snprintf(valid, sizeof valid, "off, on, or both comma-separated (off,on)");
         l.count = start_list(st, id, &o->shadow_count);
         return parse_shadow_list(&l, o->shadows);
+    case OPT_GPUS:
+        snprintf(valid, sizeof valid, "share counts 1 .. %d, comma-separated", SC_GROUP_MAX_SHARES);
+        l.count = start_list(st, id, &o->gpu_count);
+        return parse_count_list(&l, 1, SC_GROUP_MAX_SHARES, o->gpus);
     case OPT_PEERS: {
         char built[128];
         bench_peer_list(built, sizeof built);
@@ -484,6 +495,11 @@ static int check_combinations(const bench_options *o, int saw_views, FILE *err)
             fprintf(err, "slabcast-bench: --peers %s compares shadows: give --shadows on (or off,on)\n", p->name);
             return -1;
         }
+    }
+    if (o->gpu_count && (o->peer_count || any_shadows || o->images_dir)) {
+        fprintf(err, "slabcast-bench: --gpus measures renderer groups without shadows, peers or --images; leave "
+                     "those out\n");
+        return -1;
     }
     if (o->images_dir && !any_shadows) {
         fprintf(err, "slabcast-bench: --images writes pictures of shadows: give --shadows on (or off,on)\n");

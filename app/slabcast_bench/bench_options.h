@@ -62,6 +62,9 @@ typedef struct bench_options {
                                            SC_VERTEX_ORDER_KEEP) */
     const char *peers[BENCH_MAX_PEERS]; /* peer names, checked against the peer table */
     unsigned peer_count;
+    uint32_t gpus[BENCH_MAX_LIST];      /* --gpus: share counts of the scaling run (bench_gpus.h); none:
+                                           the sweep */
+    unsigned gpu_count;
     int no_limits;                      /* --no-limits: the device's limits are not measured, so no
                                            configuration has a floor (bench_floor.h) */
     int verbose;

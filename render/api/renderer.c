@@ -203,6 +203,8 @@ sc_status sc_renderer_set_mesh_share(sc_renderer *r, const sc_mesh_data *m, cons
     free(r->share.ids);
     r->share = ids; /* the old mesh is gone either way */
     SC_TRY(s);
+    if (r->ops->set_share)
+        SC_TRY(r->ops->set_share(r->state, r->share.ids, r->share.first, r->share.owned_first, r->share.owned_end));
     if (dropped)
         sc_log(SC_LOG_WARNING,
                "sc_renderer_set_mesh: %llu of %u triangles use a vertex with a non-finite coordinate; they are dropped",

@@ -19,7 +19,16 @@ static sc_status check_indices(const sc_mesh_data *m, const char *call)
 sc_status sc_share_resolve(const sc_share_desc *share, uint32_t triangle_count, const char *call, sc_share_ids *out)
 {
     memset(out, 0, sizeof *out);
+    out->owned_end = SC_NO_HIT;
     if (!share) return SC_OK;
+    if (share->owned_count) {
+        if ((uint64_t)share->owned_first + share->owned_count > SC_NO_HIT)
+            return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
+                           "%s: share.owned_first %u + share.owned_count %u passes SC_NO_HIT (0xFFFFFFFF)", call,
+                           share->owned_first, share->owned_count);
+        out->owned_first = share->owned_first;
+        out->owned_end = share->owned_first + share->owned_count;
+    }
     if (share->has_frame) {
         const float *c = share->frame_center;
         if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]) || !isfinite(share->frame_radius) ||
@@ -122,6 +131,7 @@ void sc_mesh_share_free(sc_mesh_share *share)
     if (!share) return;
     free(share->positions);
     free(share->indices);
+    free(share->triangle_ids);
     memset(share, 0, sizeof *share);
 }
 

@@ -10,6 +10,7 @@
 typedef struct sc_share_ids {
     uint32_t *ids;                 /* owned: the whole mesh's id of each triangle; NULL: first + t */
     uint32_t first;
+    uint32_t owned_first, owned_end; /* the ids it owns: owned_first .. owned_end - 1 (all: 0 .. SC_NO_HIT) */
 } sc_share_ids;
 
 /* Checks share (NULL: none, the whole mesh) for a mesh of triangle_count triangles and fills *out

@@ -16,8 +16,6 @@
 #include "sc_hd.h"
 #include "slabcast.h"
 
-#define SC_HIT_KEY_NONE UINT64_MAX
-
 /* The key of a hit (tri, depth); SC_HIT_KEY_NONE for tri == SC_NO_HIT. */
 SC_HD static inline uint64_t sc_hit_key(uint32_t tri, float depth)
 {

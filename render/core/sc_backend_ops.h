@@ -126,6 +126,27 @@ typedef struct sc_backend_ops {
      * num_threads: host worker threads (resolved by the front end: 1 .. SC_CPU_MAX_THREADS). Called
      * only when available() says the backend runs here. */
     sc_status (*measure_limits)(uint32_t num_threads, sc_device_limits *out);
+    /* Optional (NULL: UNSUPPORTED): sort-last by hit keys (slabcast.h "Hit keys"). set_share: after
+     * every set_mesh, the whole mesh's id of each triangle (ids: host memory, one per triangle, read
+     * during the call; NULL: first + t) and the ids the renderer owns (owned_first .. owned_end - 1);
+     * may allocate. The others run in backend memory after the frames rendered, on the renderer's
+     * stream, with no wait and no allocation: hit_keys writes the last frame's per-pixel keys (owned
+     * hits only), resolve_keys and shade_keys write the pixels whose winner the renderer owns
+     * (shade_keys: with the last frame's camera, options and shading; background: the pixels without
+     * a hit too). */
+    sc_status (*set_share)(void *state, const uint32_t *ids, uint32_t first, uint32_t owned_first, uint32_t owned_end);
+    sc_status (*hit_keys)(void *state, uint64_t *keys);
+    sc_status (*resolve_keys)(void *state, const uint64_t *winners, sc_hit *hits);
+    sc_status (*shade_keys)(void *state, const uint64_t *winners, void *rgba, size_t pitch, int background);
+    /* Optional (NULL: UNSUPPORTED), no renderer, device memory of the current device, on stream s:
+     * acc[i] = min(acc[i], part[i]) (keys); hits from keys (u = v = 0); per pixel of a width x height
+     * image, part's packed RGBA8 word (width words a row) over acc's (pitch bytes a row) where part's
+     * is not zero: an image that holds its owner's pixels (alpha 255: never zero) and zeros elsewhere,
+     * copied over the image of the others whatever acc holds there. */
+    sc_status (*keys_min)(uint64_t *acc, const uint64_t *part, uint64_t count, cudaStream_t s);
+    sc_status (*hits_from_keys)(sc_hit *hits, const uint64_t *keys, uint64_t count, cudaStream_t s);
+    sc_status (*pixels_over)(void *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height,
+                            cudaStream_t s);
 } sc_backend_ops;
 
 #ifdef __cplusplus

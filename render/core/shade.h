@@ -156,15 +156,16 @@ SC_HD static inline void sc_shade_normal(const sc_frame_params *p, const sc_shad
     }
 }
 
-/* The packed RGBA8 colour of pixel (x, y) (row 0 at the bottom) of a frame whose layout p carries
- * this frame's depth range; vn: the hit triangle's vertex normals when the caller computed them, or
- * NULL (sc_shade_normal). */
-SC_HD static inline uint32_t sc_shade_pixel_vn(const sc_shade_params *s, const sc_frame_params *p,
-                                               const sc_shade_buffers *b, uint32_t x, uint32_t y,
-                                               const float (*vn)[3])
+/* The packed RGBA8 colour of pixel (x, y) (row 0 at the bottom) with hit h (h.tri indexes b's
+ * mesh) of a frame whose layout p carries this frame's depth range; id: the triangle's id in the
+ * image (the triangle-id view's colour): h.tri for a renderer's own hits, the whole mesh's id when
+ * b's mesh is a share of it; vn: the hit triangle's vertex normals when the caller computed them, or
+ * NULL (sc_shade_normal). b->hits is not read. */
+SC_HD static inline uint32_t sc_shade_hit_vn(const sc_shade_params *s, const sc_frame_params *p,
+                                             const sc_shade_buffers *b, uint32_t x, uint32_t y, sc_hit h,
+                                             uint32_t id, const float (*vn)[3])
 {
     const size_t px = (size_t)y * p->width + x;
-    const sc_hit h = b->hits[px];
     float gy = ((float)y + 0.5f) / (float)p->height;
     float rgb[3];
     for (int k = 0; k < 3; ++k) rgb[k] = s->bg_bottom[k] + (s->bg_top[k] - s->bg_bottom[k]) * gy;
@@ -184,7 +185,7 @@ SC_HD static inline uint32_t sc_shade_pixel_vn(const sc_shade_params *s, const s
     default:
         if (h.tri == SC_NO_HIT) break;
         if (s->mode == SC_VIEW_TRIANGLE_ID) {
-            sc_id_colour(h.tri, rgb);
+            sc_id_colour(id, rgb);
         } else if (s->mode == SC_VIEW_DEPTH) {
             float span = p->depth_max - p->depth_min;
             float v = span > 0.0f ? (h.depth - p->depth_min) / span : 0.0f;
@@ -236,6 +237,15 @@ SC_HD static inline uint32_t sc_shade_pixel_vn(const sc_shade_params *s, const s
         break;
     }
     return sc_pack_rgba8(rgb[0], rgb[1], rgb[2]);
+}
+
+/* The packed RGBA8 colour of pixel (x, y) of a frame, its hit read from b->hits (sc_shade_hit_vn). */
+SC_HD static inline uint32_t sc_shade_pixel_vn(const sc_shade_params *s, const sc_frame_params *p,
+                                               const sc_shade_buffers *b, uint32_t x, uint32_t y,
+                                               const float (*vn)[3])
+{
+    const sc_hit h = b->hits[(size_t)y * p->width + x];
+    return sc_shade_hit_vn(s, p, b, x, y, h, h.tri, vn);
 }
 
 /* The same, every vertex normal computed here. */

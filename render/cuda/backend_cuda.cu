@@ -153,6 +153,7 @@ static void free_mesh(sc_cuda_state *st)
     dev_free(st->indices); dev_free(st->adj_offsets); dev_free(st->adj_tris);
     dev_free(st->new_of_old); dev_free(st->positions_stage);
     dev_free(st->tri_keys); dev_free(st->tri_bins);
+    dev_free(st->share_ids);
     st->num_vertices = st->num_triangles = 0;
 }
 
@@ -1002,4 +1003,11 @@ extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     cuda_buffers,
     cuda_describe,
     sc_cuda_measure_limits, /* measure_limits (limits_cuda.cu) */
+    sc_cuda_set_share,      /* set_share .. pixels_over (keys_cuda.cu, shade_keys_cuda.cu) */
+    sc_cuda_hit_keys,
+    sc_cuda_resolve_keys,
+    sc_cuda_shade_keys,
+    sc_cuda_keys_min,
+    sc_cuda_hits_from_keys,
+    sc_cuda_pixels_over,
 };

@@ -181,6 +181,10 @@ typedef struct sc_cuda_state {
     uint32_t *tile_counts, *tile_cursors, *tile_offsets, *cell_offsets;
     unsigned long long *tile_offsets64;
     size_t count_cap, cursor_cap, tile_cap, off64_cap, cell_cap;
+    /* The whole mesh's ids of a share's triangles (sc_backend_ops.set_share): per triangle
+     * (device; NULL: share_first + t), and the ids the renderer owns. */
+    uint32_t *share_ids;
+    uint32_t share_first, owned_first, owned_end;
     /* Per pixel. */
     sc_hit *hits;
     uint32_t *tests;
@@ -303,6 +307,18 @@ sc_status sc_cuda_require_device_memory(const void *p, const char *what);
 sc_status sc_cuda_shadow_temp_bytes(const sc_cuda_state *st, size_t pixels, size_t *bytes);
 /* shade_cuda.cu */
 sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
+/* keys_cuda.cu: sort-last by hit keys (sc_backend_ops.set_share, hit_keys, resolve_keys, keys_min,
+ * hits_from_keys, pixels_over); shade_keys_cuda.cu: shade_keys. */
+extern "C" {
+sc_status sc_cuda_set_share(void *state, const uint32_t *ids, uint32_t first, uint32_t owned_first, uint32_t owned_end);
+sc_status sc_cuda_hit_keys(void *state, uint64_t *keys);
+sc_status sc_cuda_resolve_keys(void *state, const uint64_t *winners, sc_hit *hits);
+sc_status sc_cuda_shade_keys(void *state, const uint64_t *winners, void *rgba, size_t pitch, int background);
+sc_status sc_cuda_keys_min(uint64_t *acc, const uint64_t *part, uint64_t count, cudaStream_t s);
+sc_status sc_cuda_hits_from_keys(sc_hit *hits, const uint64_t *keys, uint64_t count, cudaStream_t s);
+sc_status sc_cuda_pixels_over(void *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height,
+                             cudaStream_t s);
+}
 /* limits_cuda.cu: the current device's copy bandwidth and ray-triangle test rate
  * (sc_backend_ops.measure_limits; num_threads is the host's, unused). */
 sc_status sc_cuda_measure_limits(uint32_t num_threads, sc_device_limits *out);

@@ -645,6 +645,14 @@ typedef struct sc_share_desc {
     int has_frame;
     float frame_center[3];
     float frame_radius;
+    /* The whole mesh's ids this share owns: owned_first .. owned_first + owned_count - 1 (0 count:
+     * every triangle of the share). A share may hold triangles it does not own (a halo: the
+     * triangles around its own that its vertices' smooth normals need, sc_mesh_share_make_halo); its
+     * hit keys (sc_renderer_hit_keys) count only its own, and it resolves and shades only the pixels
+     * whose winning triangle it owns, so each pixel has one owner. owned_first + owned_count must not
+     * pass SC_NO_HIT. */
+    uint32_t owned_first;
+    uint32_t owned_count;
 } sc_share_desc;
 
 /* sc_renderer_set_mesh of a share of a larger mesh (share NULL: the whole mesh, as set_mesh).
@@ -662,6 +670,7 @@ typedef struct sc_mesh_share {
     sc_share_desc share;
     float *positions;                /* owned: the vertices the share's triangles use, in first-use order */
     uint32_t *indices;               /* owned */
+    uint32_t *triangle_ids;          /* owned: share.triangle_ids of a share with a halo; else NULL */
 } sc_mesh_share;
 /* Share `part` of `parts` of a mesh: its triangles first_triangle = floor(n * part / parts) up to
  * floor(n * (part + 1) / parts) (n the mesh's triangles: every triangle in exactly one share, the
@@ -670,12 +679,142 @@ typedef struct sc_mesh_share {
  * range; OUT_OF_MEMORY. */
 sc_status sc_mesh_share_make(const sc_mesh_data *mesh, uint32_t parts, uint32_t part, sc_mesh_share *out);
 void sc_mesh_share_free(sc_mesh_share *share);
+/* The same share with its halo: besides its own triangles (as sc_mesh_share_make cuts them, which
+ * it owns: share.owned_first, share.owned_count), every triangle of the mesh that uses one of their
+ * vertices, all in the whole mesh's order (share.triangle_ids, ascending). Each vertex of an owned
+ * triangle then has its whole one-ring in the share, so the owner's smooth normals, and so its
+ * shaded pixels, are those of one renderer of the whole mesh (sc_renderer_shade_keys). The halo's
+ * triangles are ray cast by both shares, with the same hits. Deformers that move points along the
+ * rest normals (pulse, noise: sc_deformer_reads_normals) read normals of the halo's outer vertices
+ * that lack their whole one-rings, so with them a share's triangles near its border deform unlike
+ * the whole mesh's (as without a halo). Errors as sc_mesh_share_make. */
+sc_status sc_mesh_share_make_halo(const sc_mesh_data *mesh, uint32_t parts, uint32_t part, sc_mesh_share *out);
 
 /* acc[i] = the better of acc[i] and part[i] for i < count (host memory): the hit with the smaller
  * depth, at equal depth the lower triangle id; a pixel without a hit (SC_NO_HIT) loses to any hit.
  * Composite the hits of every share (sc_renderer_read_hits) into one buffer, in any order.
  * INVALID_ARGUMENT: acc or part NULL with count > 0. */
 sc_status sc_hits_composite(sc_hit *acc, const sc_hit *part, uint64_t count);
+
+/* ---- Hit keys: the composite on the device ----
+ * A pixel's hit as one 64-bit key: the depth's bits above the whole mesh's triangle id. A hit's depth
+ * is positive, so the smaller key is the better hit (nearer; at equal depth the lower id), and a pixel
+ * without a hit is SC_HIT_KEY_NONE, the largest: the composite of the shares' hits is the elementwise
+ * minimum of their keys (a reduction such as ncclAllReduce with ncclMin over ncclUint64 computes it
+ * too). A frame of several shares, all on the device:
+ *   1. each share renders (sc_renderer_render, rgba NULL) and writes its keys (sc_renderer_hit_keys);
+ *   2. the keys are composited (sc_hit_keys_composite_device) into the winners;
+ *   3. each share shades the pixels whose winner it owns (sc_renderer_shade_keys; the first also the
+ *      pixels without a hit), and gives their u, v (sc_renderer_resolve_keys) over the hits that
+ *      sc_hits_from_keys_device made from the winners.
+ * The image and hits are those of one renderer of the whole mesh, pixel for pixel, under the
+ * conditions of the shares above, with halo shares (sc_mesh_share_make_halo) for smooth shading, in
+ * the view modes shaded, id and normals, shadows off. sc_renderer_group does all of it for one
+ * process; with NCCL, sc_renderer_composite_nccl does it across processes. */
+#define SC_HIT_KEY_NONE UINT64_MAX
+
+/* Writes the key of each pixel of r's last frame (width x height, row 0 at the bottom) into keys,
+ * BACKEND memory: the whole mesh's ids, SC_HIT_KEY_NONE for no hit and for a hit on a triangle the
+ * share does not own (sc_share_desc.owned_*). CUDA: enqueued on the renderer's stream after the frames
+ * rendered; never waits, never allocates; keys holds them once the stream reaches the kernel. CPU
+ * backend: UNSUPPORTED (sc_renderer_read_hits and sc_hits_composite are its composite).
+ * INVALID_ARGUMENT: NULL, no frame rendered since the mesh, size or grid was set. Buffers must be
+ * device memory of the renderer's device (or of a peer it may access); others fail on the stream. */
+sc_status sc_renderer_hit_keys(const sc_renderer *r, uint64_t *keys);
+/* acc[i] = min(acc[i], part[i]) for i < count, device memory, enqueued on stream (NULL: the default
+ * stream) of the current device; no wait, no allocation. acc and part may be the same buffer.
+ * INVALID_ARGUMENT: NULL buffers with count > 0; UNSUPPORTED: built without CUDA. */
+sc_status sc_hit_keys_composite_device(uint64_t *acc, const uint64_t *part, uint64_t count, cudaStream_t stream);
+/* The same in host memory: the reference of the device composite. */
+sc_status sc_hit_keys_composite(uint64_t *acc, const uint64_t *part, uint64_t count);
+/* hits[i] from keys[i], device memory, on stream: tri and depth from the key, u = v = 0 (the owners
+ * fill them in: sc_renderer_resolve_keys); a pixel without a hit: tri SC_NO_HIT, depth +inf.
+ * INVALID_ARGUMENT: NULL buffers with count > 0; UNSUPPORTED: built without CUDA. */
+sc_status sc_hits_from_keys_device(sc_hit *hits, const uint64_t *keys, uint64_t count, cudaStream_t stream);
+/* For each pixel whose winner (winners: width x height keys, device memory) is a triangle r owns and
+ * r's own hit there: hits[pixel] = r's hit (whole mesh id, depth, u, v); other pixels are left as they
+ * are. CUDA only, enqueued on r's stream, no wait. INVALID_ARGUMENT as sc_renderer_hit_keys. */
+sc_status sc_renderer_resolve_keys(const sc_renderer *r, const uint64_t *winners, sc_hit *hits);
+/* Shades, as r's last frame would have, the pixels whose winner r owns (r's own hit there) into rgba
+ * (device memory, width x height RGBA8, pitch bytes a row, 0: width * 4), and with `background`
+ * nonzero also the pixels without a hit; other pixels are left as they are. The triangle-id view
+ * colours by the whole mesh's id. CUDA only, enqueued on r's stream, no wait. INVALID_ARGUMENT as
+ * sc_renderer_hit_keys, a pitch below width * 4; UNSUPPORTED: a view mode other than shaded,
+ * triangle id and normals (the others show per-renderer data: tiles, slabs, tests, the depth range),
+ * or shadows on (a share cannot see the other shares' casters). */
+sc_status sc_renderer_shade_keys(const sc_renderer *r, const uint64_t *winners, void *rgba, size_t pitch,
+                                 int background);
+
+/* ---- Renderer groups: one process, several renderers, one image ----
+ * A group splits a mesh into halo shares (sc_mesh_share_make_halo), one renderer (CUDA backend) per
+ * share, each on a device of a list (one device may hold several shares), and renders every frame
+ * as "Hit keys" above says: the shares render and write their keys, the keys are composited on the
+ * display device (the first share's), the winners go back to each share's device, each owner shades
+ * its pixels, and the images are merged on the display device. Between devices keys and images move
+ * by cudaMemcpyPeerAsync (peer access is enabled where the devices allow it); a share on the display
+ * device reads and writes the display device's buffers in place (SC_GROUP_COPY_ALWAYS: copied like a
+ * share of another device, so that one device runs the path of several). The image and hits equal
+ * one renderer's of the whole mesh pixel for pixel under the conditions of "Hit keys". */
+typedef struct sc_renderer_group sc_renderer_group;
+
+enum {
+    SC_GROUP_MAX_SHARES = 64,    /* shares of a group, 1 .. SC_GROUP_MAX_SHARES */
+    SC_GROUP_COPY_ALWAYS = 1     /* sc_group_desc.flags: copy keys, winners and images between shares
+                                    on the display device too, as between devices */
+};
+
+typedef struct sc_group_desc {
+    /* Every share's renderer: backend SC_BACKEND_DEFAULT or SC_BACKEND_CUDA, size, grid, options.
+     * stream: the display device's stream (the first share's; NULL: the group creates one, see
+     * sc_renderer_group_stream); the other shares get streams of their own. */
+    sc_renderer_desc renderer;
+    uint32_t shares;             /* 0: one per entry of devices (one when devices is NULL) */
+    const int *devices;          /* CUDA device ordinals, count device_count; share i runs on
+                                    devices[i % device_count]; repeats allowed; NULL: the current device */
+    uint32_t device_count;
+    uint32_t flags;              /* SC_GROUP_* */
+} sc_group_desc;
+
+/* What a group's last frame took (sc_renderer_group_stats; waits for it). */
+typedef struct sc_group_stats {
+    double frame_ms;             /* display device's stream: from the frame's start to the merged image
+                                    (device time, CUDA events) */
+    double composite_ms;         /* ... the keys' copies and composite (after every share's keys are done) */
+    uint64_t bytes_moved;        /* bytes copied between shares' buffers a frame (keys, winners, images) */
+    uint32_t shares;             /* shares of the group */
+    uint32_t devices;            /* distinct devices they run on */
+    uint64_t triangles;          /* the whole mesh's */
+    uint64_t triangles_max;      /* the largest share's, halo included */
+} sc_group_stats;
+
+/* Creates the group's renderers and buffers on their devices (peer access enabled where possible).
+ * Errors: INVALID_ARGUMENT (shares above SC_GROUP_MAX_SHARES, a device ordinal not present, a backend
+ * other than CUDA or default, the renderer descriptor's own errors), UNSUPPORTED (built without CUDA, no
+ * device), OUT_OF_MEMORY, CUDA. Every call leaves the caller's current device as it was. */
+sc_status sc_renderer_group_create(const sc_group_desc *desc, sc_renderer_group **out);
+void sc_renderer_group_destroy(sc_renderer_group *g);
+/* The mesh in halo shares (sc_mesh_share_make_halo), one per renderer. Errors as set_mesh. */
+sc_status sc_renderer_group_set_mesh(sc_renderer_group *g, const sc_mesh_data *mesh);
+/* As the sc_renderer_ calls, for every share. */
+sc_status sc_renderer_group_set_camera(sc_renderer_group *g, const sc_camera_desc *camera);
+sc_status sc_renderer_group_set_deform(sc_renderer_group *g, const sc_deform_desc *deform);
+sc_status sc_renderer_group_set_shading(sc_renderer_group *g, const sc_shading_desc *shading);
+sc_status sc_renderer_group_set_options(sc_renderer_group *g, const sc_render_options *options);
+/* One frame: time, and rgba (device memory of the display device, row 0 at the bottom) with its
+ * pitch, or NULL (the hits alone); positions and surface must be 0 (INVALID_ARGUMENT). Enqueued
+ * without waiting (each share's sc_renderer_render may wait as it does alone) and without
+ * allocation; the image is complete once the display stream (sc_renderer_group_stream) reaches the
+ * frame's end. UNSUPPORTED: a view mode or shadows sc_renderer_shade_keys refuses. */
+sc_status sc_renderer_group_render(sc_renderer_group *g, const sc_frame_desc *frame);
+/* The composited hits of the last frame (width x height, host memory); waits. */
+sc_status sc_renderer_group_read_hits(sc_renderer_group *g, sc_hit *out);
+/* The last frame's times and sizes; waits. INVALID_ARGUMENT: no frame rendered. */
+sc_status sc_renderer_group_stats(sc_renderer_group *g, sc_group_stats *out);
+/* The display device's stream, on which each frame ends (NULL for a NULL group). */
+cudaStream_t sc_renderer_group_stream(const sc_renderer_group *g);
+/* Share i's renderer (its stats, its hits), or NULL when i is not a share; share i's device in
+ * *device when device is not NULL. Calls on it must be made with that device current. */
+sc_renderer *sc_renderer_group_share(const sc_renderer_group *g, uint32_t i, int *device);
 
 #ifdef __cplusplus
 }

@@ -218,9 +218,14 @@ static void test_bad_combinations_are_refused(void)
 {
     app_options o;
     const char *bad[] = {"--time 99999 --dt 1 --frames 10", "--dt 3600 --frames 1000", "--time 99999.5 --frames 2 --dt 1",
-                         "--dt 3600", "--window --headless", "--headless --window"};
+                         "--dt 3600", "--window --headless", "--headless --window",
+                         /* --gpus: headless, shaded, id or normals, no shadows */
+                         "--gpus 2 --window", "--gpus 2 --shadows", "--gpus 2 --mode tiles",
+                         "--gpus 2 --light 1,2,3", "--gpus 0", "--gpus 65"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) SCT_CHECK_MSG(parse(&o, bad[i]) != 0, "accepted: %s", bad[i]);
     SCT_CHECK(parse(&o, "--time 99999 --dt 1 --frames 2") == 0);
+    SCT_CHECK(parse(&o, "--gpus 3 --mode id --headless") == 0 && o.gpus == 3);
+    SCT_CHECK(parse(&o, "--size 64x48") == 0 && o.gpus == 0);
 }
 
 static void test_unknown_option_and_missing_value(void)

@@ -1,6 +1,7 @@
 /* test_bench_options.c - slabcast-bench's command line: lists (defaults replaced, repeated options
  * added), every value's range, --shadows and what needs it (--images, the gl-shadowmap peer),
- * --vertex-order (the renderer's option), and one-line messages that name the option, the item and
+ * --vertex-order (the renderer's option), --gpus (the scaling run's share counts and what it refuses),
+ * and one-line messages that name the option, the item and
  * what is valid. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +169,27 @@ static void test_shadow_combinations(void)
     SCT_CHECK(strcmp(o.peers[0], "gl-shadowmap") == 0);
 }
 
+/* --gpus: a list of share counts 1 .. SC_GROUP_MAX_SHARES (none: the sweep), refused with shadows,
+ * peers or --images (a backend a group cannot run on is the group's to refuse, at run time). */
+static void test_gpus(void)
+{
+    bench_options o;
+    char msg[512];
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, NULL) == 0);
+    SCT_CHECK(o.gpu_count == 0);
+    SCT_REQUIRE(parse(&o, msg, sizeof msg, "--gpus", "1,2,4", "--gpus=64", NULL) == 0);
+    SCT_REQUIRE(o.gpu_count == 4);
+    SCT_CHECK(o.gpus[0] == 1 && o.gpus[1] == 2 && o.gpus[2] == 4 && o.gpus[3] == 64);
+    SCT_CHECK(parse(&o, msg, sizeof msg, "--gpus", "2,0", NULL) == -1);
+    check_message(msg, "--gpus '2,0'", "out of range");
+    SCT_CHECK(parse(&o, msg, sizeof msg, "--gpus", "65", NULL) == -1);
+    check_message(msg, "--gpus", "1 .. 64");
+    SCT_CHECK(parse(&o, msg, sizeof msg, "--gpus", "2", "--shadows", "on", NULL) == -1);
+    check_message(msg, "--gpus", "without shadows");
+    SCT_CHECK(parse(&o, msg, sizeof msg, "--gpus", "2", "--images", "d", NULL) == -1);
+    check_message(msg, "--gpus", "--images");
+}
+
 /* Each bad value: exit status of the parse, and the words its message must hold. */
 static void test_errors(void)
 {
@@ -278,6 +300,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_shadows);
     SCT_RUN(test_shadow_combinations);
     SCT_RUN(test_vertex_order);
+    SCT_RUN(test_gpus);
     SCT_RUN(test_errors);
     SCT_RUN(test_unbuilt_peer);
     SCT_RUN(test_usage_errors);

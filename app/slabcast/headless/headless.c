@@ -100,6 +100,7 @@ static int write_image(const app_image *img, const char *path, app_image_format 
 
 int app_run_headless(const app_options *o, app_scene *s)
 {
+    if (o->gpus) return app_run_headless_group(o, s);
     unsigned w = o->width, h = o->height;
     const sc_backend_info *info = &s->backend_info;
     const char *backend = info->name;
