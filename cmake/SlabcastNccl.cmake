@@ -1,7 +1,8 @@
 # SLABCAST_NCCL: the NCCL composite of shares across processes (render/nccl, library slabcast_nccl,
 # header sc_nccl.h). AUTO (the default) builds it when CUDA is built and nccl.h and libnccl are found
 # (the CUDA 13 toolkit ships them: <toolkit>/include, <toolkit>/lib); ON requires them; OFF never
-# builds it. Only what links slabcast_nccl links libnccl: every other target builds and runs
+# builds it. slabcast_nccl loads libnccl at its first call (render/nccl/nccl_loader.c) rather than
+# linking it, and only it needs NCCL's header: every other target builds and runs
 # unchanged without it. SLABCAST_WITH_NCCL says what was decided.
 set(SLABCAST_NCCL AUTO CACHE STRING "Build the NCCL composite: AUTO (when nccl.h and libnccl are found), ON or OFF")
 set_property(CACHE SLABCAST_NCCL PROPERTY STRINGS AUTO ON OFF)

@@ -1,17 +1,18 @@
 /* composite_nccl.c - sc_renderer_composite_nccl (sc_nccl.h): the keys all-reduced by minimum, the
  * owners' pixels reduced by maximum onto the root, on the renderer's stream. */
 #include <cuda_runtime_api.h>
-#include <nccl.h>
 
+#include "nccl_loader.h"
 #include "renderer_internal.h"
 #include "sc_nccl.h"
 #include "sc_report.h"
 
-#define SC_NCCL_CHECK(call)                                                                               \
+/* An NCCL call through the loaded entry points f (nccl_loader.h). */
+#define SC_NCCL_CHECK(f, call)                                                                            \
     do {                                                                                                  \
-        ncclResult_t sc_nccl_res_ = (call);                                                               \
+        ncclResult_t sc_nccl_res_ = (f)->call;                                                            \
         if (sc_nccl_res_ != ncclSuccess)                                                                  \
-            return SC_FAIL(SC_ERROR_CUDA, "%s failed: %s", #call, ncclGetErrorString(sc_nccl_res_));      \
+            return SC_FAIL(SC_ERROR_CUDA, "nccl %s failed: %s", #call, (f)->get_error_string(sc_nccl_res_)); \
     } while (0)
 
 uint64_t sc_nccl_frame_bytes(uint32_t width, uint32_t height)
@@ -35,19 +36,23 @@ sc_status sc_nccl_composite_keys(const sc_renderer *r, const sc_nccl_desc *nccl,
 {
     SC_TRY(check(r, nccl, keys, (const uint32_t *)keys));
     const size_t n = (size_t)r->params.width * r->params.height;
+    const sc_nccl_fns *f;
+    SC_TRY(sc_nccl_functions(&f));
     SC_TRY(sc_renderer_hit_keys(r, keys));
-    SC_NCCL_CHECK(ncclAllReduce(keys, keys, n, ncclUint64, ncclMin, (ncclComm_t)nccl->comm, r->desc.stream));
+    SC_NCCL_CHECK(f, all_reduce(keys, keys, n, ncclUint64, ncclMin, (ncclComm_t)nccl->comm, r->desc.stream));
     return SC_OK;
 }
 
 sc_status sc_nccl_merge_image(const sc_renderer *r, const sc_nccl_desc *nccl, const uint64_t *keys, uint32_t *image)
 {
     SC_TRY(check(r, nccl, keys, image));
+    const sc_nccl_fns *f;
+    SC_TRY(sc_nccl_functions(&f));
     const size_t n = (size_t)r->params.width * r->params.height;
     const cudaStream_t stream = r->desc.stream;
     SC_CUDA_CHECK(cudaMemsetAsync(image, 0, n * sizeof *image, stream));
     SC_TRY(sc_renderer_shade_keys(r, keys, image, 4 * (size_t)r->params.width, nccl->rank == nccl->root));
-    SC_NCCL_CHECK(ncclReduce(image, image, n, ncclUint32, ncclMax, nccl->root, (ncclComm_t)nccl->comm, stream));
+    SC_NCCL_CHECK(f, reduce(image, image, n, ncclUint32, ncclMax, nccl->root, (ncclComm_t)nccl->comm, stream));
     return SC_OK;
 }
 

@@ -6,7 +6,8 @@
  * shades the pixels it owns into an image of zeros (the root the background too), and ncclReduce
  * (ncclMax, ncclUint32) merges the images onto the root, which copies it into its rgba. The image
  * equals one renderer's of the whole mesh pixel for pixel under the conditions of slabcast.h's "Hit
- * keys". Plain C: the communicator is passed as void * (an ncclComm_t). NVLink multicast (NVLS) is
+ * keys". Plain C: the communicator is passed as void * (an ncclComm_t); NCCL itself is loaded at the
+ * first call (sc_nccl_available). NVLink multicast (NVLS) is
  * never asked for: no cuMulticast call; leave NCCL_NVLS_ENABLE as the machine sets it. */
 #ifndef SC_NCCL_H
 #define SC_NCCL_H
@@ -46,6 +47,13 @@ sc_status sc_renderer_composite_nccl(const sc_renderer *r, const sc_nccl_desc *n
  * 0 at the bottom, pitch width * 4), complete once the root's stream passes ncclGroupEnd's work. */
 sc_status sc_nccl_composite_keys(const sc_renderer *r, const sc_nccl_desc *nccl, uint64_t *keys);
 sc_status sc_nccl_merge_image(const sc_renderer *r, const sc_nccl_desc *nccl, const uint64_t *keys, uint32_t *image);
+
+/* SC_OK when NCCL can be used: slabcast_nccl loads libnccl.so.2 at its first call (it does not link
+ * it, so a program starts without NCCL installed), or the file the environment variable
+ * SLABCAST_NCCL_LIBRARY names. UNSUPPORTED, with the loader's reason in sc_last_error(), when it cannot;
+ * the calls above answer the same then. A caller that links NCCL itself shares its library (the same
+ * soname): load it before the first call, and leave SLABCAST_NCCL_LIBRARY unset. */
+sc_status sc_nccl_available(void);
 
 /* The bytes one rank sends a frame (the all-reduce of the keys and the reduce of the image, as the
  * data sizes; the algorithm's own traffic is NCCL's), for a bench's table. */
