@@ -79,9 +79,9 @@ sc_status sc_mesh_frame(const sc_mesh_data *mesh, float center[3], float *radius
     return SC_OK;
 }
 
-sc_status sc_mesh_share_make(const sc_mesh_data *mesh, uint32_t parts, uint32_t part, sc_mesh_share *out)
+sc_status sc_share_part(const sc_mesh_data *mesh, uint32_t parts, uint32_t part, sc_mesh_share *out, const char *call,
+                        uint32_t *t0, uint32_t *t1)
 {
-    static const char *const call = "sc_mesh_share_make";
     if (!out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL out", call);
     memset(out, 0, sizeof *out);
     if (parts == 0 || part >= parts)
@@ -89,8 +89,14 @@ sc_status sc_mesh_share_make(const sc_mesh_data *mesh, uint32_t parts, uint32_t 
                        parts);
     SC_TRY(check_indices(mesh, call));
     const uint64_t n = mesh->triangle_count;
-    const uint32_t t0 = (uint32_t)(n * part / parts), t1 = (uint32_t)(n * (part + 1) / parts);
-    const uint32_t count = t1 - t0;
+    *t0 = (uint32_t)(n * part / parts);
+    *t1 = (uint32_t)(n * (part + 1) / parts);
+    return SC_OK;
+}
+
+sc_status sc_share_compact(const sc_mesh_data *mesh, const uint32_t *ids, uint32_t first, uint32_t count,
+                           sc_mesh_share *out, const char *call)
+{
     /* The vertices of the share in the order its triangles first use them. */
     uint32_t *new_of_old = malloc(((size_t)mesh->vertex_count + 1) * sizeof *new_of_old);
     out->indices = malloc((3 * (size_t)count + 1) * sizeof *out->indices);
@@ -102,10 +108,13 @@ sc_status sc_mesh_share_make(const sc_mesh_data *mesh, uint32_t parts, uint32_t 
     }
     for (uint32_t v = 0; v < mesh->vertex_count; ++v) new_of_old[v] = UINT32_MAX;
     uint32_t used = 0;
-    for (uint64_t i = 0; i < 3 * (uint64_t)count; ++i) {
-        const uint32_t v = mesh->indices[3 * (uint64_t)t0 + i];
-        if (new_of_old[v] == UINT32_MAX) new_of_old[v] = used++;
-        out->indices[i] = new_of_old[v];
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint64_t t = ids ? ids[k] : (uint64_t)first + k;
+        for (int j = 0; j < 3; ++j) {
+            const uint32_t v = mesh->indices[3 * t + (uint64_t)j];
+            if (new_of_old[v] == UINT32_MAX) new_of_old[v] = used++;
+            out->indices[3 * (size_t)k + (size_t)j] = new_of_old[v];
+        }
     }
     out->positions = malloc((3 * (size_t)used + 1) * sizeof *out->positions);
     if (!out->positions) {
@@ -114,15 +123,25 @@ sc_status sc_mesh_share_make(const sc_mesh_data *mesh, uint32_t parts, uint32_t 
         return SC_FAIL(SC_ERROR_OUT_OF_MEMORY, "%s: out of host memory (%u vertices)", call, used);
     }
     for (uint32_t v = 0; v < mesh->vertex_count; ++v)
-        if (new_of_old[v] != UINT32_MAX) memcpy(out->positions + 3 * (size_t)new_of_old[v], mesh->positions + 3 * (size_t)v, 3 * sizeof(float));
+        if (new_of_old[v] != UINT32_MAX)
+            memcpy(out->positions + 3 * (size_t)new_of_old[v], mesh->positions + 3 * (size_t)v, 3 * sizeof(float));
     free(new_of_old);
     out->mesh.positions = out->positions;
     out->mesh.vertex_count = used;
     out->mesh.indices = out->indices;
     out->mesh.triangle_count = count;
-    out->share.first_triangle = t0;
     out->share.has_frame = 1;
     (void)sc_mesh_bounds(mesh, out->share.frame_center, &out->share.frame_radius);
+    return SC_OK;
+}
+
+sc_status sc_mesh_share_make(const sc_mesh_data *mesh, uint32_t parts, uint32_t part, sc_mesh_share *out)
+{
+    static const char *const call = "sc_mesh_share_make";
+    uint32_t t0 = 0, t1 = 0;
+    SC_TRY(sc_share_part(mesh, parts, part, out, call, &t0, &t1));
+    SC_TRY(sc_share_compact(mesh, NULL, t0, t1 - t0, out, call));
+    out->share.first_triangle = t0;
     return SC_OK;
 }
 

@@ -981,6 +981,22 @@ static sc_status cuda_buffers(void *state, sc_backend_buffers *out)
 }
 
 /* The backend's table, listed by api/backend_registry.c (positional: sc_backend_ops' field order). */
+/* sc_backend_ops.set_share (after every set_mesh, which dropped the last share's ids with the mesh):
+ * the whole mesh's ids of the share's triangles on the device (ids NULL: first + t), the ids it owns. */
+extern "C" sc_status sc_cuda_set_share(void *state, const uint32_t *ids, uint32_t first, uint32_t owned_first,
+                                       uint32_t owned_end)
+{
+    sc_cuda_state *st = (sc_cuda_state *)state;
+    st->share_first = first;
+    st->owned_first = owned_first;
+    st->owned_end = owned_end;
+    dev_free(st->share_ids);
+    if (!ids || st->num_triangles == 0) return SC_OK;
+    SC_TRY(dev_alloc(st->share_ids, st->num_triangles, "the share's triangle ids"));
+    SC_CUDA_CHECK(cudaMemcpy(st->share_ids, ids, (size_t)st->num_triangles * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    return SC_OK;
+}
+
 extern "C" const sc_backend_ops sc_backend_cuda_ops = {
     SC_BACKEND_CUDA,        /* kind */
     "CUDA",                 /* name */

@@ -307,8 +307,8 @@ sc_status sc_cuda_require_device_memory(const void *p, const char *what);
 sc_status sc_cuda_shadow_temp_bytes(const sc_cuda_state *st, size_t pixels, size_t *bytes);
 /* shade_cuda.cu */
 sc_status sc_cuda_shade(const sc_cuda_state *st, const sc_frame_params *p, cudaStream_t s);
-/* keys_cuda.cu: sort-last by hit keys (sc_backend_ops.set_share, hit_keys, resolve_keys, keys_min,
- * hits_from_keys, pixels_over); shade_keys_cuda.cu: shade_keys. */
+/* Sort-last by hit keys: backend_cuda.cu set_share; keys_cuda.cu hit_keys, resolve_keys, keys_min,
+ * hits_from_keys, pixels_over; shade_keys_cuda.cu shade_keys. */
 extern "C" {
 sc_status sc_cuda_set_share(void *state, const uint32_t *ids, uint32_t first, uint32_t owned_first, uint32_t owned_end);
 sc_status sc_cuda_hit_keys(void *state, uint64_t *keys);

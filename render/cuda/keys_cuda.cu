@@ -1,13 +1,15 @@
 /* keys_cuda.cu - sort-last by hit keys on the device (slabcast.h "Hit keys"; the key of
- * render/core/composite.h): a share's ids, its per-pixel keys, the elementwise minimum of two key
- * buffers, hits made from the winning keys, the owners' u and v written back into them, and an image
- * that holds its owner's pixels and zeros elsewhere laid over another (its nonzero words). One thread per element, grid-stride; no allocation or wait but set_share's. */
+ * render/core/composite.h): a share's per-pixel keys, the elementwise minimum of two key buffers,
+ * hits made from the winning keys, the owners' u and v written back into them, and an image that holds
+ * its owner's pixels and zeros elsewhere laid over another (its nonzero words). One thread per
+ * element, grid-stride; no allocation or wait (the share's ids are set_share's, backend_cuda.cu). */
 #include <cuda_runtime.h>
 #include <math.h>
 
 #include "backend_cuda.h"
 #include "composite.h"
 #include "keys_cuda.cuh"
+#include "rgba_store.cuh"
 #include "sc_report.h"
 
 enum { SC_KEYS_THREADS = 256, SC_KEYS_MAX_BLOCKS = 65535 };
@@ -65,38 +67,15 @@ __global__ void sc_hits_from_keys_kernel(sc_hit *hits, const uint64_t *keys, uin
     }
 }
 
-/* part's nonzero words over acc. Pixel words may be unaligned in the caller's rows (any pitch): written
- * as bytes there. */
+/* part's nonzero words over acc (rows of any pitch: sc_store_rgba8). */
 __global__ void sc_pixels_over_kernel(uint8_t *acc, size_t pitch, const uint32_t *part, uint32_t width, uint32_t height)
 {
     const uint64_t n = (uint64_t)width * height;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
         const uint32_t b = part[i];
         if (b == 0) continue;
-        uint8_t *dst = acc + (size_t)(i / width) * pitch + 4 * (size_t)(i % width);
-        if (((uintptr_t)dst & 3u) == 0) *(uint32_t *)dst = b;
-        else
-            for (int k = 0; k < 4; ++k) dst[k] = (uint8_t)(b >> (8 * k));
+        sc_store_rgba8(acc + (size_t)(i / width) * pitch + 4 * (size_t)(i % width), b);
     }
-}
-
-extern "C" sc_status sc_cuda_set_share(void *state, const uint32_t *ids, uint32_t first, uint32_t owned_first,
-                                       uint32_t owned_end)
-{
-    sc_cuda_state *st = (sc_cuda_state *)state;
-    if (st->share_ids) {
-        SC_CUDA_CHECK(cudaStreamSynchronize(st->stream));
-        SC_CUDA_CHECK(cudaFree(st->share_ids));
-        st->share_ids = NULL;
-    }
-    st->share_first = first;
-    st->owned_first = owned_first;
-    st->owned_end = owned_end;
-    if (!ids || st->num_triangles == 0) return SC_OK;
-    const size_t bytes = (size_t)st->num_triangles * sizeof(uint32_t);
-    SC_CUDA_CHECK(cudaMalloc((void **)&st->share_ids, bytes));
-    SC_CUDA_CHECK(cudaMemcpy(st->share_ids, ids, bytes, cudaMemcpyHostToDevice));
-    return SC_OK;
 }
 
 extern "C" sc_status sc_cuda_hit_keys(void *state, uint64_t *keys)

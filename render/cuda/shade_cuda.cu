@@ -8,6 +8,7 @@
 
 #include "backend_cuda.h"
 #include "render_tuning.h"
+#include "rgba_store.cuh"
 #include "sc_report.h"
 #include "shade.h"
 
@@ -89,12 +90,7 @@ sc_shade_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cuda_globa
     if (!inside) return;
     const uint32_t packed = sc_shade_pixel_vn(&sp.s, &p, &b, x, y, have_vn ? (const float (*)[3])vn : NULL);
     if (sp.rgba) {
-        uint8_t *dst = sp.rgba + (size_t)y * sp.pitch + 4 * (size_t)x;
-        if (((uintptr_t)dst & 3u) == 0) {
-            *(uint32_t *)dst = packed;
-        } else {
-            for (int k = 0; k < 4; ++k) dst[k] = (uint8_t)(packed >> (8 * k));
-        }
+        sc_store_rgba8(sp.rgba + (size_t)y * sp.pitch + 4 * (size_t)x, packed);
     } else
         surf2Dwrite(packed, (cudaSurfaceObject_t)sp.surface, (int)(4 * x), (int)y);
 }

@@ -10,6 +10,7 @@
 #include "backend_cuda.h"
 #include "keys_cuda.cuh"
 #include "render_tuning.h"
+#include "rgba_store.cuh"
 #include "sc_report.h"
 #include "shade.h"
 
@@ -38,12 +39,7 @@ sc_shade_keys_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cuda_
     }
     const sc_shade_buffers b = {hits, NULL, NULL, NULL, idx, pos, adj_offsets, adj_tris, NULL, NULL};
     const uint32_t packed = sc_shade_hit_vn(&fc->shade.s, &p, &b, x, y, h, (uint32_t)w, NULL);
-    uint8_t *dst = rgba + (size_t)y * pitch + 4 * (size_t)x;
-    if (((uintptr_t)dst & 3u) == 0) {
-        *(uint32_t *)dst = packed;
-    } else {
-        for (int k = 0; k < 4; ++k) dst[k] = (uint8_t)(packed >> (8 * k));
-    }
+    sc_store_rgba8(rgba + (size_t)y * pitch + 4 * (size_t)x, packed);
 }
 
 extern "C" sc_status sc_cuda_shade_keys(void *state, const uint64_t *winners, void *rgba, size_t pitch, int background)
