@@ -202,6 +202,85 @@ SC_HD static inline void sc_centre_span(float b0, float b1, float margin, uint32
     *f1 = floorf(sc_minf(SC_FSUB(SC_FADD(b1, margin), 0.5f), (float)extent));
 }
 
+/* Minimum, maximum and magnitude of finite floats, the fast path of sc_view_extent and sc_px_bounds3:
+ * on the GPU fminf / fmaxf / fabsf (one FMNMX, the magnitude an operand modifier), on the host the
+ * select forms. On finite operands the two differ only in the sign of a zero result (the select forms
+ * keep -0 where fminf / fmaxf / fabsf may give +0), and no use of these results depends on that sign:
+ * ext enters near + ext and a product added to the margin, wmin max(wmin, near), the bounds their
+ * difference with the margin, big the sum big + view of sc_bin_margin (near, the margin and view are
+ * positive). So both give the same clip plane, key, margin and pixel bounds. Non-finite operands take
+ * the select forms, whose NaN order the classification's conservative bounds rely on. */
+#if !defined(SC_FIN_MIN) /* a test may define them (test_classify_zero_sign) */
+#if defined(__CUDA_ARCH__)
+#define SC_FIN_MIN(a, b) fminf((a), (b))
+#define SC_FIN_MAX(a, b) fmaxf((a), (b))
+#define SC_FIN_ABS(a) fabsf(a)
+#else
+#define SC_FIN_MIN(a, b) sc_minf((a), (b))
+#define SC_FIN_MAX(a, b) sc_maxf((a), (b))
+#define SC_FIN_ABS(a) sc_absf(a)
+#endif
+#endif
+
+/* Nonzero when all n values are finite: their sum is (a non-finite value makes it inf or NaN; a sum
+ * that overflows only sends finite values down the select path, which gives the same results). */
+SC_HD static inline int sc_all_finite(const float *v, int n)
+{
+    float sum = 0.0f;
+    for (int i = 0; i < n; ++i) sum = SC_FADD(sum, v[i]);
+    return isfinite(sum);
+}
+
+/* The view extent of a triangle (ext: the largest magnitude of its view coordinates, the scale of their
+ * rounding) and its nearest depth wmin. */
+SC_HD static inline void sc_view_extent(const float *vx, const float *vy, const float *vw, float *ext_out,
+                                        float *wmin_out)
+{
+    const float all[9] = {vx[0], vx[1], vx[2], vy[0], vy[1], vy[2], vw[0], vw[1], vw[2]};
+    if (sc_all_finite(all, 9)) {
+        float ext = 0.0f;
+        SC_UNROLL
+        for (int i = 0; i < 9; ++i) ext = SC_FIN_MAX(ext, SC_FIN_ABS(all[i]));
+        *ext_out = ext;
+        *wmin_out = SC_FIN_MIN(SC_FIN_MIN(vw[0], vw[1]), vw[2]);
+        return;
+    }
+    float wmin = INFINITY, ext = 0.0f;
+    SC_UNROLL
+    for (int i = 0; i < 3; ++i) {
+        wmin = sc_minf(wmin, vw[i]);
+        ext = sc_maxf(ext, sc_maxf(sc_absf(vw[i]), sc_maxf(sc_absf(vx[i]), sc_absf(vy[i]))));
+    }
+    *ext_out = ext;
+    *wmin_out = wmin;
+}
+
+/* Bounds of three projected vertices (X[i], Y[i]) and big, the largest magnitude among them. */
+SC_HD static inline void sc_px_bounds3(const float *X, const float *Y, float *bx0, float *bx1, float *by0,
+                                       float *by1, float *big)
+{
+    const float all[6] = {X[0], X[1], X[2], Y[0], Y[1], Y[2]};
+    if (sc_all_finite(all, 6)) {
+        *bx0 = SC_FIN_MIN(SC_FIN_MIN(X[0], X[1]), X[2]);
+        *bx1 = SC_FIN_MAX(SC_FIN_MAX(X[0], X[1]), X[2]);
+        *by0 = SC_FIN_MIN(SC_FIN_MIN(Y[0], Y[1]), Y[2]);
+        *by1 = SC_FIN_MAX(SC_FIN_MAX(Y[0], Y[1]), Y[2]);
+        float m = 0.0f;
+        SC_UNROLL
+        for (int i = 0; i < 6; ++i) m = SC_FIN_MAX(m, SC_FIN_ABS(all[i]));
+        *big = m;
+        return;
+    }
+    float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, m = 0.0f;
+    SC_UNROLL
+    for (int i = 0; i < 3; ++i) {
+        x0 = sc_minf(x0, X[i]); x1 = sc_maxf(x1, X[i]);
+        y0 = sc_minf(y0, Y[i]); y1 = sc_maxf(y1, Y[i]);
+        m = sc_maxf(m, sc_maxf(sc_absf(X[i]), sc_absf(Y[i])));
+    }
+    *bx0 = x0; *bx1 = x1; *by0 = y0; *by1 = y1; *big = m;
+}
+
 /* The tiles of pixel columns or rows px0 <= px1 (tile size ts): the quotients by a shift when ts is a
  * power of two (the default 8, and 16), else by division; the same quotients either way (a GPU's
  * integer division is a few dozen instructions, the classification's largest single cost). */
@@ -244,14 +323,13 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
 
     /* View space: x, y and depth w; ext: the largest view coordinate (the scale of their rounding). */
     float vx[3], vy[3], vw[3];
-    float wmin = INFINITY, ext = 0.0f;
     SC_UNROLL
     for (int i = 0; i < 3; ++i) {
         float d[3] = {SC_FSUB(v[i][0], p->eye[0]), SC_FSUB(v[i][1], p->eye[1]), SC_FSUB(v[i][2], p->eye[2])};
         sc_view_of(p, d, &vx[i], &vy[i], &vw[i]);
-        wmin = sc_minf(wmin, vw[i]);
-        ext = sc_maxf(ext, sc_maxf(sc_absf(vw[i]), sc_maxf(sc_absf(vx[i]), sc_absf(vy[i]))));
     }
+    float ext, wmin;
+    sc_view_extent(vx, vy, vw, &ext, &wmin);
     const float nearp = p->near_plane, nearc = sc_clip_near(p, ext);
     if (!(vw[0] >= nearc || vw[1] >= nearc || vw[2] >= nearc)) return 0; /* wholly behind near */
     float key = SC_FMUL(sc_maxf(wmin, nearp), SC_FSUB(1.0f, SC_DEPTH_KEY_MARGIN));
@@ -266,13 +344,10 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
     if (vw[0] >= nearc && vw[1] >= nearc && vw[2] >= nearc) {
         SC_UNROLL
         for (int i = 0; i < 3; ++i) {
-            float X = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
-            float Y = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
-            s->sx[i] = X; s->sy[i] = Y;
-            bx0 = sc_minf(bx0, X); bx1 = sc_maxf(bx1, X);
-            by0 = sc_minf(by0, Y); by1 = sc_maxf(by1, Y);
-            big = sc_maxf(big, sc_maxf(sc_absf(X), sc_absf(Y)));
+            s->sx[i] = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
+            s->sy[i] = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
         }
+        sc_px_bounds3(s->sx, s->sy, &bx0, &bx1, &by0, &by1, &big);
         n = 3;
     } else {
         SC_UNROLL
@@ -331,26 +406,21 @@ SC_HD static inline int sc_tri_pixel_box(const sc_frame_params *p, const float *
 {
     const float *v[3] = {da, db, dc};
     float vx[3], vy[3], vw[3];
-    float ext = 0.0f;
     SC_UNROLL
-    for (int i = 0; i < 3; ++i) {
-        sc_view_of(p, v[i], &vx[i], &vy[i], &vw[i]);
-        ext = sc_maxf(ext, sc_maxf(sc_absf(vw[i]), sc_maxf(sc_absf(vx[i]), sc_absf(vy[i]))));
-    }
+    for (int i = 0; i < 3; ++i) sc_view_of(p, v[i], &vx[i], &vy[i], &vw[i]);
+    float ext, wmin;
+    sc_view_extent(vx, vy, vw, &ext, &wmin);
     const float nearc = sc_clip_near(p, ext);
     if (!(vw[0] >= nearc && vw[1] >= nearc && vw[2] >= nearc)) return 0;
     const sc_pixel_proj q = sc_pixel_proj_of(p);
-    float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY, big = 0.0f;
+    float X[3], Y[3];
     SC_UNROLL
     for (int i = 0; i < 3; ++i) {
-        const float X = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
-        const float Y = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
-        bx0 = sc_minf(bx0, X);
-        bx1 = sc_maxf(bx1, X);
-        by0 = sc_minf(by0, Y);
-        by1 = sc_maxf(by1, Y);
-        big = sc_maxf(big, sc_maxf(sc_absf(X), sc_absf(Y)));
+        X[i] = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
+        Y[i] = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
     }
+    float bx0, bx1, by0, by1, big;
+    sc_px_bounds3(X, Y, &bx0, &bx1, &by0, &by1, &big);
     if (!isfinite(big)) return 0;
     const float margin = sc_bin_margin(p, big);
     float fx0, fx1, fy0, fy1;
