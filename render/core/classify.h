@@ -14,8 +14,10 @@
  *    hull of the computed float vertices.
  * 2. The margin (sc_bin_margin) bounds, in pixels, the vertex errors of 1 and how far a pixel ray of
  *    sc_frame.h, as rounded, can stray from the exact pixel centre: the ray's direction, shear and
- *    edge functions, and the view-space dot products and divisions of the projection, each a few
- *    roundings relative to a view-space length. In pixels those are at most about 50 u times
+ *    edge functions, and the view-space dot products and the projection c + (k v) (1 / w) (a
+ *    reciprocal and two products: one rounding more than a division, at most u (big + k + S^2 / k)
+ *    in pixels, as |c| <= S / 2 <= k + S^2 / k), each a few roundings relative to a view-space
+ *    length. In pixels those are at most about 51 u times
  *    big + k + S^2 / k, where big is the largest absolute pixel coordinate of the polygon, k the
  *    projection's focal length in pixels and S the larger side of the target (S^2 / k: rays at the
  *    edge of a wide field of view). For a clipped polygon, big also counts k times the triangle's
@@ -187,10 +189,13 @@ SC_HD static inline sc_pixel_proj sc_pixel_proj_of(const sc_frame_params *p)
     return q;
 }
 
-/* Pixel coordinate of view coordinate v at depth w (k, c: the axis's scale and centre). */
-SC_HD static inline float sc_to_px(float k, float c, float v, float w)
+/* Pixel coordinate of view coordinate v at depth w, given iw = SC_FRCP(w), the reciprocal both axes of
+ * a vertex share (k, c: the axis's scale and centre): c + (k v) iw, each operation rounded once (one
+ * rounding more than a division by w, in the header's budget; a GPU's correctly rounded division
+ * costs about twice a correctly rounded reciprocal and a product). */
+SC_HD static inline float sc_to_px(float k, float c, float v, float iw)
 {
-    return SC_FADD(c, SC_FDIV(SC_FMUL(k, v), w));
+    return SC_FADD(c, SC_FMUL(SC_FMUL(k, v), iw));
 }
 
 /* The pixel centres x + 0.5 of one axis inside [b0 - margin, b1 + margin], as floats: first =
@@ -344,8 +349,9 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
     if (vw[0] >= nearc && vw[1] >= nearc && vw[2] >= nearc) {
         SC_UNROLL
         for (int i = 0; i < 3; ++i) {
-            s->sx[i] = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
-            s->sy[i] = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
+            const float iw = SC_FRCP(vw[i]);
+            s->sx[i] = sc_to_px(q.kx, q.cx, vx[i], iw);
+            s->sy[i] = sc_to_px(q.ky, q.cy, vy[i], iw);
         }
         sc_px_bounds3(s->sx, s->sy, &bx0, &bx1, &by0, &by1, &big);
         n = 3;
@@ -355,16 +361,18 @@ SC_HD static inline int sc_tri_classify(const sc_frame_params *p, const float *a
             const int j = i == 2 ? 0 : i + 1;
             const int in_i = vw[i] >= nearc, in_j = vw[j] >= nearc;
             if (in_i) {
-                float X = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
-                float Y = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
+                const float iw = SC_FRCP(vw[i]);
+                float X = sc_to_px(q.kx, q.cx, vx[i], iw);
+                float Y = sc_to_px(q.ky, q.cy, vy[i], iw);
                 sc_poly_push(X, Y, s->sx, s->sy, &n, &bx0, &bx1, &by0, &by1, &big);
             }
             if (in_i != in_j) {
                 float f = SC_FDIV(SC_FSUB(nearc, vw[i]), SC_FSUB(vw[j], vw[i]));
                 float px = SC_FADD(vx[i], SC_FMUL(f, SC_FSUB(vx[j], vx[i])));
                 float py = SC_FADD(vy[i], SC_FMUL(f, SC_FSUB(vy[j], vy[i])));
-                float X = sc_to_px(q.kx, q.cx, px, nearc);
-                float Y = sc_to_px(q.ky, q.cy, py, nearc);
+                const float iw = SC_FRCP(nearc);
+                float X = sc_to_px(q.kx, q.cx, px, iw);
+                float Y = sc_to_px(q.ky, q.cy, py, iw);
                 sc_poly_push(X, Y, s->sx, s->sy, &n, &bx0, &bx1, &by0, &by1, &big);
             }
         }
@@ -416,8 +424,9 @@ SC_HD static inline int sc_tri_pixel_box(const sc_frame_params *p, const float *
     float X[3], Y[3];
     SC_UNROLL
     for (int i = 0; i < 3; ++i) {
-        X[i] = sc_to_px(q.kx, q.cx, vx[i], vw[i]);
-        Y[i] = sc_to_px(q.ky, q.cy, vy[i], vw[i]);
+        const float iw = SC_FRCP(vw[i]);
+        X[i] = sc_to_px(q.kx, q.cx, vx[i], iw);
+        Y[i] = sc_to_px(q.ky, q.cy, vy[i], iw);
     }
     float bx0, bx1, by0, by1, big;
     sc_px_bounds3(X, Y, &bx0, &bx1, &by0, &by1, &big);
