@@ -32,11 +32,10 @@ enum {
     SC_CUDA_PROJECT_THREADS = 128,    /* the classification needs about 60 registers; a lower cap spills */
     SC_CUDA_BIG_SPAN_TILES = 64,      /* project and emit: a triangle spanning more tiles (a ground plane,
                                          a close-up) is binned by its whole block, a tile per thread */
-    SC_CUDA_EMIT_THREADS = 256,       /* emit: one atomic per block for its references' range */
-    SC_CUDA_EMIT_MIN_BLOCKS = 6,      /* ... resident blocks asked of the compiler (at most 42 registers) */
-    SC_CUDA_EMIT_ITEMS = 2,           /* ... consecutive triangles per thread: 2 halves the blocks and
-                                         their barriers (a quarter off emit at 13.9M triangles); 4 leaves
-                                         too few blocks to hide the loads (docs/PERFORMANCE.md §2) */
+    SC_CUDA_EMIT_THREADS = 256,       /* emit: 8 warps a block, each warp on its own (one atomic a warp) */
+    SC_CUDA_EMIT_MIN_BLOCKS = 4,      /* ... resident blocks asked of the compiler (at most 64 registers) */
+    SC_CUDA_EMIT_ROUNDS = 4,          /* ... rounds of 32 consecutive triangles a warp, all loaded before
+                                         the first wait */
     SC_CUDA_RADIX_THREADS = 256,      /* radix-sort binning's small kernels (padding, run ends): memory bound */
     SC_CUDA_OVERFLOW_THREADS = 128,   /* overflow fallback: a tile's rays per round */
     SC_CUDA_OVERFLOW_SCAN_ITEMS = 8,  /* ... tile counts per thread of its one-block offsets scan */

@@ -63,8 +63,9 @@ typedef struct __align__(128) sc_cuda_stripe {
     unsigned long long hit_pixels;   /* ray cast and overflow fallback */
 } sc_cuda_stripe;
 
-/* Triangles of a stripe's run in project and emit: emit's block (a project block lies in one). */
-enum { SC_CUDA_STRIPE_TRIANGLES = SC_CUDA_EMIT_THREADS * SC_CUDA_EMIT_ITEMS };
+/* Triangles of a stripe's run in project and emit: an emit warp's rounds (a project block lies in
+ * one). */
+enum { SC_CUDA_STRIPE_TRIANGLES = 32 * SC_CUDA_EMIT_ROUNDS };
 static_assert(SC_CUDA_STRIPE_TRIANGLES % SC_CUDA_PROJECT_THREADS == 0, "a project block in one stripe run");
 
 /* Frame values known only on the device, one struct in device memory, zeroed at the start of every

@@ -3,11 +3,11 @@
  * split.
  *
  * Emit: every visible triangle appends its references (key = tile | slab << tile_bits, value =
- * triangle id) to pair 0: a block scans its threads' reference counts (project stored each
- * triangle's count in its record; a thread takes SC_CUDA_EMIT_ITEMS consecutive triangles), takes one
- * range with one atomic on its stripe's emit cursor (backend_cuda.h: project counted the stripe's
- * references, finalize placed its range), and each thread writes its run, so single-tile
- * triangles (most of them) write whole lines. Order between blocks is
+ * triangle id) to pair 0: a warp sums the reference counts of its SC_CUDA_EMIT_ROUNDS x 32
+ * consecutive triangles (project stored each triangle's count in its record), takes one range with
+ * one atomic on its stripe's emit cursor (backend_cuda.h: project counted the stripe's references,
+ * finalize placed its range), and writes round by round, the lanes' runs consecutive, so
+ * single-tile triangles (most of them) write whole lines. Order between warps is
  * unspecified; nothing downstream depends on it (the tile multisplit is unstable anyway, and the ray
  * cast breaks depth ties by triangle id and counts tests per slab read).
  *
@@ -25,7 +25,6 @@
  *
  * The radix-sort binning (SC_BINNING_RADIX_SORT, bin_radix_cuda.cu) uses this emit with the cell as
  * the key (tile << slab_bits | slab) instead of the splits. */
-#include <cub/block/block_scan.cuh>
 #include <string.h>
 
 #include "backend_cuda.h"
@@ -36,10 +35,14 @@
 #include "sc_report.h"
 #include "split.h"
 
-/* Appends the references of every visible triangle to (keys, values); see above. Each thread takes
- * SC_CUDA_EMIT_ITEMS consecutive triangles, so a block covers THREADS x ITEMS of them with one atomic
- * (the atomics of all blocks go to one address and are served one after another: more items per
- * thread means fewer of them, but also fewer blocks to hide the loads; see backend_cuda.h).
+/* Appends the references of every visible triangle to (keys, values); see above. Each warp takes
+ * SC_CUDA_EMIT_ROUNDS rounds of 32 consecutive triangles (a lane a triangle a round, the loads
+ * coalesced and all issued before the first wait), sums their references with one warp reduction,
+ * takes its range with one atomic on its stripe's emit cursor (no block-wide scan, no barrier before
+ * the writes), and writes round by round, each lane's run placed by a warp scan of the round's
+ * counts, so the runs of a round are consecutive. A big triangle (project binned it with its block)
+ * is written by the whole block after the rounds, its tiles a thread each; more than BIG of them in a
+ * block are written by their lanes.
  * CELL_KEYS: the key is the cell, tile << slab_bits | slab, for the radix-sort binning
  * (bin_radix_cuda.cu); else tile | slab << tile_bits, for the splits. */
 template <bool CELL_KEYS>
@@ -47,10 +50,7 @@ __global__ void __launch_bounds__(SC_CUDA_EMIT_THREADS, SC_MIN_BLOCKS(SC_CUDA_EM
 sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, const float *pos, const uint32_t *idx,
                const float *tri_keys, const uint4 *tri_bins, uint32_t *keys, uint32_t *values)
 {
-    typedef cub::BlockScan<uint32_t, SC_CUDA_EMIT_THREADS> scan_t;
-    enum { BIG = 16 };
-    __shared__ typename scan_t::TempStorage temp;
-    __shared__ unsigned long long s_base;
+    enum { BIG = 16, ROUNDS = SC_CUDA_EMIT_ROUNDS };
     __shared__ unsigned long long s_big_at[BIG];
     __shared__ uint32_t s_big_t[BIG], s_nbig, s_big_cursor;
     /* Every load that does not depend on another is issued before the first wait: the overflow
@@ -59,41 +59,57 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
     sc_frame_params p = fc->p;
     p.depth_min = g->depth_min;
     p.depth_max = g->depth_max;
-    const uint32_t t0 = (blockIdx.x * blockDim.x + threadIdx.x) * SC_CUDA_EMIT_ITEMS;
-    float depth_key[SC_CUDA_EMIT_ITEMS];
-    uint4 recs[SC_CUDA_EMIT_ITEMS];
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t chunk = blockIdx.x * (SC_CUDA_EMIT_THREADS / 32) + (threadIdx.x >> 5);
+    const uint32_t t0 = chunk * SC_CUDA_STRIPE_TRIANGLES + lane;
+    float depth_key[ROUNDS];
+    uint4 recs[ROUNDS];
 #pragma unroll
-    for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) depth_key[k] = t0 + k < p.num_triangles ? tri_keys[t0 + k] : INFINITY;
+    for (int r = 0; r < ROUNDS; ++r) {
+        const uint32_t t = t0 + 32u * r;
+        depth_key[r] = t < p.num_triangles ? tri_keys[t] : INFINITY;
+    }
     if (overflow) return; /* the whole grid: the fallback bins this frame */
     if (threadIdx.x == 0) s_nbig = 0;
     uint32_t count = 0;
 #pragma unroll
-    for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
-        recs[k] = depth_key[k] < INFINITY ? tri_bins[t0 + k] : make_uint4(0u, 0u, 0u, 0u); /* else no tile */
-        count += recs[k].w;
+    for (int r = 0; r < ROUNDS; ++r) {
+        recs[r] = depth_key[r] < INFINITY ? tri_bins[t0 + 32u * r] : make_uint4(0u, 0u, 0u, 0u); /* else no tile */
+        count += recs[r].w;
     }
-    /* The block's range: a scan of the counts (the frame fits the buffer, < 2^32). */
-    uint32_t excl, total;
-    scan_t(temp).ExclusiveSum(count, excl, total);
-    if (threadIdx.x == 0)
-        s_base = total ? atomicAdd(&g->stripes[SC_CUDA_STRIPE_OF_TRIANGLE(blockIdx.x * SC_CUDA_STRIPE_TRIANGLES)].emit_cursor,
-                                   (unsigned long long)total)
-                       : 0ull;
-    __syncthreads();
-    size_t at = (size_t)s_base + excl;
+    /* The warp's range (the frame fits the buffer, < 2^32 references), taken by lane 0. */
+#if __CUDA_ARCH__ >= 800
+    const uint32_t total = __reduce_add_sync(0xFFFFFFFFu, count);
+#else
+    uint32_t total = count;
+    for (int o = 16; o > 0; o >>= 1) total += __shfl_xor_sync(0xFFFFFFFFu, total, o);
+#endif
+    unsigned long long base = 0;
+    if (lane == 0 && total)
+        base = atomicAdd(&g->stripes[SC_CUDA_STRIPE_OF_TRIANGLE(chunk * SC_CUDA_STRIPE_TRIANGLES)].emit_cursor,
+                         (unsigned long long)total);
+    size_t round_at = (size_t)__shfl_sync(0xFFFFFFFFu, base, 0);
+    __syncthreads(); /* s_nbig */
     const uint32_t tile_shift = CELL_KEYS ? p.slab_bits : 0u;
 #pragma unroll
-    for (int k = 0; k < SC_CUDA_EMIT_ITEMS; ++k) {
-        if (!(depth_key[k] < INFINITY)) continue;
-        const uint4 rec = recs[k];
-        const uint32_t t = t0 + k, slab = sc_slab_of(&p, depth_key[k]);
+    for (int r = 0; r < ROUNDS; ++r) {
+        const uint4 rec = recs[r];
+        uint32_t incl = rec.w;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            const uint32_t x = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+            if (lane >= (uint32_t)o) incl += x;
+        }
+        size_t at = round_at + (incl - rec.w);
+        round_at += __shfl_sync(0xFFFFFFFFu, incl, 31);
+        if (!(depth_key[r] < INFINITY)) continue;
+        const uint32_t t = t0 + 32u * r, slab = sc_slab_of(&p, depth_key[r]);
         const uint32_t slab_key = CELL_KEYS ? slab : slab << p.tile_bits;
         if ((rec.y & SC_CUDA_BINS_RECLASSIFY) && rec.z == SC_CUDA_BINS_BIG) {
             const uint32_t e = atomicAdd(&s_nbig, 1u);
             if (e < BIG) { /* written below by the whole block */
                 s_big_t[e] = t;
                 s_big_at[e] = at;
-                at += rec.w;
                 continue;
             }
         }
@@ -106,13 +122,12 @@ sc_emit_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals *g, 
                 ++next;
             }
         });
-        at = end;
     }
     /* The block's big triangles (project binned them with its whole block): its threads take the
      * tiles of each in turn, in the same classification, a warp's references placed in the
      * triangle's range with one shared atomic (their order inside it does not matter). */
     __syncthreads();
-    const uint32_t nbig = min(s_nbig, (uint32_t)BIG), lane = threadIdx.x & 31u;
+    const uint32_t nbig = min(s_nbig, (uint32_t)BIG);
     for (uint32_t e = 0; e < nbig; ++e) {
         const uint32_t t = s_big_t[e];
         const unsigned long long at0 = s_big_at[e];
@@ -155,8 +170,8 @@ static sc_status emit(const sc_cuda_state *st, const sc_frame_params *p, uint32_
 {
     uint32_t n = p->num_triangles;
     if (n == 0) return SC_OK;
-    const uint32_t per_block = SC_CUDA_EMIT_THREADS * SC_CUDA_EMIT_ITEMS;
-    sc_emit_kernel<CELL_KEYS><<<(n + per_block - 1) / per_block, SC_CUDA_EMIT_THREADS, 0, s>>>(
+    const uint32_t per_block = SC_CUDA_EMIT_THREADS / 32 * SC_CUDA_STRIPE_TRIANGLES;
+    sc_emit_kernel<CELL_KEYS><<<(uint32_t)(((size_t)n + per_block - 1) / per_block), SC_CUDA_EMIT_THREADS, 0, s>>>(
         st->consts, st->globals, st->positions, st->indices, st->tri_keys, (const uint4 *)st->tri_bins, keys, values);
     SC_CUDA_CHECK_LAUNCH("sc_emit_kernel");
     return SC_OK;
