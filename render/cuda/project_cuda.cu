@@ -14,6 +14,7 @@
 #include "backend_cuda.h"
 #include "classify.h"
 #include "render_tuning.h"
+#include "sc_cuda_arch.h"
 #include "sc_report.h"
 
 namespace cg = cooperative_groups;
@@ -71,7 +72,7 @@ __device__ static void finalize_frame(unsigned long long capacity, float near_pl
 
 /* Visible keys are positive finite floats, whose bit patterns order like the floats: the minimum
  * is kept as the maximum of the complemented bits (the globals start zeroed). */
-__global__ void __launch_bounds__(SC_CUDA_PROJECT_THREADS)
+__global__ void __launch_bounds__(SC_CUDA_PROJECT_THREADS, SC_MIN_BLOCKS(SC_CUDA_PROJECT_THREADS, SC_CUDA_PROJECT_MIN_BLOCKS))
 sc_project_kernel(const sc_cuda_frame_consts *__restrict__ fc, const float *pos, const uint32_t *idx, float *tri_keys, uint4 *tri_bins,
                   uint32_t *tile_counts, sc_cuda_globals *g)
 {
