@@ -74,6 +74,19 @@ void bench_gpus_table(FILE *out, const bench_gpus_report *r)
 
 /* ---- JSON -------------------------------------------------------------------------------------- */
 
+/* A number, null when not known (app_json_number writes a non-finite one as null too). */
+static void json_num_or_null(FILE *f, int known, double v)
+{
+    if (known) app_json_number(f, v);
+    else fputs("null", f);
+}
+
+static void json_u64_or_null(FILE *f, int known, uint64_t v)
+{
+    if (known) fprintf(f, "%llu", (unsigned long long)v);
+    else fputs("null", f);
+}
+
 /* What was run, once. */
 static void json_run(FILE *f, const bench_gpus_report *r)
 {
@@ -94,7 +107,7 @@ static void json_run(FILE *f, const bench_gpus_report *r)
             (unsigned long long)r->triangles, r->width, r->height, r->tile_size, r->slabs, r->subdivide);
     app_json_string(f, r->deform);
     fprintf(f, ",\n  \"frames\": %d, \"warmup\": %d,\n  \"speed_up_base\": ", r->frames, r->warmup);
-    app_json_u64_or_null(f, r->base != NULL, r->base ? r->base->shares : 0);
+    json_u64_or_null(f, r->base != NULL, r->base ? r->base->shares : 0);
     fputs(",\n", f);
 }
 
@@ -102,26 +115,26 @@ static void json_row(FILE *f, const bench_gpus_report *r, const bench_gpus_row *
 {
     const int ok = row->ok;
     fprintf(f, "    {\"shares\": %u, \"gpus\": ", row->shares);
-    app_json_u64_or_null(f, ok, row->devices);
+    json_u64_or_null(f, ok, row->devices);
     fputs(", \"shares_per_gpu\": ", f);
-    app_json_u64_or_null(f, ok, row->per_device);
+    json_u64_or_null(f, ok, row->per_device);
     fprintf(f, ", \"status\": \"%s\", \"error\": ", ok ? "ok" : "failed");
     if (ok) fputs("null", f);
     else app_json_string(f, row->error);
     fputs(",\n     \"frame_ms\": {\"median\": ", f);
-    app_json_number_or_null(f, ok, row->frame_ms);
+    json_num_or_null(f, ok, row->frame_ms);
     fputs(", \"p95\": ", f);
-    app_json_number_or_null(f, ok, row->frame_p95_ms);
+    json_num_or_null(f, ok, row->frame_p95_ms);
     fputs("}, \"speed_up\": ", f);
-    app_json_number_or_null(f, ok, speed_up(r->base, row));
+    json_num_or_null(f, ok, speed_up(r->base, row));
     fputs(", \"composite_ms\": ", f);
-    app_json_number_or_null(f, ok, row->composite_ms);
+    json_num_or_null(f, ok, row->composite_ms);
     fputs(",\n     \"bytes_per_frame\": ", f);
-    app_json_u64_or_null(f, ok, row->bytes);
+    json_u64_or_null(f, ok, row->bytes);
     fputs(", \"gb_per_s\": ", f);
-    app_json_number_or_null(f, ok, gb_per_s(row));
+    json_num_or_null(f, ok, gb_per_s(row));
     fputs(", \"largest_share_triangles\": ", f);
-    app_json_u64_or_null(f, ok, row->triangles_max);
+    json_u64_or_null(f, ok, row->triangles_max);
     fputs(", \"shares_share_a_gpu\": ", f);
     fputs(!ok ? "null" : shares_share_a_gpu(row) ? "true" : "false", f);
     fputc('}', f);

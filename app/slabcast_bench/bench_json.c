@@ -7,6 +7,18 @@
 #include "frame_stats.h"
 #include "name_lists.h"
 
+static void json_num_or_null(FILE *f, int known, double v)
+{
+    if (known) app_json_number(f, v);
+    else fputs("null", f);
+}
+
+static void json_u64_or_null(FILE *f, int known, uint64_t v)
+{
+    if (known) fprintf(f, "%llu", (unsigned long long)v);
+    else fputs("null", f);
+}
+
 static void json_string_or_null(FILE *f, const char *s)
 {
     if (s && *s) app_json_string(f, s);
@@ -72,7 +84,7 @@ static void json_options(const bench_report *r, FILE *f)
     fputs("  \"options\": {\n", f);
     json_options_lists(o, f);
     fputs("    \"views\": ", f);
-    app_json_u64_or_null(f, !o->has_camera, o->views);
+    json_u64_or_null(f, !o->has_camera, o->views);
     fputs(",\n    \"camera\": ", f);
     if (o->has_camera) {
         fputs("{\"eye\": ", f);
@@ -92,9 +104,9 @@ static void json_options(const bench_report *r, FILE *f)
     app_json_number(f, (double)o->time_step);
     fprintf(f, ",\n    \"vertex_order\": \"%s\"", bench_vertex_order_name(o->vertex_order));
     fprintf(f, ",\n    \"backend\": \"%s\",\n    \"resolution\": ", bench_backend_name(o->backend));
-    app_json_u64_or_null(f, o->resolution != 0, o->resolution);
+    json_u64_or_null(f, o->resolution != 0, o->resolution);
     fputs(",\n    \"threads\": ", f);
-    app_json_u64_or_null(f, o->threads != 0, o->threads);
+    json_u64_or_null(f, o->threads != 0, o->threads);
     fputs(",\n    \"images\": ", f);
     json_string_or_null(f, o->images_dir);
     fprintf(f, ",\n    \"no_limits\": %s", o->no_limits ? "true" : "false");
@@ -112,35 +124,35 @@ static void json_device(const bench_device *d, FILE *f)
     fprintf(f, "  \"device\": {\"backend\": \"%s\", \"name\": ", bench_backend_name(d->backend));
     app_json_string(f, d->name);
     fputs(", \"sm_count\": ", f);
-    app_json_u64_or_null(f, gpu, (uint64_t)d->sm_count);
+    json_u64_or_null(f, gpu, (uint64_t)d->sm_count);
     fputs(", \"clock_khz\": ", f);
-    app_json_u64_or_null(f, gpu && d->clock_khz > 0, (uint64_t)d->clock_khz);
+    json_u64_or_null(f, gpu && d->clock_khz > 0, (uint64_t)d->clock_khz);
     fputs(", \"memory_clock_khz\": ", f);
-    app_json_u64_or_null(f, gpu && d->memory_clock_khz > 0, (uint64_t)d->memory_clock_khz);
+    json_u64_or_null(f, gpu && d->memory_clock_khz > 0, (uint64_t)d->memory_clock_khz);
     fputs(", \"memory_bus_bits\": ", f);
-    app_json_u64_or_null(f, gpu && d->memory_bus_bits > 0, (uint64_t)d->memory_bus_bits);
+    json_u64_or_null(f, gpu && d->memory_bus_bits > 0, (uint64_t)d->memory_bus_bits);
     fputs(", \"compute_capability\": ", f);
     if (gpu) fprintf(f, "\"%d.%d\"", d->compute_major, d->compute_minor);
     else fputs("null", f);
     fputs(", \"total_memory_bytes\": ", f);
-    app_json_u64_or_null(f, gpu, d->total_memory);
+    json_u64_or_null(f, gpu, d->total_memory);
     fputs(", \"driver_version\": ", f);
-    app_json_u64_or_null(f, gpu && d->driver_version > 0, (uint64_t)d->driver_version);
+    json_u64_or_null(f, gpu && d->driver_version > 0, (uint64_t)d->driver_version);
     fputs(", \"runtime_version\": ", f);
-    app_json_u64_or_null(f, gpu && d->runtime_version > 0, (uint64_t)d->runtime_version);
+    json_u64_or_null(f, gpu && d->runtime_version > 0, (uint64_t)d->runtime_version);
     fputs(", \"threads\": ", f);
-    app_json_u64_or_null(f, !gpu, d->threads);
+    json_u64_or_null(f, !gpu, d->threads);
     fputs("},\n", f);
 }
 
 static void json_quant(FILE *f, int known, const bench_quant *q)
 {
     fputs("{\"median\": ", f);
-    app_json_number_or_null(f, known, q->median);
+    json_num_or_null(f, known, q->median);
     fputs(", \"p95\": ", f);
-    app_json_number_or_null(f, known, q->p95);
+    json_num_or_null(f, known, q->p95);
     fputs(", \"max\": ", f);
-    app_json_number_or_null(f, known, q->max);
+    json_num_or_null(f, known, q->max);
     fputc('}', f);
 }
 
@@ -159,9 +171,9 @@ static void json_row_config(const bench_row *row, FILE *f)
     fprintf(f, ", \"subdivide\": %u, \"deform\": \"%s\",\n", c->subdivide, deform);
     fprintf(f, "     \"width\": %u, \"height\": %u, \"pixels\": %llu, \"tile_size\": %u, \"num_slabs\": %u, \"view\": ",
             c->width, c->height, (unsigned long long)c->width * c->height, c->tile_size, c->num_slabs);
-    app_json_u64_or_null(f, c->views > 0, c->view);
+    json_u64_or_null(f, c->views > 0, c->view);
     fputs(", \"views\": ", f);
-    app_json_u64_or_null(f, c->views > 0, c->views);
+    json_u64_or_null(f, c->views > 0, c->views);
     fputs(",\n     \"camera\": {\"eye\": ", f);
     json_vec3(f, row->camera.eye);
     fputs(", \"target\": ", f);
@@ -189,13 +201,13 @@ static void json_row_times(const bench_row *row, FILE *f)
     fputs("},\n     \"render_call_ms\": ", f);
     json_quant(f, ok, &row->call);
     fputs(",\n     \"back_to_back\": {\"frames\": ", f);
-    app_json_u64_or_null(f, ok, (uint64_t)row->back_to_back_frames);
+    json_u64_or_null(f, ok, (uint64_t)row->back_to_back_frames);
     fputs(", \"ms\": ", f);
-    app_json_number_or_null(f, ok, row->back_to_back_ms);
+    json_num_or_null(f, ok, row->back_to_back_ms);
     fputs(", \"ms_per_frame\": ", f);
-    app_json_number_or_null(f, ok && row->back_to_back_frames > 0, row->back_to_back_ms / row->back_to_back_frames);
+    json_num_or_null(f, ok && row->back_to_back_frames > 0, row->back_to_back_ms / row->back_to_back_frames);
     fputs(", \"fps\": ", f);
-    app_json_number_or_null(f, ok, row->fps);
+    json_num_or_null(f, ok, row->fps);
     fputs("},\n", f);
 }
 
@@ -212,7 +224,7 @@ static void json_row_counters(const bench_row *row, FILE *f)
     fputs("     ", f);
     for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i) {
         fprintf(f, "\"%s\": ", k[i].name);
-        app_json_u64_or_null(f, ok, k[i].v);
+        json_u64_or_null(f, ok, k[i].v);
         fputs(i == 4 ? ",\n     " : ", ", f);
     }
     fputs("\"device_memory_used_bytes\": ", f);
@@ -241,7 +253,7 @@ static void json_row_shadows(const bench_row *row, FILE *f)
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i) {
         fprintf(f, "%s\"%s\": ", i == 1 || i == 5 ? ",\n     " : ", ", k[i].name);
-        app_json_u64_or_null(f, ok, k[i].v);
+        json_u64_or_null(f, ok, k[i].v);
     }
 }
 
@@ -288,7 +300,7 @@ static void json_row_floor(const bench_row *row, FILE *f)
         const int cast = s == SC_STAGE_RAYCAST || s == SC_STAGE_SHADOW_CAST || s == SC_STAGE_COUNT;
         fprintf(f, "%s\"%s\": {\"bytes\": %llu, \"tests\": ", s ? ",\n       " : "", bench_stage_name(s),
                 (unsigned long long)g->bytes);
-        app_json_u64_or_null(f, cast, g->tests);
+        json_u64_or_null(f, cast, g->tests);
         fputs(", \"bytes_ms\": ", f);
         json_g_or_null(f, 1, g->bytes_ms);
         fputs(", \"tests_ms\": ", f);
@@ -314,17 +326,17 @@ static void json_peer(const bench_peer_row *p, FILE *f)
     fprintf(f, ", \"status\": \"%s\", \"why\": ", bench_peer_status_name(p->status));
     json_string_or_null(f, ok ? NULL : p->why);
     fputs(", \"median_ms\": ", f);
-    app_json_number_or_null(f, ok, p->result.median_ms);
+    json_num_or_null(f, ok, p->result.median_ms);
     fputs(", \"p95_ms\": ", f);
-    app_json_number_or_null(f, ok, p->result.p95_ms);
+    json_num_or_null(f, ok, p->result.p95_ms);
     fputs(", \"max_ms\": ", f);
-    app_json_number_or_null(f, ok, p->result.max_ms);
+    json_num_or_null(f, ok, p->result.max_ms);
     fputs(", \"agreement\": ", f);
-    app_json_number_or_null(f, ok && p->result.agreement >= 0.0, p->result.agreement);
+    json_num_or_null(f, ok && p->result.agreement >= 0.0, p->result.agreement);
     fputs(", \"ratio\": ", f);
-    app_json_number_or_null(f, ok, p->ratio);
+    json_num_or_null(f, ok, p->ratio);
     fputs(", \"speedup\": ", f);
-    app_json_number_or_null(f, ok && p->ratio > 0.0, 1.0 / p->ratio);
+    json_num_or_null(f, ok && p->ratio > 0.0, 1.0 / p->ratio);
     fputs(", \"note\": ", f);
     json_string_or_null(f, ok ? p->result.note : NULL);
     fputs(", \"detail\": ", f);
