@@ -47,6 +47,7 @@ static int create_renderer(const app_options *o, app_scene *s)
     rd.cull_back_faces = o->cull_back_faces;
     rd.flat_shading = o->flat_shading;
     rd.num_threads = o->threads;
+    rd.stage_times = 1; /* the HUD and the summary show each stage */
     if (sc_renderer_create(&rd, &s->renderer) != SC_OK) {
         app_report_error(NULL);
         return -1;

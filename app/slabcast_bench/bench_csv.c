@@ -128,6 +128,7 @@ static void csv_our_columns(csv_out *c)
     const bench_row *row = c->row;
     int ours = !c->peer && !row->failed;
     for (int s = 0; s < SC_STAGE_COUNT; ++s) csv_quant(c, bench_stage_name(s), "_ms", ours, &row->stage[s]);
+    csv_quant(c, "frame_stage_events", "_ms", ours, &row->frame_stage_events);
     csv_quant(c, "render_call", "_ms", ours, &row->call);
     csv_num(c, "back_to_back_ms_per_frame", ours && row->back_to_back_frames > 0,
             row->back_to_back_ms / (row->back_to_back_frames > 0 ? row->back_to_back_frames : 1));

@@ -198,7 +198,9 @@ static void json_row_times(const bench_row *row, FILE *f)
         fprintf(f, "%s\"%s\": ", s ? ", " : "", bench_stage_name(s));
         json_quant(f, ok, &row->stage[s]);
     }
-    fputs("},\n     \"render_call_ms\": ", f);
+    fputs("},\n     \"frame_stage_events_ms\": ", f);
+    json_quant(f, ok, &row->frame_stage_events);
+    fputs(",\n     \"render_call_ms\": ", f);
     json_quant(f, ok, &row->call);
     fputs(",\n     \"back_to_back\": {\"frames\": ", f);
     json_u64_or_null(f, ok, (uint64_t)row->back_to_back_frames);

@@ -17,6 +17,7 @@
  *                 "camera": {"eye", "target", "up", "fov_degrees", "near", "far"}, "backend",
  *                 "frames", "warmup",
  *                 "stages_ms": {"<stage>": {"median", "p95", "max"}, ..., "frame": {...}},
+ *                 "frame_stage_events_ms": {"median", "p95", "max"},
  *                 "render_call_ms": {"median", "p95", "max"},
  *                 "back_to_back": {"frames", "ms", "ms_per_frame", "fps"},
  *                 "triangles", "visible_triangles", "references", "ray_triangle_tests", "tiles",

@@ -146,6 +146,7 @@ static int create_renderer(run_state *s, const bench_model *m, const bench_row *
     rd.num_slabs = s->c->num_slabs;
     rd.num_threads = s->o->threads;
     rd.vertex_order = s->o->vertex_order;
+    rd.stage_times = 1; /* the untimed frames: measure() turns it off */
     if (sc_renderer_create(&rd, &s->renderer) != SC_OK) return library_error(NULL, why, why_size);
     sc_mesh_data md = sc_mesh_view(&m->mesh);
     sc_deform_desc dd = app_deform_desc(s->c->deform_mask, 1.0f);
@@ -186,6 +187,15 @@ static int render_measured(run_state *s, int frames, int warmup, double *wall_ms
     }
     *wall_ms = now_ms() - t0;
     return 0;
+}
+
+/* The stage events on or off from the next frame on (the other options as they are). */
+static int set_stage_times(run_state *s, int on)
+{
+    sc_render_options ro;
+    if (sc_renderer_get_options(s->renderer, &ro) != SC_OK) return -1;
+    ro.stage_times = on;
+    return sc_renderer_set_options(s->renderer, &ro) == SC_OK ? 0 : -1;
 }
 
 /* The same frames back to back, no wait between them and one at the end: the real-time loop. */
@@ -315,7 +325,20 @@ static int measure(bench_context *ctx, run_state *s, bench_row *row, char *why, 
     if (create_renderer(s, &ctx->model, row, why, why_size) != 0) return -1;
     double measured_ms = 0.0, back_ms = 0.0;
     if (render_measured(s, frames, warmup, &measured_ms) != 0) return library_error(NULL, why, why_size);
-    if (ctx->device.asynchronous) { /* frames queue on the device: back to back they overlap */
+    fill_numbers(&s->log, row);
+    row->frame_stage_events = row->stage[SC_STAGE_COUNT];
+    if (ctx->device.asynchronous) {
+        /* The frames again without stage events (the warm-up captures the ring's graphs again), then
+         * back to back: frames queue on the device and overlap. */
+        s->log.count = 0;
+        if (set_stage_times(s, 0) != 0 || render_measured(s, frames, warmup, &measured_ms) != 0)
+            return library_error(NULL, why, why_size);
+        for (int q = 0; q < 3; ++q) {
+            const double v = app_frame_log_quantile(&s->log, SC_STAGE_COUNT, q == 0 ? 0.5 : q == 1 ? 0.95 : 1.0);
+            double *dst = q == 0 ? &row->stage[SC_STAGE_COUNT].median
+                          : q == 1 ? &row->stage[SC_STAGE_COUNT].p95 : &row->stage[SC_STAGE_COUNT].max;
+            *dst = v;
+        }
         if (render_back_to_back(s, frames, &back_ms) != 0) return library_error(NULL, why, why_size);
     } else {
         back_ms = measured_ms; /* each frame is done in its call: back to back is the timed loop */
@@ -323,7 +346,6 @@ static int measure(bench_context *ctx, run_state *s, bench_row *row, char *why, 
     memory_known = memory_known && bench_device_free_memory(s->backend, &free_after) == 0;
     /* Memory freed meanwhile by another process could make the difference negative: 0 then. */
     row->device_memory_bytes = !memory_known ? -1 : free_before > free_after ? (int64_t)(free_before - free_after) : 0;
-    fill_numbers(&s->log, row);
     row->back_to_back_frames = frames;
     row->back_to_back_ms = back_ms;
     row->fps = back_ms > 0.0 ? 1000.0 * frames / back_ms : NAN;

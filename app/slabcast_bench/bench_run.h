@@ -44,8 +44,12 @@ typedef struct bench_row {
     int frames, warmup;
     sc_camera_desc camera;       /* the view rendered */
     float fov_degrees;
-    /* Per stage (sc_stage) and, at SC_STAGE_COUNT, the frame (sc_frame_stats.frame_ms); ms. */
+    /* Per stage (sc_stage) and, at SC_STAGE_COUNT, the frame (sc_frame_stats.frame_ms); ms. The
+     * stages come from frames timed stage by stage (sc_render_options.stage_times); on an asynchronous
+     * backend (CUDA) the frame from the same frames again without the stage events, as a program
+     * that does not ask for stage times renders them, and frame_stage_events from the timed ones. */
     bench_quant stage[SC_STAGE_COUNT + 1];
+    bench_quant frame_stage_events;
     bench_quant call;            /* host time of sc_renderer_render (sc_frame_stats.total_ms); ms */
     /* Back to back: `frames` frames with no wait between them on an asynchronous backend (CUDA), wall
      * time; on a synchronous one (cpu) the timed frames' wall time (each frame is done in its call, so

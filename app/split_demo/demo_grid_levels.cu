@@ -535,6 +535,7 @@ int demo_grid_levels(int argc, char **argv)
     memset(&rd, 0, sizeof rd);
     rd.backend = SC_BACKEND_CUDA;
     rd.width = o.width, rd.height = o.height, rd.tile_size = o.tile, rd.num_slabs = o.slabs;
+    rd.stage_times = 1; /* the table shows each stage */
     sc_renderer *r = NULL;
     if (sc_renderer_create(&rd, &r) != SC_OK) {
         fprintf(stderr, "split-demo " W ": sc_renderer_create failed: %s\n", sc_last_error());

@@ -142,6 +142,7 @@ sc_status sc_renderer_create(const sc_renderer_desc *desc, sc_renderer **out)
     }
     r->params.cull_back_faces = desc->cull_back_faces ? 1u : 0u;
     r->params.flat_shading = desc->flat_shading ? 1u : 0u;
+    r->stage_times = desc->stage_times ? 1 : 0;
     r->mesh_radius = 1.0f;
     (void)sc_resolve_shading(NULL, &r->shading, &r->shade); /* the defaults are valid */
     default_camera(r);
@@ -254,6 +255,7 @@ sc_status sc_renderer_set_options(sc_renderer *r, const sc_render_options *optio
     r->params.cull_back_faces = options->cull_back_faces ? 1u : 0u;
     r->params.flat_shading = options->flat_shading ? 1u : 0u;
     r->shadows = options->shadows ? 1 : 0;
+    r->stage_times = options->stage_times ? 1 : 0;
     return SC_OK;
 }
 
@@ -283,6 +285,7 @@ sc_status sc_renderer_get_options(const sc_renderer *r, sc_render_options *out)
     out->cull_back_faces = (int)r->params.cull_back_faces;
     out->flat_shading = (int)r->params.flat_shading;
     out->shadows = r->shadows;
+    out->stage_times = r->stage_times;
     return SC_OK;
 }
 
@@ -361,6 +364,7 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
                                  .rgba = frame->rgba,
                                  .pitch = frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)r->params.width,
                                  .surface = frame->rgba ? 0ull : frame->surface,
+                                 .stage_times = r->stage_times,
                                  .serial = r->last.frames + 1};
     uint32_t grows = 0;
     for (;;) {

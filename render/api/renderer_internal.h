@@ -36,6 +36,7 @@ struct sc_renderer {
     sc_light_desc lights[SC_MAX_LIGHTS]; /* resolved (sc_renderer_set_lights) */
     uint32_t num_lights;
     int shadows;                   /* sc_render_options.shadows */
+    int stage_times;               /* sc_render_options.stage_times */
     int has_mesh;
     float mesh_center[3];          /* rest bounding-box centre */
     float mesh_radius;             /* rest bounding radius about the centre (> 0) */

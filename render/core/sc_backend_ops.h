@@ -59,6 +59,7 @@ typedef struct sc_backend_frame {
     void *rgba;                    /* output image (backend memory), or NULL */
     size_t pitch;                  /* its bytes per row (resolved: never 0) */
     unsigned long long surface;    /* SC_BACKEND_CAP_SURFACE: a surface to write when rgba is NULL */
+    int stage_times;               /* nonzero: time each stage (CUDA: event records between them) */
     uint64_t serial;               /* the frame's number (>= 1, increasing), returned by poll */
 } sc_backend_frame;
 

@@ -614,37 +614,47 @@ static sc_status record_overflow_node(sc_cuda_state *st, const sc_frame_params *
 
 /* The shadow pass's stage boundaries, recorded from inside sc_cuda_shadows. */
 typedef struct stage_marker {
-    sc_cuda_state *st;
     struct sc_cuda_state::sc_cuda_slot *slot;
     cudaStream_t s;
     int *ev;
     unsigned flags;
+    int record;                    /* 0: boundaries not recorded (untimed, or no shadow pass) */
 } stage_marker;
 
 static sc_status stage_mark(void *ctx)
 {
     stage_marker *m = (stage_marker *)ctx;
-    SC_CUDA_CHECK(cudaEventRecordWithFlags(m->slot->events[*m->ev], m->s, m->flags));
-    m->st->recorded |= 1u << (*m->ev)++;
+    if (m->record) {
+        SC_CUDA_CHECK(cudaEventRecordWithFlags(m->slot->events[*m->ev], m->s, m->flags));
+        m->slot->recorded |= 1u << *m->ev;
+    }
+    ++*m->ev;
     return SC_OK;
 }
 
 /* The frame's graph part, enqueued on s (a capturing stream; or, with SLABCAST_CUDA_GRAPHS=0, the
  * renderer's stream every frame): from clearing the frame's counters to the copy of the counters
- * into the slot's pinned memory, with events[1 ..] at the stage ends. */
+ * into the slot's pinned memory, with events[SC_STAGE_COUNT] at the end and, when timed, events[1 ..]
+ * at the stage ends (an event record costs the frame about 2 microseconds: untimed frames have none,
+ * and the shadow stages' boundaries are recorded only with a shadow pass). */
 static sc_status record_frame_graph(sc_cuda_state *st, const sc_frame_params *p,
-                                    struct sc_cuda_state::sc_cuda_slot *slot, cudaStream_t s)
+                                    struct sc_cuda_state::sc_cuda_slot *slot, int timed, cudaStream_t s)
 {
     int ev = 1; /* events[0] and the deformation precede the graph (per frame, enqueue_frame) */
     /* External records: event record nodes in the graph, which the host can wait for and time. */
-#define SC_STAGE_MARK()                                                                          \
+#define SC_STAGE_RECORD()                                                                        \
     do {                                                                                         \
         SC_CUDA_CHECK(cudaEventRecordWithFlags(slot->events[ev], s, record_flags));             \
-        st->recorded |= 1u << ev++;                                                              \
+        slot->recorded |= 1u << ev++;                                                            \
+    } while (0)
+#define SC_STAGE_MARK()                                                                          \
+    do {                                                                                         \
+        if (timed) SC_STAGE_RECORD();                                                            \
+        else ++ev;                                                                               \
     } while (0)
     /* A stage fused into the one before (nothing of its own to time): no event, 0 ms. */
 #define SC_STAGE_FUSED() (++ev)
-    st->recorded = 1u; /* events[0]: recorded per frame before the graph */
+    slot->recorded = 1u; /* events[0]: recorded per frame before the graph */
     /* In a capture, external records (event nodes the host can wait for); on a plain stream, plain. */
     const unsigned record_flags = st->use_graphs ? cudaEventRecordExternal : cudaEventRecordDefault;
     st->has_overflow_cond = st->use_graphs;
@@ -678,13 +688,16 @@ static sc_status record_frame_graph(sc_cuda_state *st, const sc_frame_params *p,
     else SC_TRY(sc_cuda_overflow(st, p, s));
     SC_STAGE_MARK();
     {
-        stage_marker marker = {st, slot, s, &ev, record_flags};
+        const int shadow_marks = timed && slot->graph_shadows != 0;
+        stage_marker marker = {slot, s, &ev, record_flags, shadow_marks};
         SC_TRY(sc_cuda_shadows(st, p, slot->graph_shadows, s, stage_mark, &marker));
+        if (shadow_marks) SC_STAGE_RECORD(); /* the end of the shadow cast */
+        else ++ev;                           /* no pass: its 0 ms stages fused into shade */
     }
-    SC_STAGE_MARK(); /* the end of the shadow cast */
     SC_TRY(sc_cuda_shade(st, p, s));
     SC_CUDA_CHECK(cudaMemcpyAsync(slot->host, st->globals, sizeof(sc_cuda_globals), cudaMemcpyDeviceToHost, s));
-    SC_STAGE_MARK(); /* the end of the frame */
+    SC_STAGE_RECORD(); /* the end of the frame, timed or not */
+#undef SC_STAGE_RECORD
 #undef SC_STAGE_MARK
 #undef SC_STAGE_FUSED
     return SC_OK;
@@ -696,7 +709,7 @@ static sc_status capture_frame_graph(sc_cuda_state *st, const sc_frame_params *p
 {
     cudaStream_t cs = st->capture_stream;
     SC_CUDA_CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
-    sc_status s = record_frame_graph(st, p, slot, cs);
+    sc_status s = record_frame_graph(st, p, slot, slot->graph_timed, cs);
     cudaGraph_t graph = NULL;
     cudaError_t e = cudaStreamEndCapture(cs, &graph);
     if (s != SC_OK) {
@@ -726,11 +739,13 @@ static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
     for (uint32_t i = 0; i < SC_MAX_LIGHTS; ++i)
         if (i < frame->shade->num_lights && frame->shade->lights[i].shadows) shadows |= 1u << i;
     if (shadows) SC_TRY(ensure_shadows(st));
-    if (slot->graph && slot->graph_shadows != shadows) {
+    const int timed = frame->stage_times ? 1 : 0;
+    if (slot->graph && (slot->graph_shadows != shadows || slot->graph_timed != timed)) {
         cudaGraphExecDestroy(slot->graph); /* its last frame has finished (the ring) */
         slot->graph = NULL;
     }
     slot->graph_shadows = shadows;
+    slot->graph_timed = timed;
     if (!slot->graph && st->use_graphs) SC_TRY(capture_frame_graph(st, p, slot));
     sc_cuda_frame_consts *c = slot->host_consts; /* its previous frame has finished (the ring) */
     c->p = *p;
@@ -747,7 +762,7 @@ static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
         SC_TRY(sc_cuda_deform(st, frame->deform, s));
     }
     if (st->use_graphs) SC_CUDA_CHECK(cudaGraphLaunch(slot->graph, s));
-    else SC_TRY(record_frame_graph(st, p, slot, s)); /* the same stages, launched one by one */
+    else SC_TRY(record_frame_graph(st, p, slot, timed, s)); /* the same stages, launched one by one */
     return SC_OK;
 }
 
@@ -794,10 +809,10 @@ static sc_status read_stats(const sc_cuda_state *st, const struct sc_cuda_state:
     const sc_cuda_globals *g = slot->host;
     memset(o, 0, sizeof *o);
     /* Stage i ends at boundary i + 1 and starts at the last recorded boundary <= i; a stage whose
-     * end is not recorded was fused into the stage before it. */
-    const uint32_t rec = st->recorded;
+     * end is not recorded was fused into the stage before it. Untimed: every stage 0 ms. */
+    const uint32_t rec = slot->recorded;
     int from = 0;
-    for (int i = 0; i < SC_STAGE_COUNT; ++i) {
+    for (int i = 0; slot->graph_timed && i < SC_STAGE_COUNT; ++i) {
         if (rec & (1u << i)) from = i;
         float ms = 0.0f;
         if (rec & (1u << (i + 1))) SC_CUDA_CHECK(cudaEventElapsedTime(&ms, slot->events[from], slot->events[i + 1]));

@@ -226,6 +226,10 @@ typedef struct sc_cuda_state {
         sc_cuda_frame_consts *host_consts; /* pinned source of the frame's constants copy */
         struct CUgraphExec_st *graph;      /* project .. shade with this slot's events; NULL: capture */
         uint32_t graph_shadows;            /* the lights with shadows it was captured with (bit i) */
+        int graph_timed;                   /* ... and whether with the stage boundaries' events */
+        uint32_t recorded;                 /* bit i: its frame records events[i] (a boundary not
+                                              recorded: the stage before it is fused into the next
+                                              or, untimed, every stage reports 0 ms) */
         struct CUevent_st *events[SC_STAGE_COUNT + 1];
         int pending;
         uint64_t serial;                   /* its frame's sc_backend_frame.serial; 0: none */
@@ -233,8 +237,6 @@ typedef struct sc_cuda_state {
     uint32_t next_slot;            /* the slot of the next frame (the oldest in flight when full) */
     uint32_t newest_slot;          /* the slot of the last frame enqueued */
     uint64_t frames;               /* frames enqueued */
-    uint32_t recorded;             /* bit i: events[i] is recorded (stages fused into the one before
-                                      have no boundary of their own and report 0 ms) */
     size_t grow_to;                /* > ref_capacity: a finished frame needed this many references */
     int overflow_blocks;           /* co-resident blocks of the overflow kernel (cooperative launch) */
     cudaStream_t body_stream;      /* private, for capturing the overflow kernel into its IF node */

@@ -88,6 +88,7 @@ typedef struct sc_renderer_desc {
     uint32_t num_slabs;          /* depth slabs S; 0: 16 */
     int cull_back_faces;         /* initial sc_render_options.cull_back_faces */
     int flat_shading;            /* initial sc_render_options.flat_shading */
+    int stage_times;             /* initial sc_render_options.stage_times */
     uint32_t num_threads;        /* CPU backend: worker threads; 0: one per online core */
     size_t initial_ref_capacity; /* triangle-tile references before the first grow, at most 2^32 - 2;
                                     0: automatic */
@@ -203,6 +204,10 @@ typedef struct sc_render_options {
     int flat_shading;            /* nonzero: face normals instead of smooth per-vertex normals */
     int shadows;                 /* nonzero: shadow rays for every light set with shadows (see
                                     sc_light_desc); 0: lights shade unshadowed, no shadow pass runs */
+    int stage_times;             /* nonzero: sc_frame_stats.stage_ms measured on the CUDA backend (an
+                                    event recorded at each stage boundary, a few microseconds of a
+                                    frame in all); 0: the frame is timed as a whole (frame_ms), its
+                                    stage_ms are 0. The CPU backend times its stages either way */
 } sc_render_options;
 
 /* Lights (sc_renderer_set_lights). Shading with lights set: ambient + (1 - ambient) x the sum over
@@ -294,7 +299,8 @@ typedef enum sc_stage {
 } sc_stage;
 
 typedef struct sc_frame_stats {
-    double stage_ms[SC_STAGE_COUNT]; /* time per stage of the frame (CUDA: GPU time, CUDA events) */
+    double stage_ms[SC_STAGE_COUNT]; /* time per stage of the frame (CUDA: GPU time, CUDA events, with
+                                        sc_render_options.stage_times set; 0 without) */
     double frame_ms;                 /* the frame from the deform to the end of shade (CUDA: GPU time;
                                         CPU: as total_ms) */
     double total_ms;                 /* host time of the sc_renderer_render call (CUDA: enqueueing

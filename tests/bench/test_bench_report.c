@@ -37,6 +37,7 @@ static void fill_ok_row(bench_row *r)
     r->fov_degrees = 45.0f;
     for (int s = 0; s <= SC_STAGE_COUNT; ++s) r->stage[s] = (bench_quant){0.25 * (s + 1), 0.5 * (s + 1), 1.0 * (s + 1)};
     r->call = (bench_quant){3.0, 4.0, 5.0};
+    r->frame_stage_events = (bench_quant){2.5, 3.5, 6.5};
     r->back_to_back_frames = 3;
     r->back_to_back_ms = 9.0;
     r->fps = 333.333;
@@ -146,6 +147,7 @@ static void test_json_cpu(void)
         "\"subdivide\": 1", "\"deform\": \"twist,wave\"", "\"pixels\": 3072", "\"view\": 1, \"views\": 3",
         "\"view\": null, \"views\": null", "\"raycast\": {\"median\": 2.250000, \"p95\": 4.500000, \"max\": 9.000000}",
         "\"render_call_ms\": {\"median\": 3.000000",
+        "\"frame_stage_events_ms\": {\"median\": 2.500000, \"p95\": 3.500000, \"max\": 6.500000}",
         "\"back_to_back\": {\"frames\": 3, \"ms\": 9.000000, \"ms_per_frame\": 3.000000, \"fps\": 333.333000}",
         "\"tiles_exited_early\": 7", "\"device_memory_used_bytes\": null", "\"agreement\": 0.995000",
         "\"ratio\": 0.500000, \"speedup\": 2.000000", "\"status\": \"skipped\", \"why\": \"no GL: none\"",

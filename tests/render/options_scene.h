@@ -13,10 +13,12 @@
 
 enum { OPT_W = 96, OPT_H = 72, OPT_FRAMES = 10 };
 
-/* The options of frame i: every combination, in an order that turns each option on and off
- * several times, and repeats some (a frame with the options of the one before). */
-static const sc_render_options k_opt_sequence[OPT_FRAMES] = {{1, 1, 0}, {0, 0, 0}, {1, 0, 0}, {1, 0, 0}, {0, 1, 0},
-                                                             {1, 1, 0}, {0, 1, 0}, {0, 0, 0}, {1, 1, 0}, {0, 0, 0}};
+/* The options of frame i: every combination of culling and flat shading, in an order that turns each
+ * option on and off several times, and repeats some (a frame with the options of the one before);
+ * stage times toggled too (the CUDA backend's frame graph with or without its stage events). */
+static const sc_render_options k_opt_sequence[OPT_FRAMES] = {
+    {1, 1, 0, 1}, {0, 0, 0, 0}, {1, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 0, 0},
+    {1, 1, 0, 0}, {0, 1, 0, 1}, {0, 0, 0, 1}, {1, 1, 0, 0}, {0, 0, 0, 0}};
 
 /* The default knot, deformed (smooth normals change every frame), with triangles in front of it
  * that face away from the default camera (on +z): culling drops them, flat shading recolours the

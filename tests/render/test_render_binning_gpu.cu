@@ -114,6 +114,7 @@ static sc_renderer *case_renderer(const bin_case &c, sc_binning binning, const s
     d.num_slabs = c.num_slabs;
     d.initial_ref_capacity = c.initial_ref_capacity;
     d.binning = binning;
+    d.stage_times = 1; /* the tile split's time is checked */
     sc_renderer *r = NULL;
     if (sc_renderer_create(&d, &r) != SC_OK) {
         sct_fail(__FILE__, __LINE__, "%s: sc_renderer_create (binning %d): %s", c.name, (int)binning, sc_last_error());

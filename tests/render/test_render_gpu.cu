@@ -491,8 +491,18 @@ static void test_overflow_many_passes(void)
     sc_mesh_free(&m);
 }
 
+/* Stage times on (sc_render_options.stage_times), the other options as they are. */
+static void time_stages(sc_renderer *r)
+{
+    sc_render_options o;
+    SCT_CHECK_OK(sc_renderer_get_options(r, &o));
+    o.stage_times = 1;
+    SCT_CHECK_OK(sc_renderer_set_options(r, &o));
+}
+
 /* Frames enqueued back to back (more than the frames in flight, no wait between them) give the same
- * images as frames waited for one by one. */
+ * images as frames waited for one by one; the first renderer's frames timed stage by stage, the
+ * second's not (the frame graph with and without its stage events). */
 static void test_pipelined_frames(void)
 {
     sc_mesh m;
@@ -505,6 +515,7 @@ static void test_pipelined_frames(void)
     uint8_t *d_img = NULL;
     SCT_CUDA(cudaMalloc(&d_img, 2 * N * bytes));
     if (a && b && d_img) {
+        time_stages(a);
         for (int i = 0; i < N; ++i) {
             sc_frame_desc f;
             memset(&f, 0, sizeof f);
@@ -579,6 +590,7 @@ static void timing_one(const sc_mesh *m, const char *name)
     s.deform.wave.amount = 0.05f;
     sc_renderer *g = create(s, SC_BACKEND_CUDA);
     if (!g) return;
+    time_stages(g);
     void *d_rgba = NULL;
     SCT_CUDA(cudaMalloc(&d_rgba, (size_t)1024 * 1024 * 4));
     sc_frame_desc f;

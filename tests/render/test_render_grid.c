@@ -228,7 +228,7 @@ static void test_poll_stats(void)
     check_poll(r, 1, frame, "the grid in force set again");
     SCT_CHECK(sc_renderer_set_grid(r, 40, 16) == SC_ERROR_INVALID_ARGUMENT);
     check_poll(r, 1, frame, "a grid rejected");
-    sc_render_options o = {1, 1, 0};
+    sc_render_options o = {1, 1, 0, 0};
     SCT_CHECK_OK(sc_renderer_set_options(r, &o));
     check_poll(r, 1, frame, "options set");
     /* A change of grid, size or mesh: nothing until the next frame. */

@@ -22,17 +22,18 @@ static void test_options_round_trip(void)
 {
     sc_mesh m;
     SCT_REQUIRE(options_scene(&m));
-    sc_render_options o = {1, 0, 0};
+    sc_render_options o = {1, 0, 0, 0};
     sc_renderer *r = options_renderer(&m, SC_BACKEND_CPU, o);
     SCT_REQUIRE(r);
     sc_render_options got;
     SCT_CHECK_OK(sc_renderer_get_options(r, &got));
-    SCT_CHECK(got.cull_back_faces == 1 && got.flat_shading == 0);
+    SCT_CHECK(got.cull_back_faces == 1 && got.flat_shading == 0 && got.stage_times == 0);
     o.cull_back_faces = 0;
     o.flat_shading = 7; /* nonzero: on */
+    o.stage_times = -3;
     SCT_CHECK_OK(sc_renderer_set_options(r, &o));
     SCT_CHECK_OK(sc_renderer_get_options(r, &got));
-    SCT_CHECK(got.cull_back_faces == 0 && got.flat_shading == 1);
+    SCT_CHECK(got.cull_back_faces == 0 && got.flat_shading == 1 && got.stage_times == 1);
     SCT_CHECK(sc_renderer_set_options(r, NULL) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK(sc_renderer_set_options(NULL, &o) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK(sc_renderer_get_options(r, NULL) == SC_ERROR_INVALID_ARGUMENT);
@@ -47,10 +48,10 @@ static void test_toggled_equals_created(void)
     const size_t npix = (size_t)OPT_W * OPT_H;
     sc_renderer *ref[4] = {NULL, NULL, NULL, NULL}; /* index cull | flat << 1 */
     for (int k = 0; k < 4; ++k) {
-        sc_render_options o = {k & 1, k >> 1, 0};
+        sc_render_options o = {k & 1, k >> 1, 0, 0};
         ref[k] = options_renderer(&m, SC_BACKEND_CPU, o);
     }
-    sc_render_options none = {0, 0, 0};
+    sc_render_options none = {0, 0, 0, 0};
     sc_renderer *r = options_renderer(&m, SC_BACKEND_CPU, none);
     uint8_t *img = malloc(npix * 4), *want_img = malloc(npix * 4);
     sc_hit *hits = malloc(npix * sizeof *hits), *want_hits = malloc(npix * sizeof *want_hits);

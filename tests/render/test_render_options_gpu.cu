@@ -32,10 +32,10 @@ static void check_toggled_equals_created(bool in_flight)
     const size_t npix = (size_t)OPT_W * OPT_H;
     sc_renderer *ref[4] = {NULL, NULL, NULL, NULL}; /* index cull | flat << 1 */
     for (int k = 0; k < 4; ++k) {
-        sc_render_options o = {k & 1, k >> 1, 0};
+        sc_render_options o = {k & 1, k >> 1, 0, 0};
         ref[k] = options_renderer(&m, SC_BACKEND_CUDA, o);
     }
-    sc_render_options none = {0, 0, 0};
+    sc_render_options none = {0, 0, 0, 0};
     sc_renderer *r = options_renderer(&m, SC_BACKEND_CUDA, none);
     unsigned char *d_img = NULL, *d_want = NULL;
     SCT_CUDA(cudaMalloc((void **)&d_img, npix * 4 * OPT_FRAMES));
@@ -54,6 +54,24 @@ static void check_toggled_equals_created(bool in_flight)
         SCT_CHECK_OK(sc_renderer_read_hits(ref[k], want_hits.data()));
         SCT_CHECK_MSG(memcmp(hits.data(), want_hits.data(), npix * sizeof(sc_hit)) == 0,
                       "frame %u (cull %d flat %d): hits differ", i, o.cull_back_faces, o.flat_shading);
+        /* Stage times only when asked for; the frame's time always. */
+        sc_frame_stats st;
+        SCT_CHECK_OK(sc_renderer_stats(r, &st));
+        double staged = 0.0;
+        int zero = 1;
+        for (int k2 = 0; k2 < SC_STAGE_COUNT; ++k2) {
+            staged += st.stage_ms[k2];
+            zero = zero && st.stage_ms[k2] == 0.0;
+        }
+        SCT_CHECK_MSG(st.frame_ms > 0.0, "frame %u: frame_ms %g", i, st.frame_ms);
+        if (o.stage_times)
+            SCT_CHECK_MSG(st.stage_ms[SC_STAGE_PROJECT] > 0.0 && st.stage_ms[SC_STAGE_RAYCAST] > 0.0 &&
+                              st.stage_ms[SC_STAGE_SHADE] > 0.0 && staged <= st.frame_ms * 1.001 + 1e-3,
+                          "frame %u, stage times on: project %g ray cast %g shade %g, sum %g of a %g ms frame", i,
+                          st.stage_ms[SC_STAGE_PROJECT], st.stage_ms[SC_STAGE_RAYCAST], st.stage_ms[SC_STAGE_SHADE],
+                          staged, st.frame_ms);
+        else
+            SCT_CHECK_MSG(zero, "frame %u, stage times off: the stages add up to %g ms", i, staged);
     }
     if (ok) {
         sc_frame_stats st;

@@ -150,7 +150,7 @@ void vo_check_scene(sc_backend backend, const vo_memory *mem, const sc_mesh *m, 
     memset(&light, 0, sizeof light);
     light.type = SC_LIGHT_DIRECTIONAL;
     light.direction[0] = -0.6f; light.direction[1] = -0.3f; light.direction[2] = -0.5f;
-    const sc_render_options shadows = {0, 0, 1};
+    const sc_render_options shadows = {0, 0, 1, 0};
     for (int i = 0; i < 2 && ok; ++i) {
         SCT_CHECK_OK(sc_renderer_set_shading(p.r[i], NULL));
         SCT_CHECK_OK(sc_renderer_set_lights(p.r[i], &light, 1));

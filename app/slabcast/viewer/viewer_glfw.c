@@ -38,6 +38,10 @@ int app_viewer_available(char *why, size_t why_size)
 static int apply_render_options(viewer *v)
 {
     sc_render_options ro = {0};
+    if (sc_renderer_get_options(v->scene->renderer, &ro) != SC_OK) { /* the others as they are */
+        app_viewer_report("culling / flat shading / shadows");
+        return -1;
+    }
     ro.cull_back_faces = v->cull;
     ro.flat_shading = v->flat;
     ro.shadows = v->shadows;
