@@ -118,23 +118,17 @@ __global__ void __launch_bounds__(SPLIT_WIDE_THREADS) split_wide_place_kernel(wi
 #pragma unroll
             for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) k[j] = 0;
         if (p.values_in != NULL) wide_load_keys(p.values_in, first, full, c, v, VEC);
-        /* The lane's items' buckets and peers first, then every cursor atomic, then their results:
-         * the warp waits for one atomic round trip per chunk, not one per item. */
-        uint32_t peers[SPLIT_WIDE_LANE_ITEMS], base[SPLIT_WIDE_LANE_ITEMS];
-#pragma unroll
-        for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) {
-            const uint64_t i = first + j;
-            const uint32_t b = i < c ? split_bucket<KeyT, RULE>(p.rule, k[j], i, bounds) : WIDE_NO_BUCKET;
-            peers[j] = __match_any_sync(WIDE_FULL_MASK, b);
-            base[j] = 0;
-            if (i < c && lane == (uint32_t)(__ffs(peers[j]) - 1))
-                base[j] = atomicAdd(p.cursors + b, (uint32_t)__popc(peers[j]));
-        }
 #pragma unroll
         for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) {
             const uint64_t i = first + j;
             const bool valid = i < c;
-            slot[j] = __shfl_sync(WIDE_FULL_MASK, base[j], __ffs(peers[j]) - 1) + (uint32_t)__popc(peers[j] & lanes_below);
+            const uint32_t b = valid ? split_bucket<KeyT, RULE>(p.rule, k[j], i, bounds) : WIDE_NO_BUCKET;
+            const uint32_t peers = __match_any_sync(WIDE_FULL_MASK, b);
+            const int leader = __ffs(peers) - 1;
+            uint32_t base = 0;
+            if (valid && lane == (uint32_t)leader) base = atomicAdd(p.cursors + b, (uint32_t)__popc(peers));
+            base = __shfl_sync(WIDE_FULL_MASK, base, leader);
+            slot[j] = base + (uint32_t)__popc(peers & lanes_below);
             if (!valid || slot[j] >= c) continue; /* wrong caller counts: dropped, never out of bounds */
             if (keys_out != NULL) keys_out[slot[j]] = k[j];
             if (p.values_out != NULL) p.values_out[slot[j]] = v[j];
