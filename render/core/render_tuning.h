@@ -69,13 +69,11 @@ enum {
                                          so nothing the 8x8 binning would keep is dropped */
     SC_CUDA_SHADE_BLOCK_X = 32,       /* shade: a warp per row segment (coalesced pixel writes) */
     SC_CUDA_SHADE_BLOCK_Y = 4,        /* ... 4 rows per block */
-    SC_CUDA_SHADE_SHARED_NORMALS = 2, /* smooth shading, 1 and 2: a block's distinct hit vertices (at
-                                         most 3 a pixel) in a shared-memory table, each vertex's normal
-                                         computed once (neighbouring pixels share most corners); 2: the
-                                         face normals of their rings' triangles a thread each, added in
-                                         ring order per vertex; 1: a vertex's ring walked by one thread;
-                                         0: each pixel computes its triangle's three. The same bits */
-    SC_CUDA_SHADE_RING_CHUNK = 512    /* ... 2: ring triangles' face normals held at once per block */
+    SC_CUDA_SHADE_SHARED_NORMALS = 1  /* smooth shading, 1: a block's distinct hit vertices (at most 3 a
+                                         pixel) in a shared-memory table, each vertex's normal computed
+                                         once by consecutive threads (neighbouring pixels share most
+                                         corners; the one-ring walks fill whole warps); 0: each pixel
+                                         computes its triangle's three. The same bits either way */
 };
 
 /* The shadow pass (render/core/shadow.h): a light's views with receivers share G^2 light tiles, each

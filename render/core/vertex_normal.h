@@ -39,39 +39,22 @@ SC_HD static inline void sc_face_normal(const float *pos, const uint32_t *f, flo
     n[2] = e1[0] * e2[1] - e1[1] * e2[0];
 }
 
-/* One step of a vertex's sum: face normal n added to the running sum o unless a component of n is
- * not finite. */
-SC_HD static inline void sc_vertex_normal_add(float o[3], const float n[3])
-{
-    if (!isfinite(n[0]) || !isfinite(n[1]) || !isfinite(n[2])) return;
-    o[0] += n[0]; o[1] += n[1]; o[2] += n[2];
-}
-
-/* The end of a vertex's sum: o normalised into out, or (0, 0, 0) when its length is zero or not
- * finite. */
-SC_HD static inline void sc_vertex_normal_finish(const float o[3], float out[3])
-{
-    const float l = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
-    if (l > 0.0f && isfinite(l)) {
-        out[0] = o[0] / l; out[1] = o[1] / l; out[2] = o[2] / l;
-    } else {
-        out[0] = out[1] = out[2] = 0.0f;
-    }
-}
-
-/* The smooth normal of vertex v (see the top of this file): its ring's face normals added in
- * adjacency order (sc_vertex_normal_add), then sc_vertex_normal_finish. A caller that computes the
- * face normals elsewhere (the CUDA shade, a ring's triangles in parallel) gives the same bits when it
- * adds them in the same order with the same two functions. */
+/* The smooth normal of vertex v (see the top of this file). */
 SC_HD static inline void sc_vertex_normal(const sc_mesh_rings *m, uint32_t v, float out[3])
 {
     float o[3] = {0.0f, 0.0f, 0.0f};
     for (uint32_t j = m->adj_offsets[v], end = m->adj_offsets[v + 1]; j < end; ++j) {
         float n[3];
         sc_face_normal(m->positions, m->indices + 3 * (size_t)m->adj_tris[j], n);
-        sc_vertex_normal_add(o, n);
+        if (!isfinite(n[0]) || !isfinite(n[1]) || !isfinite(n[2])) continue;
+        o[0] += n[0]; o[1] += n[1]; o[2] += n[2];
     }
-    sc_vertex_normal_finish(o, out);
+    const float l = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
+    if (l > 0.0f && isfinite(l)) {
+        out[0] = o[0] / l; out[1] = o[1] / l; out[2] = o[2] / l;
+    } else {
+        out[0] = out[1] = out[2] = 0.0f;
+    }
 }
 
 #endif /* SC_VERTEX_NORMAL_H */
