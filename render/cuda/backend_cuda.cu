@@ -726,8 +726,8 @@ static sc_status capture_frame_graph(sc_cuda_state *st, const sc_frame_params *p
 }
 
 /* Enqueues the whole frame into ring slot `slot` on the renderer's stream; no host wait inside:
- * this frame's constants (pinned slot copy -> device), the deformation or the caller's positions,
- * then the slot's graph (captured again first when it was captured with other lights casting
+ * this frame's constants (the deform kernel's parameter, or a copy from the pinned slot), the
+ * deformation or the caller's positions, then the slot's graph (captured again first when it was captured with other lights casting
  * shadows: the shadow pass is in the graph only for those; flat shading reaches shade through the
  * constants). */
 static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
@@ -755,11 +755,11 @@ static sc_status enqueue_frame(sc_cuda_state *st, const sc_backend_frame *frame,
     c->shade.pitch = frame->pitch;
     c->shade.surface = frame->surface;
     SC_CUDA_CHECK(cudaEventRecord(slot->events[0], s));
-    SC_CUDA_CHECK(cudaMemcpyAsync(st->consts, c, sizeof *c, cudaMemcpyHostToDevice, s));
     if (frame->positions) {
+        SC_CUDA_CHECK(cudaMemcpyAsync(st->consts, c, sizeof *c, cudaMemcpyHostToDevice, s));
         SC_TRY(sc_cuda_positions_from_caller(st, frame->positions, s)); /* into the internal vertex order */
     } else {
-        SC_TRY(sc_cuda_deform(st, frame->deform, s));
+        SC_TRY(sc_cuda_deform(st, frame->deform, c, s)); /* the constants too */
     }
     if (st->use_graphs) SC_CUDA_CHECK(cudaGraphLaunch(slot->graph, s));
     else SC_TRY(record_frame_graph(st, p, slot, timed, s)); /* the same stages, launched one by one */

@@ -254,10 +254,12 @@ typedef struct sc_cuda_state {
 #ifdef __cplusplus
 #include "deform.h"
 
-/* deform_cuda.cu: the deform stage; and, on demand (read_normals, not per frame), the smooth
+/* deform_cuda.cu: the deform stage, which also stores the frame's constants c into st->consts (the
+ * deform kernel's parameter; a copy from c, pinned host memory, when no kernel deforms); and, on demand (read_normals, not per frame), the smooth
  * normals of this frame's positions (sc_vertex_normal) into out (device memory, V x 3, the caller's
  * vertex order), enqueued on s with no allocation and no wait. */
-sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s);
+sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, const sc_cuda_frame_consts *c,
+                         cudaStream_t s);
 sc_status sc_cuda_vertex_normals(const sc_cuda_state *st, float *out, cudaStream_t s);
 /* vertex_order_cuda.cu, enqueued on s with no allocation and no wait: the caller's positions (device
  * memory, the caller's vertex order) into st->positions (internal order); and the positions of the

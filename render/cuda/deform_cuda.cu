@@ -5,15 +5,28 @@
  * (sc_vertex_normal, no atomics), the CPU backend's arithmetic, so both give the same normals for
  * the same positions. */
 #include <math.h>
+#include <string.h>
 
 #include "backend_cuda.h"
 #include "render_tuning.h"
 #include "sc_report.h"
 #include "vertex_normal.h"
 
+/* The frame's constants travel as the kernel's parameter: block 0 stores them for the frame's graph
+ * (no copy of its own before the kernel). */
+typedef struct deform_consts_words {
+    uint32_t w[sizeof(sc_cuda_frame_consts) / sizeof(uint32_t)];
+} deform_consts_words;
+static_assert(sizeof(sc_cuda_frame_consts) % sizeof(uint32_t) == 0 &&
+                  sizeof(sc_cuda_frame_consts) / sizeof(uint32_t) <= SC_CUDA_DEFORM_THREADS,
+              "a thread of block 0 per word of the frame's constants");
+
 __global__ void __launch_bounds__(SC_CUDA_DEFORM_THREADS)
-sc_deform_kernel(sc_deform_eval e, const float *rest, const float *rest_normals, float *out, uint32_t n)
+sc_deform_kernel(sc_deform_eval e, deform_consts_words consts, uint32_t *consts_out, const float *rest,
+                 const float *rest_normals, float *out, uint32_t n)
 {
+    if (blockIdx.x == 0 && threadIdx.x < sizeof consts.w / sizeof consts.w[0])
+        consts_out[threadIdx.x] = consts.w[threadIdx.x];
     uint32_t v = blockIdx.x * blockDim.x + threadIdx.x;
     if (v >= n) return;
     float p0[3], n0[3], q[3];
@@ -25,17 +38,21 @@ sc_deform_kernel(sc_deform_eval e, const float *rest, const float *rest_normals,
     for (int k = 0; k < 3; ++k) out[3 * (size_t)v + k] = q[k];
 }
 
-sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, cudaStream_t s)
+sc_status sc_cuda_deform(const sc_cuda_state *st, const sc_deform_eval *e, const sc_cuda_frame_consts *c,
+                         cudaStream_t s)
 {
     uint32_t n = st->num_vertices;
-    if (n == 0) return SC_OK;
-    if (e->effects == 0) {
-        SC_CUDA_CHECK(cudaMemcpyAsync(st->positions, st->rest_positions, sizeof(float) * 3 * (size_t)n,
-                                      cudaMemcpyDeviceToDevice, s));
+    if (n == 0 || e->effects == 0) {
+        SC_CUDA_CHECK(cudaMemcpyAsync(st->consts, c, sizeof *c, cudaMemcpyHostToDevice, s));
+        if (n)
+            SC_CUDA_CHECK(cudaMemcpyAsync(st->positions, st->rest_positions, sizeof(float) * 3 * (size_t)n,
+                                          cudaMemcpyDeviceToDevice, s));
         return SC_OK;
     }
+    deform_consts_words words;
+    memcpy(&words, c, sizeof words);
     sc_deform_kernel<<<(n + SC_CUDA_DEFORM_THREADS - 1) / SC_CUDA_DEFORM_THREADS, SC_CUDA_DEFORM_THREADS, 0, s>>>(
-        *e, st->rest_positions, st->rest_normals, st->positions, n);
+        *e, words, (uint32_t *)st->consts, st->rest_positions, st->rest_normals, st->positions, n);
     SC_CUDA_CHECK_LAUNCH("sc_deform_kernel");
     return SC_OK;
 }
