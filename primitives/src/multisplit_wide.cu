@@ -3,9 +3,8 @@
  * caller's bucket_counts or with num_records_device (multisplit.cu routes them here).
  *   1. counts: cudaMemsetAsync + count kernel (one atomicAdd per distinct bucket of a warp round,
  *      __match_any_sync), skipped when the caller gives bucket_counts;
- *   2. exclusive scan of the B counts into the cursors and, in the same pass, the bucket offsets
- *      (the record count c as their last entry, written by the place kernel): one block for B up to
- *      SPLIT_WIDE_BLOCK_SCAN_MAX, else CUB's scan;
+ *   2. exclusive scan of the B counts (CUB) into the cursors and, in the same pass, the bucket
+ *      offsets (the record count c as their last entry, written by the place kernel);
  *   3. place kernel: every record takes slot = cursor[bucket]++ (one atomicAdd per distinct bucket of
  *      a warp round, ranks by popcount) and writes its key, value and indices there.
  * Records [0, c), c = min(*num_records_device, n) (n without it); slots >= c (wrong caller counts)
@@ -156,16 +155,10 @@ sc_status split_wide_run(void *temp, size_t temp_bytes, const split_desc *d, uin
     }
     /* The scan writes the cursors and the bucket offsets together; the place kernel (or, without one,
      * a one-thread kernel) writes the offsets' last entry, the record count. */
-    if (nb <= (uint32_t)SPLIT_WIDE_BLOCK_SCAN_MAX) {
-        split_wide_block_scan_kernel<<<1, SPLIT_WIDE_SCAN_THREADS, 0, stream>>>(counts, nb, p.cursors,
-                                                                              d->bucket_offsets);
-        SC_CUDA_CHECK_LAUNCH("split_wide_block_scan_kernel");
-    } else {
-        size_t cb = cub_bytes;
-        SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
-            cub_temp, cb, counts, thrust::make_tabulate_output_iterator(wide_scan_out{p.cursors, d->bucket_offsets}),
-            (int)nb, stream));
-    }
+    size_t cb = cub_bytes;
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+        cub_temp, cb, counts, thrust::make_tabulate_output_iterator(wide_scan_out{p.cursors, d->bucket_offsets}),
+        (int)nb, stream));
     p.last_offset = d->bucket_offsets ? d->bucket_offsets + nb : NULL;
     if (d->keys_out || d->values_out || d->gather_index || d->scatter_index) {
         if (key64) SC_TRY(wide_launch<uint64_t>(p, (int)b->rule, 1, vec, want, sms, stream));

@@ -151,9 +151,7 @@ enum {
     SPLIT_WIDE_MAX_BITS = 24,            /* 2^24 = SPLIT_MAX_WIDE_BUCKETS (split.h) */
     SPLIT_WIDE_THREADS = 256,
     SPLIT_WIDE_LANE_ITEMS = 4,           /* must give 16 bytes of uint32_t (one uint4 per lane) */
-    SPLIT_WIDE_CHUNK = SPLIT_WIDE_LANE_ITEMS * 32,
-    SPLIT_WIDE_SCAN_THREADS = 1024,      /* B up to SPLIT_WIDE_BLOCK_SCAN_MAX: the counts scanned by one */
-    SPLIT_WIDE_BLOCK_SCAN_MAX = 32768    /* block of this many threads (one launch); above, CUB's scan */
+    SPLIT_WIDE_CHUNK = SPLIT_WIDE_LANE_ITEMS * 32
 };
 
 /* BOUNDARIES rule in shared memory (split_bucket.cuh): slots of the key range between the smallest

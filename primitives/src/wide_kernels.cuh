@@ -6,7 +6,6 @@
 
 #include <stdint.h>
 
-#include "block_scan.cuh"
 #include "multisplit_internal.h"
 
 static const unsigned WIDE_FULL_MASK = 0xFFFFFFFFu;
@@ -158,26 +157,6 @@ struct wide_scan_out {
         if (offsets != NULL) offsets[i] = start;
     }
 };
-
-/* The exclusive scan of B counts in one block of SPLIT_WIDE_SCAN_THREADS threads (small B: one launch
- * instead of CUB's two): thread t takes a run of consecutive counts, the runs' sums are scanned across
- * the block, then each run is written from its start into the cursors and, when asked, the offsets. */
-__global__ void __launch_bounds__(SPLIT_WIDE_SCAN_THREADS)
-split_wide_block_scan_kernel(const uint32_t *counts, uint32_t num_buckets, uint32_t *cursors, uint32_t *offsets)
-{
-    __shared__ uint32_t scratch[SPLIT_WIDE_SCAN_THREADS / 32];
-    const uint32_t per = (num_buckets + SPLIT_WIDE_SCAN_THREADS - 1) / SPLIT_WIDE_SCAN_THREADS;
-    const uint32_t begin = min(threadIdx.x * per, num_buckets), end = min(begin + per, num_buckets);
-    uint32_t sum = 0;
-    for (uint32_t i = begin; i < end; ++i) sum += counts[i];
-    uint32_t start = split_block_exclusive_sum(sum, scratch, threadIdx.x & 31u, threadIdx.x >> 5);
-    for (uint32_t i = begin; i < end; ++i) {
-        const uint32_t c = counts[i];
-        cursors[i] = start;
-        if (offsets != NULL) offsets[i] = start;
-        start += c;
-    }
-}
 
 /* bucket_offsets[B] = the record count, when no place kernel runs to write it. */
 __global__ void split_wide_last_offset_kernel(uint32_t n, const uint32_t *count_dev, uint32_t *last_offset)
