@@ -168,6 +168,18 @@ void app_json_number(FILE *f, double v)
     else fputs("null", f);
 }
 
+void app_json_number_or_null(FILE *f, int known, double v)
+{
+    if (known) app_json_number(f, v);
+    else fputs("null", f);
+}
+
+void app_json_u64_or_null(FILE *f, int known, uint64_t v)
+{
+    if (known) fprintf(f, "%llu", (unsigned long long)v);
+    else fputs("null", f);
+}
+
 static void json_stages(const app_frame_log *log, FILE *f)
 {
     fputs("  \"stages\": {\n", f);

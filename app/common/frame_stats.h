@@ -41,5 +41,9 @@ int app_frame_log_write_json(const app_frame_log *log, const char *path, const c
  * \ufffd, so any C string gives valid JSON. A non-finite number is written as null. */
 void app_json_string(FILE *f, const char *s);
 void app_json_number(FILE *f, double v);
+/* v (app_json_number's form) when known is nonzero, else null. */
+void app_json_number_or_null(FILE *f, int known, double v);
+/* v as an unsigned integer when known is nonzero, else null. */
+void app_json_u64_or_null(FILE *f, int known, uint64_t v);
 
 #endif

@@ -4,7 +4,8 @@
  * speed-up against N = 1 (or the first N), the composite's median time, the bytes copied between the
  * shares' buffers a frame and their rate over the frame. Where N exceeds the GPUs, the row says how
  * many shares each GPU holds, and a note says that the row measures several shares per GPU, not
- * scaling. Built without CUDA, it says so and fails. */
+ * scaling. With --json / --csv it writes the same rows as files (bench_gpus_report.c). Built without
+ * CUDA, it says so and fails. */
 #include "bench_gpus.h"
 
 #include <stdlib.h>
@@ -14,18 +15,12 @@
 #include "bench_sweep.h"
 #include "camera.h"
 #include "deform_set.h"
+#include "name_lists.h"
 #include "slabcast.h"
 
 #if SLABCAST_BENCH_CUDA
 #include <cuda_runtime_api.h>
 #endif
-
-typedef struct gpus_row {
-    uint32_t shares, devices, per_device;
-    double frame_ms, frame_p95_ms, composite_ms;
-    uint64_t bytes, triangles_max;
-    int ok;
-} gpus_row;
 
 #if SLABCAST_BENCH_CUDA
 static int cmp_double(const void *a, const void *b)
@@ -51,10 +46,25 @@ static int gpu_count(void)
     return n;
 }
 
-/* One row: a group of row->shares over `present` GPUs. Returns 0, or -1 with why. */
-static int run_row(const bench_options *o, const bench_model *m, const sc_camera_desc *cam, int present,
-                   gpus_row *row, char *why, size_t why_size)
+/* GPU 0's name into buf ("unknown" when its properties cannot be read). */
+static void device_name(char *buf, size_t size)
 {
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+        snprintf(buf, size, "%s", prop.name);
+        return;
+    }
+    (void)cudaGetLastError();
+    snprintf(buf, size, "unknown");
+}
+
+/* One row: a group of row->shares over `present` GPUs. Returns 0 with row->ok set, or -1 with
+ * row->error saying why. */
+static int run_row(const bench_options *o, const bench_model *m, const sc_camera_desc *cam, int present,
+                   bench_gpus_row *row)
+{
+    char *why = row->error;
+    const size_t why_size = sizeof row->error;
     int devices[SC_GROUP_MAX_SHARES];
     const uint32_t used = row->shares < (uint32_t)present ? row->shares : (uint32_t)present;
     for (uint32_t k = 0; k < used; ++k) devices[k] = (int)k;
@@ -127,44 +137,60 @@ done:
     free(comp_ms);
     return rc;
 }
-#endif
 
-static void print_table(const bench_options *o, const char *model, const bench_model *m, int present,
-                        const gpus_row *rows, unsigned count, FILE *out)
+/* The files asked for (--json, --csv); 0, or -1 when one could not be written (said on err). */
+static int write_outputs(const bench_options *o, const bench_gpus_report *r, FILE *err)
 {
-    const gpus_row *base = NULL;
-    for (unsigned i = 0; i < count && !base; ++i)
-        if (rows[i].ok && rows[i].shares == 1) base = &rows[i];
-    for (unsigned i = 0; i < count && !base; ++i)
-        if (rows[i].ok) base = &rows[i];
-    fprintf(out, "slabcast-bench --gpus: %s, %u triangles, %ux%u, tile %u, slabs %u; %d GPU%s present\n", model,
-            m->mesh.triangle_count, o->sizes[0].width, o->sizes[0].height, o->tiles[0], o->slabs[0], present,
-            present == 1 ? "" : "s");
-    fprintf(out, "%6s %7s %10s %12s %10s %9s %13s %12s %9s %12s\n", "shares", "GPUs", "shares/GPU", "frame ms",
-            "p95 ms", "speed-up", "composite ms", "MB a frame", "GB/s", "largest share");
-    for (unsigned i = 0; i < count; ++i) {
-        const gpus_row *r = &rows[i];
-        if (!r->ok) {
-            fprintf(out, "%6u %7s failed\n", r->shares, "-");
-            continue;
-        }
-        const double gbs = r->frame_ms > 0.0 ? (double)r->bytes / (r->frame_ms * 1e6) : 0.0;
-        fprintf(out, "%6u %7u %10u %12.3f %10.3f %8.2fx %13.3f %12.1f %9.1f %12llu\n", r->shares, r->devices,
-                r->per_device, r->frame_ms, r->frame_p95_ms, base ? base->frame_ms / r->frame_ms : 0.0,
-                r->composite_ms, (double)r->bytes / 1e6, gbs, (unsigned long long)r->triangles_max);
-    }
-    if (base)
-        fprintf(out, "speed-up: against %u share%s; GB/s: the bytes copied between shares' buffers (keys, winners, "
-                     "images) over the frame time; composite: the keys' copies and minimum on GPU 0\n",
-                base->shares, base->shares == 1 ? "" : "s");
-    for (unsigned i = 0; i < count; ++i)
-        if (rows[i].ok && rows[i].per_device > 1)
-            fprintf(out, "note: %u shares on %u GPU%s (%u per GPU): several shares share a GPU, so this row measures "
-                         "the sort-last path, not multi-GPU scaling\n",
-                    rows[i].shares, rows[i].devices, rows[i].devices == 1 ? "" : "s", rows[i].per_device);
+    int rc = 0;
+    if (o->json_path && bench_gpus_write_json(r, o->json_path, err) != 0) rc = -1;
+    if (o->csv_path && bench_gpus_write_csv(r, o->csv_path, err) != 0) rc = -1;
+    return rc;
 }
 
-int bench_run_gpus(const bench_options *o, FILE *out, FILE *err)
+/* The report without its rows, commit and command line: the run's settings, the model and the device.
+ * Points into o, m and the caller's buffers, which must outlive it. */
+static bench_gpus_report report_of(const bench_options *o, const bench_model *m, const char *model_name,
+                                   const char *deform, const char *device, int present)
+{
+    bench_gpus_report r;
+    memset(&r, 0, sizeof r);
+    r.program = "slabcast-bench";
+    r.device_name = device;
+    r.gpus_present = present;
+    r.model_path = o->model_count ? o->models[0] : NULL;
+    r.model_name = model_name;
+    r.triangles = m->mesh.triangle_count;
+    r.width = o->sizes[0].width;
+    r.height = o->sizes[0].height;
+    r.tile_size = o->tiles[0];
+    r.slabs = o->slabs[0];
+    r.subdivide = o->subdivides[0];
+    r.deform = deform;
+    r.frames = bench_frames_for(o, 1);
+    r.warmup = bench_warmup_for(o, 1);
+    return r;
+}
+
+/* Runs every row of o->gpus into rows (o->gpu_count of them). Returns 1 when a row failed, else 0. */
+static int run_rows(const bench_options *o, const bench_model *m, const sc_camera_desc *camera, int present,
+                    bench_gpus_row *rows, FILE *err)
+{
+    int failed = 0;
+    for (unsigned i = 0; i < o->gpu_count; ++i) {
+        rows[i].shares = o->gpus[i];
+        if ((uint32_t)present < o->gpus[i])
+            fprintf(err, "slabcast-bench: --gpus %u: only %d GPU%s here: %u shares go round them\n", o->gpus[i],
+                    present, present == 1 ? "" : "s", o->gpus[i]);
+        if (run_row(o, m, camera, present, &rows[i]) != 0) {
+            fprintf(err, "slabcast-bench: --gpus %u: %s\n", o->gpus[i], rows[i].error);
+            failed = 1;
+        }
+    }
+    return failed;
+}
+#endif
+
+int bench_run_gpus(const bench_options *o, const char *commit, const char *command_line, FILE *out, FILE *err)
 {
 #if SLABCAST_BENCH_CUDA
     const int present = gpu_count();
@@ -185,28 +211,29 @@ int bench_run_gpus(const bench_options *o, FILE *out, FILE *err)
     app_camera_from_orbit(&cam, &m.orbit);
     if (o->has_camera) (void)app_camera_set(&cam, o->camera, o->camera + 3, o->camera[6]); /* checked when parsed */
     const sc_camera_desc camera = app_camera_desc(&cam);
-    char model[208];
+    char model[208], deform[64], device[256];
     bench_model_short_name(path, model, sizeof model);
-    gpus_row rows[BENCH_MAX_LIST];
+    app_deform_set_names(o->deforms[0], deform, sizeof deform);
+    device_name(device, sizeof device);
+    bench_gpus_row rows[BENCH_MAX_LIST];
     memset(rows, 0, sizeof rows);
-    int failed = 0;
-    for (unsigned i = 0; i < o->gpu_count; ++i) {
-        rows[i].shares = o->gpus[i];
-        if ((uint32_t)present < o->gpus[i])
-            fprintf(err, "slabcast-bench: --gpus %u: only %d GPU%s here: %u shares go round them\n", o->gpus[i],
-                    present, present == 1 ? "" : "s", o->gpus[i]);
-        if (run_row(o, &m, &camera, present, &rows[i], why, sizeof why) != 0) {
-            fprintf(err, "slabcast-bench: --gpus %u: %s\n", o->gpus[i], why);
-            failed = 1;
-        }
-    }
-    print_table(o, model, &m, present, rows, o->gpu_count, out);
+    const int failed = run_rows(o, &m, &camera, present, rows, err);
+    bench_gpus_report report = report_of(o, &m, model, deform, device, present);
+    report.commit = commit;
+    report.command_line = command_line;
+    report.rows = rows;
+    report.row_count = o->gpu_count;
+    report.base = bench_gpus_base(rows, o->gpu_count);
+    bench_gpus_table(out, &report);
+    fflush(out);
+    const int written = write_outputs(o, &report, err);
     bench_model_free(&m);
-    return failed;
+    return failed || written != 0 ? 1 : 0;
 #else
     (void)o;
+    (void)commit;
+    (void)command_line;
     (void)out;
-    (void)print_table;
     fprintf(err, "slabcast-bench: --gpus: built without CUDA (renderer groups run on CUDA devices)\n");
     return 1;
 #endif

@@ -7,18 +7,6 @@
 #include "frame_stats.h"
 #include "name_lists.h"
 
-static void json_num_or_null(FILE *f, int known, double v)
-{
-    if (known) app_json_number(f, v);
-    else fputs("null", f);
-}
-
-static void json_u64_or_null(FILE *f, int known, uint64_t v)
-{
-    if (known) fprintf(f, "%llu", (unsigned long long)v);
-    else fputs("null", f);
-}
-
 static void json_string_or_null(FILE *f, const char *s)
 {
     if (s && *s) app_json_string(f, s);
@@ -84,7 +72,7 @@ static void json_options(const bench_report *r, FILE *f)
     fputs("  \"options\": {\n", f);
     json_options_lists(o, f);
     fputs("    \"views\": ", f);
-    json_u64_or_null(f, !o->has_camera, o->views);
+    app_json_u64_or_null(f, !o->has_camera, o->views);
     fputs(",\n    \"camera\": ", f);
     if (o->has_camera) {
         fputs("{\"eye\": ", f);
@@ -104,9 +92,9 @@ static void json_options(const bench_report *r, FILE *f)
     app_json_number(f, (double)o->time_step);
     fprintf(f, ",\n    \"vertex_order\": \"%s\"", bench_vertex_order_name(o->vertex_order));
     fprintf(f, ",\n    \"backend\": \"%s\",\n    \"resolution\": ", bench_backend_name(o->backend));
-    json_u64_or_null(f, o->resolution != 0, o->resolution);
+    app_json_u64_or_null(f, o->resolution != 0, o->resolution);
     fputs(",\n    \"threads\": ", f);
-    json_u64_or_null(f, o->threads != 0, o->threads);
+    app_json_u64_or_null(f, o->threads != 0, o->threads);
     fputs(",\n    \"images\": ", f);
     json_string_or_null(f, o->images_dir);
     fprintf(f, ",\n    \"no_limits\": %s", o->no_limits ? "true" : "false");
@@ -124,35 +112,35 @@ static void json_device(const bench_device *d, FILE *f)
     fprintf(f, "  \"device\": {\"backend\": \"%s\", \"name\": ", bench_backend_name(d->backend));
     app_json_string(f, d->name);
     fputs(", \"sm_count\": ", f);
-    json_u64_or_null(f, gpu, (uint64_t)d->sm_count);
+    app_json_u64_or_null(f, gpu, (uint64_t)d->sm_count);
     fputs(", \"clock_khz\": ", f);
-    json_u64_or_null(f, gpu && d->clock_khz > 0, (uint64_t)d->clock_khz);
+    app_json_u64_or_null(f, gpu && d->clock_khz > 0, (uint64_t)d->clock_khz);
     fputs(", \"memory_clock_khz\": ", f);
-    json_u64_or_null(f, gpu && d->memory_clock_khz > 0, (uint64_t)d->memory_clock_khz);
+    app_json_u64_or_null(f, gpu && d->memory_clock_khz > 0, (uint64_t)d->memory_clock_khz);
     fputs(", \"memory_bus_bits\": ", f);
-    json_u64_or_null(f, gpu && d->memory_bus_bits > 0, (uint64_t)d->memory_bus_bits);
+    app_json_u64_or_null(f, gpu && d->memory_bus_bits > 0, (uint64_t)d->memory_bus_bits);
     fputs(", \"compute_capability\": ", f);
     if (gpu) fprintf(f, "\"%d.%d\"", d->compute_major, d->compute_minor);
     else fputs("null", f);
     fputs(", \"total_memory_bytes\": ", f);
-    json_u64_or_null(f, gpu, d->total_memory);
+    app_json_u64_or_null(f, gpu, d->total_memory);
     fputs(", \"driver_version\": ", f);
-    json_u64_or_null(f, gpu && d->driver_version > 0, (uint64_t)d->driver_version);
+    app_json_u64_or_null(f, gpu && d->driver_version > 0, (uint64_t)d->driver_version);
     fputs(", \"runtime_version\": ", f);
-    json_u64_or_null(f, gpu && d->runtime_version > 0, (uint64_t)d->runtime_version);
+    app_json_u64_or_null(f, gpu && d->runtime_version > 0, (uint64_t)d->runtime_version);
     fputs(", \"threads\": ", f);
-    json_u64_or_null(f, !gpu, d->threads);
+    app_json_u64_or_null(f, !gpu, d->threads);
     fputs("},\n", f);
 }
 
 static void json_quant(FILE *f, int known, const bench_quant *q)
 {
     fputs("{\"median\": ", f);
-    json_num_or_null(f, known, q->median);
+    app_json_number_or_null(f, known, q->median);
     fputs(", \"p95\": ", f);
-    json_num_or_null(f, known, q->p95);
+    app_json_number_or_null(f, known, q->p95);
     fputs(", \"max\": ", f);
-    json_num_or_null(f, known, q->max);
+    app_json_number_or_null(f, known, q->max);
     fputc('}', f);
 }
 
@@ -171,9 +159,9 @@ static void json_row_config(const bench_row *row, FILE *f)
     fprintf(f, ", \"subdivide\": %u, \"deform\": \"%s\",\n", c->subdivide, deform);
     fprintf(f, "     \"width\": %u, \"height\": %u, \"pixels\": %llu, \"tile_size\": %u, \"num_slabs\": %u, \"view\": ",
             c->width, c->height, (unsigned long long)c->width * c->height, c->tile_size, c->num_slabs);
-    json_u64_or_null(f, c->views > 0, c->view);
+    app_json_u64_or_null(f, c->views > 0, c->view);
     fputs(", \"views\": ", f);
-    json_u64_or_null(f, c->views > 0, c->views);
+    app_json_u64_or_null(f, c->views > 0, c->views);
     fputs(",\n     \"camera\": {\"eye\": ", f);
     json_vec3(f, row->camera.eye);
     fputs(", \"target\": ", f);
@@ -203,13 +191,13 @@ static void json_row_times(const bench_row *row, FILE *f)
     fputs(",\n     \"render_call_ms\": ", f);
     json_quant(f, ok, &row->call);
     fputs(",\n     \"back_to_back\": {\"frames\": ", f);
-    json_u64_or_null(f, ok, (uint64_t)row->back_to_back_frames);
+    app_json_u64_or_null(f, ok, (uint64_t)row->back_to_back_frames);
     fputs(", \"ms\": ", f);
-    json_num_or_null(f, ok, row->back_to_back_ms);
+    app_json_number_or_null(f, ok, row->back_to_back_ms);
     fputs(", \"ms_per_frame\": ", f);
-    json_num_or_null(f, ok && row->back_to_back_frames > 0, row->back_to_back_ms / row->back_to_back_frames);
+    app_json_number_or_null(f, ok && row->back_to_back_frames > 0, row->back_to_back_ms / row->back_to_back_frames);
     fputs(", \"fps\": ", f);
-    json_num_or_null(f, ok, row->fps);
+    app_json_number_or_null(f, ok, row->fps);
     fputs("},\n", f);
 }
 
@@ -226,7 +214,7 @@ static void json_row_counters(const bench_row *row, FILE *f)
     fputs("     ", f);
     for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i) {
         fprintf(f, "\"%s\": ", k[i].name);
-        json_u64_or_null(f, ok, k[i].v);
+        app_json_u64_or_null(f, ok, k[i].v);
         fputs(i == 4 ? ",\n     " : ", ", f);
     }
     fputs("\"device_memory_used_bytes\": ", f);
@@ -255,7 +243,7 @@ static void json_row_shadows(const bench_row *row, FILE *f)
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i) {
         fprintf(f, "%s\"%s\": ", i == 1 || i == 5 ? ",\n     " : ", ", k[i].name);
-        json_u64_or_null(f, ok, k[i].v);
+        app_json_u64_or_null(f, ok, k[i].v);
     }
 }
 
@@ -302,7 +290,7 @@ static void json_row_floor(const bench_row *row, FILE *f)
         const int cast = s == SC_STAGE_RAYCAST || s == SC_STAGE_SHADOW_CAST || s == SC_STAGE_COUNT;
         fprintf(f, "%s\"%s\": {\"bytes\": %llu, \"tests\": ", s ? ",\n       " : "", bench_stage_name(s),
                 (unsigned long long)g->bytes);
-        json_u64_or_null(f, cast, g->tests);
+        app_json_u64_or_null(f, cast, g->tests);
         fputs(", \"bytes_ms\": ", f);
         json_g_or_null(f, 1, g->bytes_ms);
         fputs(", \"tests_ms\": ", f);
@@ -328,17 +316,17 @@ static void json_peer(const bench_peer_row *p, FILE *f)
     fprintf(f, ", \"status\": \"%s\", \"why\": ", bench_peer_status_name(p->status));
     json_string_or_null(f, ok ? NULL : p->why);
     fputs(", \"median_ms\": ", f);
-    json_num_or_null(f, ok, p->result.median_ms);
+    app_json_number_or_null(f, ok, p->result.median_ms);
     fputs(", \"p95_ms\": ", f);
-    json_num_or_null(f, ok, p->result.p95_ms);
+    app_json_number_or_null(f, ok, p->result.p95_ms);
     fputs(", \"max_ms\": ", f);
-    json_num_or_null(f, ok, p->result.max_ms);
+    app_json_number_or_null(f, ok, p->result.max_ms);
     fputs(", \"agreement\": ", f);
-    json_num_or_null(f, ok && p->result.agreement >= 0.0, p->result.agreement);
+    app_json_number_or_null(f, ok && p->result.agreement >= 0.0, p->result.agreement);
     fputs(", \"ratio\": ", f);
-    json_num_or_null(f, ok, p->ratio);
+    app_json_number_or_null(f, ok, p->ratio);
     fputs(", \"speedup\": ", f);
-    json_num_or_null(f, ok && p->ratio > 0.0, 1.0 / p->ratio);
+    app_json_number_or_null(f, ok && p->ratio > 0.0, 1.0 / p->ratio);
     fputs(", \"note\": ", f);
     json_string_or_null(f, ok ? p->result.note : NULL);
     fputs(", \"detail\": ", f);

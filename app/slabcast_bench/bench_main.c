@@ -140,6 +140,21 @@ static int run_sweep(const bench_options *o, bench_context *ctx, const char *fac
     return rc;
 }
 
+/* --gpus instead of the sweep: its --json and --csv folders checked first, as the sweep's are. Returns
+ * the exit status. */
+static int run_gpus(const bench_options *o, int argc, char **argv)
+{
+    if (check_writable("--json", o->json_path) != 0 || check_writable("--csv", o->csv_path) != 0) return 1;
+    char *command_line = bench_command_line(argc, argv);
+    if (!command_line) {
+        fprintf(stderr, "slabcast-bench: out of memory for the command line\n");
+        return 1;
+    }
+    int rc = bench_run_gpus(o, SLABCAST_BENCH_COMMIT, command_line, stdout, stderr);
+    free(command_line);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     bench_options o;
@@ -149,7 +164,7 @@ int main(int argc, char **argv)
         return 0;
     }
     sc_set_log_callback(log_line, NULL, o.verbose ? SC_LOG_DEBUG : SC_LOG_WARNING);
-    if (o.gpu_count) return bench_run_gpus(&o, stdout, stderr);
+    if (o.gpu_count) return run_gpus(&o, argc, argv);
     uint64_t count = 0;
     char factors[512], why[768];
     if (bench_sweep_count(&o, &count, factors, sizeof factors, why, sizeof why) != 0) {

@@ -111,7 +111,8 @@ void bench_print_usage(FILE *f)
             "                      frame time, speed-up, composite time and bytes moved per frame for\n"
             "                      each N, 1 .. %d, at the first size, tile, slabs, subdivision and\n"
             "                      deformer set; with fewer GPUs than N, shares go round the GPUs (several\n"
-            "                      per GPU, said in the table)\n"
+            "                      per GPU, said in the table). --json and --csv write its rows instead of\n"
+            "                      the sweep's (\"mode\": \"gpus\", docs/BENCH.md)\n"
             "  --no-limits         do not measure the device's copy bandwidth and ray-triangle test rate\n"
             "                      (a second or two at the start), so no configuration gets its floor: the\n"
             "                      bytes and tests each stage must move, as a time, against the measured\n"
@@ -496,9 +497,9 @@ static int check_combinations(const bench_options *o, int saw_views, FILE *err)
             return -1;
         }
     }
-    if (o->gpu_count && (o->peer_count || any_shadows || o->images_dir)) {
-        fprintf(err, "slabcast-bench: --gpus measures renderer groups without shadows, peers or --images; leave "
-                     "those out\n");
+    if (o->gpu_count && (o->peer_count || any_shadows || o->images_dir || o->plot_path)) {
+        fprintf(err, "slabcast-bench: --gpus measures renderer groups without shadows, peers, --images or --plot; "
+                     "leave those out\n");
         return -1;
     }
     if (o->images_dir && !any_shadows) {

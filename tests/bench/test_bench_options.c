@@ -188,6 +188,8 @@ static void test_gpus(void)
     check_message(msg, "--gpus", "without shadows");
     SCT_CHECK(parse(&o, msg, sizeof msg, "--gpus", "2", "--images", "d", NULL) == -1);
     check_message(msg, "--gpus", "--images");
+    SCT_CHECK(parse(&o, msg, sizeof msg, "--gpus", "2", "--plot", "p.svg", NULL) == -1);
+    check_message(msg, "--gpus", "--plot");
 }
 
 /* Each bad value: exit status of the parse, and the words its message must hold. */
