@@ -183,7 +183,7 @@ static sc_renderer *base_renderer(void)
     call_ok(sc_renderer_set_camera(r, &cam), "sc_renderer_set_camera");
     call_ok(sc_renderer_set_deform(r, NULL), "sc_renderer_set_deform");
     call_ok(sc_renderer_set_shading(r, NULL), "sc_renderer_set_shading");
-    const sc_render_options none = {0, 0, 0};
+    const sc_render_options none = {0, 0, 0, 0};
     call_ok(sc_renderer_set_options(r, &none), "sc_renderer_set_options");
     call_ok(sc_renderer_set_lights(r, NULL, 0), "sc_renderer_set_lights");
     return r;
@@ -384,8 +384,9 @@ static void op_render(scf_state *st, scf_bytes *b)
         f.rgba = rgba;
     }
     if (flags & 16) f.surface = 1ull + take_u8(b);
-    if (flags & 32) { /* per-frame options before the frame: cull = bit 6, flat = bit 7 */
-        sc_render_options o = {(flags >> 6) & 1, (flags >> 7) & 1, st->shadows};
+    if (flags & 32) { /* per-frame options before the frame: cull = bit 6, flat = bit 7, stage times
+                         with both */
+        sc_render_options o = {(flags >> 6) & 1, (flags >> 7) & 1, st->shadows, (flags >> 6) & (flags >> 7) & 1};
         sc_clear_error();
         scf_check_status(sc_renderer_set_options(st->r, &o), "sc_renderer_set_options");
     }

@@ -248,6 +248,7 @@ int main(int argc, char **argv)
     sc_render_options ro;
     memset(&ro, 0, sizeof ro);
     ro.shadows = o.shadows;
+    ro.stage_times = 1; /* the report gives the renderer's stages */
     SC_CHECK(sc_renderer_set_mesh(r, &mesh));
     SC_CHECK(sc_renderer_set_camera(r, &camera));
     SC_CHECK(sc_renderer_set_shading(r, &shading));
