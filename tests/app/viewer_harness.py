@@ -49,10 +49,15 @@ class Viewer:
         return open(self.out).read()
 
     def states(self):
+        """The state lines written so far. The viewer may be writing the last one as it is read: a last
+        line without its newline is left for the next read; any other line must parse."""
         try:
-            return [json.loads(l) for l in open(self.log) if l.strip()]
+            text = open(self.log).read()
         except FileNotFoundError:
             return []
+        lines = text.split("\n")
+        complete = lines[:-1]  # the part after the last newline is still being written
+        return [json.loads(l) for l in complete if l.strip()]
 
     def _wait(self, done, what, timeout):
         end = time.time() + timeout
