@@ -25,36 +25,40 @@ void bench_csv_field(FILE *f, const char *s)
 /* One record being written, or the header: the column functions below name each column once, so the
  * header and the rows cannot drift apart. */
 typedef struct csv_out {
-    FILE *f;
-    int header;                  /* write the names instead of the values */
-    int first;                   /* no separator before the next field */
+    bench_csv_record rec;
     const bench_report *r;
     const bench_row *row;
     const bench_peer_row *peer;  /* a peer's record; NULL: ours */
 } csv_out;
 
-static void csv_put(csv_out *c, const char *name, const char *value)
+void bench_csv_put(bench_csv_record *c, const char *name, const char *value)
 {
     if (!c->first) fputc(',', c->f);
     c->first = 0;
     bench_csv_field(c->f, c->header ? name : value);
 }
 
-static void csv_text(csv_out *c, const char *name, const char *value) { csv_put(c, name, value ? value : ""); }
-
-static void csv_u64(csv_out *c, const char *name, int known, uint64_t v)
+void bench_csv_u64(bench_csv_record *c, const char *name, int known, uint64_t v)
 {
     char buf[32] = "";
     if (known) snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-    csv_put(c, name, buf);
+    bench_csv_put(c, name, buf);
 }
 
-static void csv_num(csv_out *c, const char *name, int known, double v)
+void bench_csv_num(bench_csv_record *c, const char *name, int known, double v)
 {
     char buf[64] = "";
     if (known && isfinite(v)) snprintf(buf, sizeof buf, "%.6f", v);
-    csv_put(c, name, buf);
+    bench_csv_put(c, name, buf);
 }
+
+static void csv_put(csv_out *c, const char *name, const char *value) { bench_csv_put(&c->rec, name, value); }
+
+static void csv_text(csv_out *c, const char *name, const char *value) { csv_put(c, name, value ? value : ""); }
+
+static void csv_u64(csv_out *c, const char *name, int known, uint64_t v) { bench_csv_u64(&c->rec, name, known, v); }
+
+static void csv_num(csv_out *c, const char *name, int known, double v) { bench_csv_num(&c->rec, name, known, v); }
 
 /* A number with 6 significant digits (floors reach nanoseconds, limits hundreds of billions). */
 static void csv_g(csv_out *c, const char *name, int known, double v)
@@ -215,22 +219,22 @@ static void csv_run_columns(csv_out *c)
 
 static void csv_record(csv_out *c)
 {
-    c->first = 1;
+    c->rec.first = 1;
     csv_config_columns(c);
     csv_frame_columns(c);
     csv_our_columns(c);
     csv_floor_columns(c);
     csv_peer_columns(c);
     csv_run_columns(c);
-    fputs("\r\n", c->f);
+    fputs("\r\n", c->rec.f);
 }
 
 void bench_csv(const bench_report *r, FILE *f)
 {
     static const bench_row k_empty; /* the header needs a row to walk the columns, not its values */
-    csv_out c = {f, 1, 1, r, &k_empty, NULL};
+    csv_out c = {{f, 1, 1}, r, &k_empty, NULL};
     csv_record(&c);
-    c.header = 0;
+    c.rec.header = 0;
     for (size_t i = 0; i < r->row_count; ++i) {
         c.row = &r->rows[i];
         c.peer = NULL;

@@ -144,34 +144,17 @@ int bench_gpus_json(FILE *f, const bench_gpus_report *r)
 /* One record being written, or the header: the column functions below name each column once, so the
  * header and the records cannot drift apart. */
 typedef struct gpus_csv {
-    FILE *f;
-    int header;                  /* write the names instead of the values */
-    int first;                   /* no separator before the next field */
+    bench_csv_record rec;
     const bench_gpus_report *r;
     const bench_gpus_row *row;
 } gpus_csv;
 
-static void csv_put(gpus_csv *c, const char *name, const char *value)
-{
-    if (!c->first) fputc(',', c->f);
-    c->first = 0;
-    bench_csv_field(c->f, c->header ? name : value);
-}
+static void csv_put(gpus_csv *c, const char *name, const char *value) { bench_csv_put(&c->rec, name, value); }
 
-static void csv_u64(gpus_csv *c, const char *name, int known, uint64_t v)
-{
-    char buf[32] = "";
-    if (known) snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-    csv_put(c, name, buf);
-}
+static void csv_u64(gpus_csv *c, const char *name, int known, uint64_t v) { bench_csv_u64(&c->rec, name, known, v); }
 
 /* A number as the sweep's CSV writes it (%.6f); empty when not known or not finite. */
-static void csv_num(gpus_csv *c, const char *name, int known, double v)
-{
-    char buf[64] = "";
-    if (known && isfinite(v)) snprintf(buf, sizeof buf, "%.6f", v);
-    csv_put(c, name, buf);
-}
+static void csv_num(gpus_csv *c, const char *name, int known, double v) { bench_csv_num(&c->rec, name, known, v); }
 
 /* The row's own fields. */
 static void csv_row_columns(gpus_csv *c)
@@ -217,18 +200,18 @@ static void csv_run_columns(gpus_csv *c)
 
 static void csv_record(gpus_csv *c)
 {
-    c->first = 1;
+    c->rec.first = 1;
     csv_row_columns(c);
     csv_run_columns(c);
-    fputs("\r\n", c->f);
+    fputs("\r\n", c->rec.f);
 }
 
 int bench_gpus_csv(FILE *f, const bench_gpus_report *r)
 {
     static const bench_gpus_row k_empty; /* the header needs a row to walk the columns, not its values */
-    gpus_csv c = {f, 1, 1, r, &k_empty};
+    gpus_csv c = {{f, 1, 1}, r, &k_empty};
     csv_record(&c);
-    c.header = 0;
+    c.rec.header = 0;
     for (size_t i = 0; i < r->row_count; ++i) {
         c.row = &r->rows[i];
         csv_record(&c);

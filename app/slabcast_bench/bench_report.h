@@ -82,6 +82,21 @@ void bench_csv(const bench_report *r, FILE *f);
 /* One CSV field, quoted when it must be (RFC 4180). */
 void bench_csv_field(FILE *f, const char *s);
 
+/* One CSV record being written, or the header (header = 1: each column's name instead of its value),
+ * so one list of column calls writes both and they cannot drift apart. first: no separator before the
+ * next field (set it at the start of each record). */
+typedef struct bench_csv_record {
+    FILE *f;
+    int header;
+    int first;
+} bench_csv_record;
+/* A field: name in the header, value in a record. */
+void bench_csv_put(bench_csv_record *c, const char *name, const char *value);
+/* An integer; empty when not known. */
+void bench_csv_u64(bench_csv_record *c, const char *name, int known, uint64_t v);
+/* A number as %.6f; empty when not known or not finite. */
+void bench_csv_num(bench_csv_record *c, const char *name, int known, double v);
+
 /* Writes the document to path; 0, or -1 after a "slabcast-bench: PATH: reason" line on err. */
 int bench_write_json(const bench_report *r, const char *path, FILE *err);
 int bench_write_csv(const bench_report *r, const char *path, FILE *err);
