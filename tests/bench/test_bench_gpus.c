@@ -417,6 +417,21 @@ static void test_table(void)
     free(text);
 }
 
+/* The file at path holds exactly what body writes to a stream. */
+static void check_file_is(const char *path, int (*body)(FILE *, const bench_gpus_report *),
+                          const bench_gpus_report *r, const char *what)
+{
+    FILE *in = fopen(path, "rb");
+    char buf[8192];
+    size_t n = in ? fread(buf, 1, sizeof buf, in) : 0;
+    if (in) fclose(in);
+    size_t len = 0;
+    char *want = capture(body, r, &len);
+    SCT_CHECK_MSG(want && len < sizeof buf && n == len && memcmp(buf, want, len) == 0,
+                  "%s file: %zu bytes, the stream writer gives %zu", what, n, len);
+    free(want);
+}
+
 /* The writers to files: the document as on a stream; a file that cannot be opened named on err. */
 static void test_files(void)
 {
@@ -430,17 +445,11 @@ static void test_files(void)
     size_t err_len = 0;
     FILE *err = open_memstream(&err_text, &err_len);
     SCT_REQUIRE(err);
+    /* Each file holds what the stream writer gives. */
     SCT_CHECK(bench_gpus_write_json(&f.report, path, err) == 0);
-    FILE *in = fopen(path, "rb");
-    char buf[8192];
-    size_t n = in ? fread(buf, 1, sizeof buf - 1, in) : 0;
-    if (in) fclose(in);
-    buf[n] = '\0';
-    size_t len = 0;
-    char *j = capture(bench_gpus_json, &f.report, &len);
-    SCT_CHECK(j && n == len && memcmp(buf, j, len) == 0);
-    free(j);
+    check_file_is(path, bench_gpus_json, &f.report, "JSON");
     SCT_CHECK(bench_gpus_write_csv(&f.report, path, err) == 0);
+    check_file_is(path, bench_gpus_csv, &f.report, "CSV");
     remove(path);
     static const char k_bad[] = "/nonexistent-folder-of-test-bench-gpus/out.json";
     SCT_CHECK(bench_gpus_write_json(&f.report, k_bad, err) == -1);

@@ -1,18 +1,4 @@
 /* classify_zero_sign_neg.c - classify.h with the fast path's zero results all -0.0f (classify_zero_sign.h). */
-#include <math.h>
-
-static float zs_zero(float r) { return r == 0.0f ? -0.0f : r; }
-#define SC_FIN_MIN(a, b) zs_zero(fminf((a), (b)))
-#define SC_FIN_MAX(a, b) zs_zero(fmaxf((a), (b)))
-#define SC_FIN_ABS(a) zs_zero(fabsf(a))
-#include "classify_zero_sign.h"
-
-int classify_zero_neg(const sc_frame_params *p, const float *a, const float *b, const float *c, sc_tri_setup *s)
-{
-    return sc_tri_classify(p, a, b, c, s);
-}
-
-int pixel_box_zero_neg(const sc_frame_params *p, const float *da, const float *db, const float *dc, int box[4])
-{
-    return sc_tri_pixel_box(p, da, db, dc, &box[0], &box[1], &box[2], &box[3]);
-}
+#define ZS_ZERO_VALUE (-0.0f)
+#define ZS_NAME(f) f##_neg
+#include "classify_zero_sign_variant.h"
