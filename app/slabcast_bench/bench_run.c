@@ -233,14 +233,17 @@ static bench_quant call_quantiles(const app_frame_log *log)
     return q;
 }
 
+/* Median, p95 and max of stage s (SC_STAGE_COUNT: the frame) over the log's frames. */
+static bench_quant log_quantiles(const app_frame_log *log, int s)
+{
+    return (bench_quant){app_frame_log_quantile(log, s, 0.5), app_frame_log_quantile(log, s, 0.95),
+                         app_frame_log_quantile(log, s, 1.0)};
+}
+
 /* The quantiles and the last frame's counters into the row. */
 static void fill_numbers(const app_frame_log *log, bench_row *row)
 {
-    for (int s = 0; s <= SC_STAGE_COUNT; ++s) {
-        row->stage[s].median = app_frame_log_quantile(log, s, 0.5);
-        row->stage[s].p95 = app_frame_log_quantile(log, s, 0.95);
-        row->stage[s].max = app_frame_log_quantile(log, s, 1.0);
-    }
+    for (int s = 0; s <= SC_STAGE_COUNT; ++s) row->stage[s] = log_quantiles(log, s);
     row->call = call_quantiles(log);
     const sc_frame_stats *l = &log->last;
     row->triangles = l->triangles;
@@ -333,12 +336,7 @@ static int measure(bench_context *ctx, run_state *s, bench_row *row, char *why, 
         s->log.count = 0;
         if (set_stage_times(s, 0) != 0 || render_measured(s, frames, warmup, &measured_ms) != 0)
             return library_error(NULL, why, why_size);
-        for (int q = 0; q < 3; ++q) {
-            const double v = app_frame_log_quantile(&s->log, SC_STAGE_COUNT, q == 0 ? 0.5 : q == 1 ? 0.95 : 1.0);
-            double *dst = q == 0 ? &row->stage[SC_STAGE_COUNT].median
-                          : q == 1 ? &row->stage[SC_STAGE_COUNT].p95 : &row->stage[SC_STAGE_COUNT].max;
-            *dst = v;
-        }
+        row->stage[SC_STAGE_COUNT] = log_quantiles(&s->log, SC_STAGE_COUNT);
         if (render_back_to_back(s, frames, &back_ms) != 0) return library_error(NULL, why, why_size);
     } else {
         back_ms = measured_ms; /* each frame is done in its call: back to back is the timed loop */
