@@ -151,7 +151,12 @@ enum {
     SPLIT_WIDE_MAX_BITS = 24,            /* 2^24 = SPLIT_MAX_WIDE_BUCKETS (split.h) */
     SPLIT_WIDE_THREADS = 256,
     SPLIT_WIDE_LANE_ITEMS = 4,           /* must give 16 bytes of uint32_t (one uint4 per lane) */
-    SPLIT_WIDE_CHUNK = SPLIT_WIDE_LANE_ITEMS * 32
+    SPLIT_WIDE_CHUNK = SPLIT_WIDE_LANE_ITEMS * 32,
+    SPLIT_WIDE_BLOCK_PLACE = 1,          /* place kernel: 1, block-aggregated (a tile's distinct buckets
+                                            in shared memory, one global atomic each, runs written
+                                            whole); 0, an atomic per distinct bucket of a warp round */
+    SPLIT_WIDE_TILE = 1024,              /* ... records a block places at a time (block-aggregated) */
+    SPLIT_WIDE_SLOTS = 2048              /* ... its hash table's slots: a power of two >= the tile */
 };
 
 /* BOUNDARIES rule in shared memory (split_bucket.cuh): slots of the key range between the smallest
