@@ -1,7 +1,6 @@
 /* bench_gpus_report.c - a --gpus run's results (bench_gpus.h) as the table on stdout and as the JSON
  * and CSV documents (schema and columns: bench_gpus.h, docs/BENCH.md). Pure writers: they read the
  * report and touch nothing else, so the tests run them on the CPU. */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -224,17 +223,10 @@ int bench_gpus_csv(FILE *f, const bench_gpus_report *r)
 static int write_file(const bench_gpus_report *r, const char *path, int (*body)(FILE *, const bench_gpus_report *),
                       const char *what, FILE *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(err, "slabcast-bench: %s: cannot write the %s: %s\n", path, what, strerror(errno));
-        return -1;
-    }
+    FILE *f = bench_file_open(path, what, err);
+    if (!f) return -1;
     const int failed = body(f, r) != 0;
-    if (fclose(f) != 0 || failed) {
-        fprintf(err, "slabcast-bench: %s: writing the %s failed: %s\n", path, what, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return bench_file_close(f, failed, path, what, err);
 }
 
 int bench_gpus_write_json(const bench_gpus_report *r, const char *path, FILE *err)

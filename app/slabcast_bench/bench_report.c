@@ -94,21 +94,30 @@ const char *bench_peer_status_name(bench_peer_status s)
 
 /* ---- files ------------------------------------------------------------------------------------- */
 
-static int write_file(const bench_report *r, const char *path, void (*body)(const bench_report *, FILE *),
-                      const char *what, FILE *err)
+FILE *bench_file_open(const char *path, const char *what, FILE *err)
 {
     FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(err, "slabcast-bench: %s: cannot write the %s: %s\n", path, what, strerror(errno));
-        return -1;
-    }
-    body(r, f);
-    int failed = ferror(f);
+    if (!f) fprintf(err, "slabcast-bench: %s: cannot write the %s: %s\n", path, what, strerror(errno));
+    return f;
+}
+
+int bench_file_close(FILE *f, int failed, const char *path, const char *what, FILE *err)
+{
+    failed = failed || ferror(f);
     if (fclose(f) != 0 || failed) {
         fprintf(err, "slabcast-bench: %s: writing the %s failed: %s\n", path, what, strerror(errno));
         return -1;
     }
     return 0;
+}
+
+static int write_file(const bench_report *r, const char *path, void (*body)(const bench_report *, FILE *),
+                      const char *what, FILE *err)
+{
+    FILE *f = bench_file_open(path, what, err);
+    if (!f) return -1;
+    body(r, f);
+    return bench_file_close(f, 0, path, what, err);
 }
 
 int bench_write_json(const bench_report *r, const char *path, FILE *err)

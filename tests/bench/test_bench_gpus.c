@@ -437,7 +437,7 @@ static void test_files(void)
 {
     fixture f;
     fixture_init(&f);
-    char path[] = "/tmp/test_bench_gpus_XXXXXX";
+    char path[] = "/tmp/test_bench_gpus_XXXXXX"; /* mkstemp's template: it replaces the Xs */
     int fd = mkstemp(path);
     SCT_REQUIRE(fd >= 0);
     close(fd);
