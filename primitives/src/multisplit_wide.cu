@@ -6,11 +6,10 @@
  *   2. exclusive scan of the B counts (CUB) into the cursors and, in the same pass, the bucket
  *      offsets (the record count c as their last entry, written by the place kernel);
  *   3. place kernel: every record takes slot = cursor[bucket]++ and writes its key, value and indices
- *      there. Block-aggregated (SPLIT_WIDE_BLOCK_PLACE, wide_kernels.cuh): a block ranks a tile's
- *      records by bucket in shared memory, takes one atomicAdd per distinct bucket of the tile and
- *      writes the tile's runs whole (the renderer's tile split, clustered by tile: 0.024 ms for the
- *      dragon's 0.77M references against 0.037 with the per-warp-round kernel, H100); or one atomicAdd
- *      per distinct bucket of a warp round, ranks by popcount.
+ *      there, block-aggregated (wide_kernels.cuh): a block ranks a tile's records by bucket in shared
+ *      memory, takes one atomicAdd per distinct bucket of the tile and writes the tile's runs whole
+ *      (the renderer's tile split, clustered by tile: 0.024 ms for the dragon's 0.77M references
+ *      against 0.037 with an atomicAdd per distinct bucket of every warp round, H100).
  * Records [0, c), c = min(*num_records_device, n) (n without it); slots >= c (wrong caller counts)
  * are dropped, so nothing is written outside the outputs. Temporary storage: counts (B, unless
  * given) | cursors (B) | CUB scan storage. No allocation, no synchronisation. */
@@ -50,21 +49,17 @@ static sc_status wide_launch_one(Kernel kernel, split_occ_cache &occ, const wide
     return SC_OK;
 }
 
-/* Launches the count (place = 0) or place (place = 1) kernel for the key type, rule and alignment. */
+/* Launches the count (place = 0; for the key type, rule and alignment) or place (place = 1; for the key
+ * type and rule) kernel. */
 template <typename KeyT, int RULE>
 static sc_status wide_launch_rule(const wide_params &p, int place, bool vec, uint64_t want, int sms,
                                   cudaStream_t stream)
 {
-    static split_occ_cache occ[4]; /* place x 2 + vec: one per kernel below */
-    split_occ_cache &o = occ[place * 2 + (vec ? 1 : 0)];
-    if (place && SPLIT_WIDE_BLOCK_PLACE)
+    static split_occ_cache occ[3]; /* one per kernel below: count scalar, count vector, place */
+    split_occ_cache &o = occ[place ? 2 : (vec ? 1 : 0)];
+    if (place)
         return wide_launch_one(split_wide_place_block_kernel<KeyT, RULE>, o, p, want, sms, stream,
                                "launch of split_wide_place_block_kernel");
-    if (place)
-        return vec ? wide_launch_one(split_wide_place_kernel<KeyT, RULE, true>, o, p, want, sms, stream,
-                                     "launch of split_wide_place_kernel")
-                   : wide_launch_one(split_wide_place_kernel<KeyT, RULE, false>, o, p, want, sms, stream,
-                                     "launch of split_wide_place_kernel");
     return vec ? wide_launch_one(split_wide_count_kernel<KeyT, RULE, true>, o, p, want, sms, stream,
                                  "launch of split_wide_count_kernel")
                : wide_launch_one(split_wide_count_kernel<KeyT, RULE, false>, o, p, want, sms, stream,

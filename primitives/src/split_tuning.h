@@ -144,18 +144,17 @@ enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 6 };
  * SPLIT_WIDE_MAX_BITS bits), or any B with caller's bucket counts / a device record count. A warp
  * takes chunks of SPLIT_WIDE_LANE_ITEMS x 32 consecutive records (each lane SPLIT_WIDE_LANE_ITEMS
  * consecutive ones, 16-byte loads when the inputs are aligned), grid-stride over the records; the
- * count kernel adds one atomic per distinct bucket of a warp round, the place kernel takes each
- * round's slots with one atomic per distinct bucket on the bucket's cursor. The grid is at most one
- * wave (SMs x the kernel's resident blocks per SM) of SPLIT_WIDE_THREADS threads. */
+ * count kernel adds one atomic per distinct bucket of a warp round; the place kernel takes tiles of
+ * SPLIT_WIDE_TILE records, one atomic per distinct bucket of a tile on the bucket's cursor. The grid
+ * is at most one wave (SMs x the kernel's resident blocks per SM) of SPLIT_WIDE_THREADS threads. */
 enum {
     SPLIT_WIDE_MAX_BITS = 24,            /* 2^24 = SPLIT_MAX_WIDE_BUCKETS (split.h) */
     SPLIT_WIDE_THREADS = 256,
     SPLIT_WIDE_LANE_ITEMS = 4,           /* must give 16 bytes of uint32_t (one uint4 per lane) */
     SPLIT_WIDE_CHUNK = SPLIT_WIDE_LANE_ITEMS * 32,
-    SPLIT_WIDE_BLOCK_PLACE = 1,          /* place kernel: 1, block-aggregated (a tile's distinct buckets
-                                            in shared memory, one global atomic each, runs written
-                                            whole); 0, an atomic per distinct bucket of a warp round */
-    SPLIT_WIDE_TILE = 1024,              /* ... records a block places at a time (block-aggregated) */
+    SPLIT_WIDE_TILE = 1024,              /* place kernel: records a block places at a time (a tile's
+                                            distinct buckets in shared memory, one global atomic
+                                            each, runs written whole) */
     SPLIT_WIDE_SLOTS = 2048              /* ... its hash table's slots: a power of two >= the tile */
 };
 

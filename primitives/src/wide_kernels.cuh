@@ -95,58 +95,8 @@ __global__ void __launch_bounds__(SPLIT_WIDE_THREADS) split_wide_count_kernel(wi
     }
 }
 
-/* Place kernel: each record of [0, c) takes the next slot of its bucket's cursor. */
-template <typename KeyT, int RULE, bool VEC>
-__global__ void __launch_bounds__(SPLIT_WIDE_THREADS) split_wide_place_kernel(wide_params p)
-{
-    const uint32_t c = wide_records(p);
-    if (p.last_offset != NULL && blockIdx.x == 0 && threadIdx.x == 0) *p.last_offset = c;
-    const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t lanes_below = (1u << lane) - 1u;
-    const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
-    const KeyT *keys = (const KeyT *)p.keys_in;
-    KeyT *keys_out = (KeyT *)p.keys_out;
-    const KeyT *bounds = (const KeyT *)p.rule.boundaries;
-    for (uint64_t chunk = warp * SPLIT_WIDE_CHUNK; chunk < c; chunk += warps * SPLIT_WIDE_CHUNK) {
-        const uint64_t first = chunk + (uint64_t)lane * SPLIT_WIDE_LANE_ITEMS;
-        const bool full = first + SPLIT_WIDE_LANE_ITEMS <= c;
-        KeyT k[SPLIT_WIDE_LANE_ITEMS];
-        uint32_t v[SPLIT_WIDE_LANE_ITEMS], slot[SPLIT_WIDE_LANE_ITEMS];
-        if (keys != NULL) wide_load_keys(keys, first, full, c, k, VEC);
-        else
-#pragma unroll
-            for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) k[j] = 0;
-        if (p.values_in != NULL) wide_load_keys(p.values_in, first, full, c, v, VEC);
-#pragma unroll
-        for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j) {
-            const uint64_t i = first + j;
-            const bool valid = i < c;
-            const uint32_t b = valid ? split_bucket<KeyT, RULE>(p.rule, k[j], i, bounds) : WIDE_NO_BUCKET;
-            const uint32_t peers = __match_any_sync(WIDE_FULL_MASK, b);
-            const int leader = __ffs(peers) - 1;
-            uint32_t base = 0;
-            if (valid && lane == (uint32_t)leader) base = atomicAdd(p.cursors + b, (uint32_t)__popc(peers));
-            base = __shfl_sync(WIDE_FULL_MASK, base, leader);
-            slot[j] = base + (uint32_t)__popc(peers & lanes_below);
-            if (!valid || slot[j] >= c) continue; /* wrong caller counts: dropped, never out of bounds */
-            if (keys_out != NULL) keys_out[slot[j]] = k[j];
-            if (p.values_out != NULL) p.values_out[slot[j]] = v[j];
-            if (p.gather_index != NULL) p.gather_index[slot[j]] = (uint32_t)i;
-        }
-        if (p.scatter_index != NULL) {
-            if (VEC && full) {
-                *(uint4 *)(p.scatter_index + first) = make_uint4(slot[0], slot[1], slot[2], slot[3]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < SPLIT_WIDE_LANE_ITEMS; ++j)
-                    if (first + j < c) p.scatter_index[first + j] = slot[j];
-            }
-        }
-    }
-}
-
-/* Place kernel, block-aggregated (SPLIT_WIDE_BLOCK_PLACE): a block takes tiles of SPLIT_WIDE_TILE
+/* Place kernel, block-aggregated: each record of [0, c) takes the next slot of its bucket's cursor. A
+ * block takes tiles of SPLIT_WIDE_TILE
  * consecutive records, grid-stride. Each tile's distinct buckets go into a shared-memory hash table
  * (one shared atomic per distinct bucket of a warp round, __match_any_sync), each record's rank in its
  * bucket within the tile with it; a block-wide scan of the table's counts places every bucket's run in
