@@ -86,11 +86,12 @@ void app_frame_log_print(const app_frame_log *log, FILE *f)
     for (int s = 0; s <= SC_STAGE_COUNT; ++s)
         fprintf(f, "%-12s %10.4f %10.4f\n", app_stage_name(s), app_frame_log_quantile(log, s, 0.5),
                 app_frame_log_quantile(log, s, 0.95));
-    fprintf(f, "last frame: %llu triangles, %llu visible, %llu references, %llu ray-triangle tests,\n"
+    fprintf(f, "last frame: %llu triangles, %llu visible, %llu references, %llu ray-triangle tests (%llu run),\n"
                "            %llu of %llu tiles exited early, %llu hit pixels, depth [%g, %g], %u grows, "
                "%u overflow passes\n",
             (unsigned long long)last->triangles, (unsigned long long)last->visible_triangles,
             (unsigned long long)last->references, (unsigned long long)last->ray_triangle_tests,
+            (unsigned long long)last->ray_tests_performed,
             (unsigned long long)last->tiles_exited_early, (unsigned long long)last->tiles,
             (unsigned long long)last->hit_pixels, last->depth_min, last->depth_max, last->capacity_grows,
             last->overflow_passes);
@@ -198,10 +199,11 @@ static void json_last_frame(const app_frame_log *log, FILE *f)
     const sc_frame_stats *last = &log->last;
     if (log->seen == 0) return; /* omitted: no frame was rendered */
     fprintf(f, ",\n  \"last_frame\": {\"triangles\": %llu, \"visible_triangles\": %llu, \"references\": %llu, "
-               "\"ray_triangle_tests\": %llu, \"tiles\": %llu, \"tiles_exited_early\": %llu, "
-               "\"hit_pixels\": %llu, ",
+               "\"ray_triangle_tests\": %llu, \"ray_tests_performed\": %llu, \"tiles\": %llu, "
+               "\"tiles_exited_early\": %llu, \"hit_pixels\": %llu, ",
             (unsigned long long)last->triangles, (unsigned long long)last->visible_triangles,
             (unsigned long long)last->references, (unsigned long long)last->ray_triangle_tests,
+            (unsigned long long)last->ray_tests_performed,
             (unsigned long long)last->tiles, (unsigned long long)last->tiles_exited_early,
             (unsigned long long)last->hit_pixels);
     /* The shadow pass: all 0 when shadows are off. */

@@ -141,6 +141,7 @@ static void csv_our_columns(csv_out *c)
     csv_u64(c, "visible_triangles", ours, row->visible_triangles);
     csv_u64(c, "references", ours, row->references);
     csv_u64(c, "ray_triangle_tests", ours, row->ray_triangle_tests);
+    csv_u64(c, "ray_tests_performed", ours, row->ray_tests_performed);
     csv_u64(c, "tiles", ours, row->tiles);
     csv_u64(c, "tiles_exited_early", ours, row->tiles_exited_early);
     csv_u64(c, "hit_pixels", ours, row->hit_pixels);

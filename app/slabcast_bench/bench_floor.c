@@ -73,7 +73,9 @@ int bench_floor_bytes(const bench_floor_input *in, uint64_t bytes[SC_STAGE_COUNT
     /* ray cast: each reference read, its id and its triangle gathered; a hit per pixel written. */
     b = &bytes[SC_STAGE_RAYCAST];
     bad |= add_product(b, raycast_references_read(in), B_WORD + B_TRIANGLE) || add_product(b, P, B_HIT);
-    tests[SC_STAGE_RAYCAST] = in->ray_triangle_tests;
+    /* ... and the ray-triangle tests it ran (not the counter of every reference of a slab times its
+     * live rays, which the pixel bounds cut far below). */
+    tests[SC_STAGE_RAYCAST] = in->ray_tests_performed;
     if (L > 0) {
         /* receivers, per light: the hits read; per receiver its hit triangle gathered, its origin and
          * (light tile, pixel) pair written, the pair grouped by tile (read, pixel written). */

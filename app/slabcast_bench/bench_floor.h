@@ -23,7 +23,7 @@ typedef struct bench_floor_input {
     int reads_normals;               /* a deformer on moves points along the rest normal
                                         (sc_deformer_reads_normals) */
     /* The frame's counters (sc_frame_stats). */
-    uint64_t visible_triangles, references, ray_triangle_tests, tiles_exited_early, hit_pixels;
+    uint64_t visible_triangles, references, ray_triangle_tests, ray_tests_performed, tiles_exited_early, hit_pixels;
     uint32_t shadow_lights;
     uint64_t shadow_receivers, shadow_references, shadow_ray_tests;
 } bench_floor_input;

@@ -207,6 +207,7 @@ static void json_row_counters(const bench_row *row, FILE *f)
     const struct { const char *name; uint64_t v; } k[] = {
         {"triangles", row->triangles}, {"visible_triangles", row->visible_triangles},
         {"references", row->references}, {"ray_triangle_tests", row->ray_triangle_tests},
+        {"ray_tests_performed", row->ray_tests_performed},
         {"tiles", row->tiles}, {"tiles_exited_early", row->tiles_exited_early},
         {"hit_pixels", row->hit_pixels}, {"capacity_grows", row->capacity_grows},
         {"overflow_passes", row->overflow_passes},

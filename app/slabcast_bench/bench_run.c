@@ -250,6 +250,7 @@ static void fill_numbers(const app_frame_log *log, bench_row *row)
     row->visible_triangles = l->visible_triangles;
     row->references = l->references;
     row->ray_triangle_tests = l->ray_triangle_tests;
+    row->ray_tests_performed = l->ray_tests_performed;
     row->tiles = l->tiles;
     row->tiles_exited_early = l->tiles_exited_early;
     row->hit_pixels = l->hit_pixels;
@@ -428,6 +429,7 @@ void bench_row_floor(const bench_device *device, bench_row *row)
     in.visible_triangles = row->visible_triangles;
     in.references = row->references;
     in.ray_triangle_tests = row->ray_triangle_tests;
+    in.ray_tests_performed = row->ray_tests_performed;
     in.tiles_exited_early = row->tiles_exited_early;
     in.hit_pixels = row->hit_pixels;
     in.shadow_lights = row->shadow_lights;

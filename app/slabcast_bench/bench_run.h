@@ -58,7 +58,8 @@ typedef struct bench_row {
     double back_to_back_ms;
     double fps;
     /* The last timed frame's counters. */
-    uint64_t triangles, visible_triangles, references, ray_triangle_tests, tiles, tiles_exited_early, hit_pixels;
+    uint64_t triangles, visible_triangles, references, ray_triangle_tests, ray_tests_performed, tiles,
+        tiles_exited_early, hit_pixels;
     uint32_t capacity_grows, overflow_passes;
     /* Shadows (config.shadows): the light, and the last timed frame's shadow counters (0 when off). */
     sc_light_desc light;

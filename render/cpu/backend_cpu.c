@@ -273,6 +273,7 @@ static sc_status cpu_render(void *state, const sc_backend_frame *frame, size_t *
     sc_cpu_counters c;
     sc_cpu_raycast(st, p, &c);
     stats->ray_triangle_tests = c.ray_triangle_tests;
+    stats->ray_tests_performed = c.ray_tests_performed;
     stats->tiles_exited_early = c.tiles_exited_early;
     stats->hit_pixels = c.hit_pixels;
     SC_STAGE_END(SC_STAGE_RAYCAST);

@@ -76,6 +76,7 @@ typedef struct sc_cpu_state {
 typedef struct sc_cpu_counters {
     uint64_t visible_triangles;
     uint64_t ray_triangle_tests;
+    uint64_t ray_tests_performed;
     uint64_t tiles_exited_early;
     uint64_t hit_pixels;
 } sc_cpu_counters;

@@ -3,7 +3,8 @@
  * tie rule, the early exit after each slab). Done rays test no more triangles; the tile stops when
  * all its rays are done. A triangle is tested against the rays through the pixels whose centres it
  * may cover only (sc_tri_setup.px0 .., kept by emit); the tests counter still counts every reference
- * of a slab for each ray live in it, the definition both backends share. */
+ * of a slab for each ray live in it, the definition both backends share; the performed counter counts
+ * the tests run. */
 #include <math.h>
 
 #include "backend_cpu.h"
@@ -16,6 +17,7 @@ typedef struct raycast_ctx {
     sc_cpu_state *st;
     const sc_frame_params *p;
     uint64_t tests[SC_CPU_MAX_THREADS];
+    uint64_t performed[SC_CPU_MAX_THREADS];
     uint64_t exited[SC_CPU_MAX_THREADS];
     uint64_t hits[SC_CPU_MAX_THREADS];
 } raycast_ctx;
@@ -52,7 +54,7 @@ static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
         if (cells[k + 1] > cells[k]) last_nonempty = k;
 
     uint32_t remaining = npix;
-    uint64_t tile_tests = 0;
+    uint64_t tile_tests = 0, tile_performed = 0;
     for (uint32_t k = 0; k < p->num_slabs; ++k) {
         if (remaining == 0) {
             if (k <= last_nonempty && cells[last_nonempty + 1] > cells[last_nonempty]) c->exited[worker] += 1;
@@ -72,7 +74,10 @@ static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
             const uint32_t cx1 = bx1 - x0 < w - 1 ? bx1 - x0 : w - 1, cy1 = by1 - y0 < h - 1 ? by1 - y0 : h - 1;
             for (uint32_t ry = cy0; ry <= cy1; ++ry)
                 for (uint32_t i = ry * w + cx0; i <= ry * w + cx1; ++i)
-                    if (!done[i]) sc_ray_test_triangle(&rays[i], a, b, cc, tri, p->near_plane, p->far_plane, &best[i]);
+                    if (!done[i]) {
+                        sc_ray_test_triangle(&rays[i], a, b, cc, tri, p->near_plane, p->far_plane, &best[i]);
+                        ++tile_performed;
+                    }
         }
         /* The counter: every reference of the slab for every ray live in it (a ray is done only at a
          * slab's end), as the CUDA backend counts, whichever pairs the bounds skipped. */
@@ -99,6 +104,7 @@ static void raycast_tile(void *arg, uint32_t tile, uint32_t worker)
         tile_hits += best[i].tri != SC_NO_HIT;
     }
     c->tests[worker] += tile_tests;
+    c->performed[worker] += tile_performed;
     c->hits[worker] += tile_hits;
 }
 
@@ -107,10 +113,12 @@ void sc_cpu_raycast(sc_cpu_state *st, const sc_frame_params *p, sc_cpu_counters 
     raycast_ctx c = {.st = st, .p = p};
     sc_cpu_parallel_for(st->threads, p->num_tiles, raycast_tile, &c);
     out->ray_triangle_tests = 0;
+    out->ray_tests_performed = 0;
     out->tiles_exited_early = 0;
     out->hit_pixels = 0;
     for (int i = 0; i < SC_CPU_MAX_THREADS; ++i) {
         out->ray_triangle_tests += c.tests[i];
+        out->ray_tests_performed += c.performed[i];
         out->tiles_exited_early += c.exited[i];
         out->hit_pixels += c.hits[i];
     }

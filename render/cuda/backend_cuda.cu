@@ -824,9 +824,10 @@ static sc_status read_stats(const sc_cuda_state *st, const struct sc_cuda_state:
     o->visible_triangles = g->visible;
     o->references = g->references;
     /* The ray cast's counts are its stripes' sums (backend_cuda.h). */
-    o->ray_triangle_tests = o->tiles_exited_early = o->hit_pixels = 0;
+    o->ray_triangle_tests = o->ray_tests_performed = o->tiles_exited_early = o->hit_pixels = 0;
     for (int k = 0; k < SC_CUDA_STRIPES; ++k) {
         o->ray_triangle_tests += g->stripes[k].tests;
+        o->ray_tests_performed += g->stripes[k].performed;
         o->tiles_exited_early += g->stripes[k].exited;
         o->hit_pixels += g->stripes[k].hit_pixels;
     }

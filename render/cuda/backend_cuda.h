@@ -59,6 +59,7 @@ typedef struct __align__(128) sc_cuda_stripe {
     unsigned long long references;   /* project: (triangle, tile) references */
     unsigned long long emit_cursor;  /* emit: the stripe's next reference (finalize: its first) */
     unsigned long long tests;        /* ray cast and overflow fallback: ray-triangle tests */
+    unsigned long long performed;    /* ray cast and overflow fallback: the tests run (ray_tests_performed) */
     unsigned long long exited;       /* ray cast: tiles that stopped before a later non-empty slab */
     unsigned long long hit_pixels;   /* ray cast and overflow fallback */
 } sc_cuda_stripe;

@@ -148,7 +148,10 @@ sc_overflow_kernel(const sc_cuda_frame_consts *__restrict__ fc, sc_cuda_globals 
     }
     if ((threadIdx.x & 31u) == 0) {
         sc_cuda_stripe *ctr = &g->stripes[blockIdx.x % SC_CUDA_STRIPES];
-        if (tests_sum) atomicAdd(&ctr->tests, tests_sum);
+        if (tests_sum) {
+            atomicAdd(&ctr->tests, tests_sum);
+            atomicAdd(&ctr->performed, tests_sum); /* every ray of a tile against all its references */
+        }
         if (hits_sum) atomicAdd(&ctr->hit_pixels, hits_sum);
     }
     if (grid.thread_rank() == 0) g->passes = passes;

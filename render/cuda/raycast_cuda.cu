@@ -138,9 +138,10 @@ __device__ static __forceinline__ void rc_test_one(const float4 *rec, const rc_r
 template <bool UNIFORM>
 __device__ static __forceinline__ void rc_test_staged(const float4 (*q)[3], uint32_t n, const rc_ray (&ray)[2],
                                                       const bool (&live)[2], float tmin, float tmax,
-                                                      rc_best (&best)[2])
+                                                      rc_best (&best)[2], uint32_t &performed)
 {
     for (uint32_t j = 0; j < n; ++j) rc_test_one<UNIFORM>(q[j], ray, live, tmin, tmax, best);
+    performed += n * ((uint32_t)live[0] + (uint32_t)live[1]);
 }
 
 /* Nonzero when triangle (a, b, c) (vertices minus the eye) may be hit by a ray through a pixel
@@ -255,6 +256,7 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     bool done[2];
     rc_best best[2];
     uint32_t tests[2] = {0, 0};
+    uint32_t performed = 0; /* the tests this thread's rays ran */
     /* Ray 0 is inside the target (pixel (x0, y0)) except in a quadrant wholly off the target, whose
      * rays are all done from the start (its records are permuted for no ray). */
     const uint32_t perm0 = s_ray[0].perm;
@@ -342,9 +344,9 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
                 const uint32_t nk = (uint32_t)__popc(kept);
                 const bool live[2] = {!done[0], !done[1]};
                 if (uniform)
-                    rc_test_staged<true>(q, nk, ray, live, tmin, tmax, best);
+                    rc_test_staged<true>(q, nk, ray, live, tmin, tmax, best, performed);
                 else
-                    rc_test_staged<false>(q, nk, ray, live, tmin, tmax, best);
+                    rc_test_staged<false>(q, nk, ray, live, tmin, tmax, best, performed);
             }
         }
     }
@@ -362,6 +364,8 @@ sc_raycast_warps_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
         mine[4 * RC_RAYS + i] = best[r].det;
         if (warp == 0) s_tests[i] = tests[r];
     }
+    const unsigned long long sum_performed = warp_sum_u64(performed, 32); /* every warp ran its own */
+    if (lane == 0 && sum_performed) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].performed, sum_performed);
     if (warp == 0) {
         unsigned long long sum = warp_sum_u64((unsigned long long)tests[0] + tests[1], 32);
         if (lane == 0) {
@@ -450,11 +454,13 @@ __device__ static inline uint32_t rc_quad_mask(const sc_frame_params &p8, uint32
 template <bool UNIFORM>
 __device__ static __forceinline__ void rc_test_batch(const float4 (*q)[3], uint32_t n, uint32_t warp_bit,
                                                      const rc_ray (&ray)[2], const bool (&live)[2], float tmin,
-                                                     float tmax, rc_best (&best)[2])
+                                                     float tmax, rc_best (&best)[2], uint32_t &performed)
 {
+    const uint32_t per = (uint32_t)live[0] + (uint32_t)live[1];
     for (uint32_t j = 0; j < n; ++j) {
         if (!(__float_as_uint(q[j][2].z) & warp_bit)) continue; /* cannot touch this warp's quadrant */
         rc_test_one<UNIFORM>(q[j], ray, live, tmin, tmax, best);
+        performed += per;
     }
 }
 
@@ -512,6 +518,7 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     bool done[2];
     rc_best best[2];
     uint32_t tests[2] = {0, 0};
+    uint32_t performed = 0; /* the tests this thread's rays ran */
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
         ray[r] = rc_ray{0.0f, 0.0f, 0.0f, RC_PERM_NONE};
@@ -579,9 +586,9 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
             __syncthreads();
             if (!warp_live) continue;
             if (uniform)
-                rc_test_batch<true>(q, n, warp_bit, ray, live, tmin, tmax, best);
+                rc_test_batch<true>(q, n, warp_bit, ray, live, tmin, tmax, best, performed);
             else
-                rc_test_batch<false>(q, n, warp_bit, ray, live, tmin, tmax, best);
+                rc_test_batch<false>(q, n, warp_bit, ray, live, tmin, tmax, best, performed);
         }
     }
 
@@ -601,8 +608,10 @@ sc_raycast_quads_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     }
     const unsigned long long sum_tests = warp_sum_u64((unsigned long long)tests[0] + tests[1], 32);
     const unsigned long long sum_hits = warp_sum_u64(hit_bits, 32);
+    const unsigned long long sum_performed = warp_sum_u64(performed, 32);
     if (lane == 0) {
         if (sum_tests) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].tests, sum_tests);
+        if (sum_performed) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].performed, sum_performed);
         if (sum_hits) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].hit_pixels, sum_hits);
         if (tid == 0 && exited) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].exited, 1ull);
     }

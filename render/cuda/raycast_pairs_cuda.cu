@@ -73,7 +73,7 @@ template <bool UNIFORM>
 __device__ static __forceinline__ void rp_test_pairs(const float4 (*q)[3], const uint32_t *scan, uint32_t nk,
                                                      uint32_t total, const rc_ray *s_ray, unsigned long long live,
                                                      uint32_t ts, float tmin, float tmax,
-                                                     unsigned long long *s_key)
+                                                     unsigned long long *s_key, uint32_t &performed)
 {
     const uint32_t lane = threadIdx.x & 31u;
     for (uint32_t i = lane; i < total; i += 32) {
@@ -91,6 +91,7 @@ __device__ static __forceinline__ void rp_test_pairs(const float4 (*q)[3], const
         const uint32_t li = i - before;
         const uint32_t pix = (by + li / bw) * ts + bx + li % bw;
         if (!((live >> pix) & 1ull)) continue;
+        ++performed;
         const rc_ray r = s_ray[pix];
         float t, V, W, det;
         if (!rp_test<UNIFORM>(f, r, tmin, tmax, t, V, W, det)) continue;
@@ -166,6 +167,7 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
     const float tmin = p.near_plane, tmax = p.far_plane;
     const int tx1 = (int)min(x0 + ts, p.width) - 1, ty1 = (int)min(y0 + ts, p.height) - 1;
     bool live_ray = valid, started = false, exited = false;
+    uint32_t performed = 0; /* the pairs this thread tested */
     for (uint32_t k0 = 0; k0 < S && !exited; k0 += 32) {
         /* Slabs k0 .. k0 + 31: lane l holds slab k0 + l's references [cb, ce). */
         const uint32_t ks = k0 + lane;
@@ -256,14 +258,18 @@ sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cu
                 __syncwarp();
                 const uint32_t nk = (uint32_t)__popc(kept);
                 if (uniform)
-                    rp_test_pairs<true>(q, scan, nk, total, s_ray, live, ts, tmin, tmax, s_key);
+                    rp_test_pairs<true>(q, scan, nk, total, s_ray, live, ts, tmin, tmax, s_key, performed);
                 else
-                    rp_test_pairs<false>(q, scan, nk, total, s_ray, live, ts, tmin, tmax, s_key);
+                    rp_test_pairs<false>(q, scan, nk, total, s_ray, live, ts, tmin, tmax, s_key, performed);
             }
         }
     }
 
     __syncthreads(); /* every pair's key is in */
+    {
+        const unsigned long long sum = warp_sum_u64(performed, 32);
+        if (lane == 0 && sum) atomicAdd(&g->stripes[blockIdx.x % SC_CUDA_STRIPES].performed, sum);
+    }
     if (tid < RP_RAYS) {
         uint32_t lx, ly;
         rp_ray_pixel(tid, ts, lx, ly);

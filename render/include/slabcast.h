@@ -313,6 +313,13 @@ typedef struct sc_frame_stats {
                                         rays still live in it (the same on both backends, and per
                                         pixel in the "tests" view); the ray casts test a triangle only
                                         against the rays through the pixels it may cover, fewer */
+    uint64_t ray_tests_performed;    /* the ray-triangle tests the ray cast ran: a triangle against
+                                        the live rays through the pixels its bounds may cover (CPU:
+                                        its binning bounds; CUDA tiles of 8 x 8 or less: its pixel
+                                        box, after the slab's live rays; larger tiles, their
+                                        quadrants' live rays; the overflow fallback, every live
+                                        ray): at most ray_triangle_tests, and at least one a hit
+                                        pixel. The work the ray cast's floor counts */
     uint64_t tiles;                  /* tiles of the grid */
     uint64_t tiles_exited_early;     /* tiles that stopped before a later non-empty slab */
     uint64_t hit_pixels;

@@ -77,8 +77,13 @@ def check_row_json(row):
     check(row["pixels"] == w * h, name + ": pixels")
     check(row["triangles"] == 4 * RESOLUTION * RESOLUTION, name + ": triangles %s" % row["triangles"])
     check(row["tiles"] == -(-w // TILE) * -(-h // TILE), name + ": tiles %s" % row["tiles"])
-    for k in ("visible_triangles", "references", "ray_triangle_tests", "hit_pixels"):
+    for k in ("visible_triangles", "references", "ray_triangle_tests", "ray_tests_performed", "hit_pixels"):
         check(isinstance(row[k], int) and row[k] > 0, "%s: %s = %s" % (name, k, row[k]))
+    # The tests run: at most the counter (every reference of a slab times its live rays), at least one
+    # per hit pixel (its winner was tested).
+    check(row["hit_pixels"] <= row["ray_tests_performed"] <= row["ray_triangle_tests"],
+          "%s: tests run %s against hit pixels %s and the counter %s" %
+          (name, row["ray_tests_performed"], row["hit_pixels"], row["ray_triangle_tests"]))
     check(0 <= row["tiles_exited_early"] <= row["tiles"], name + ": tiles_exited_early")
     check(row["device_memory_used_bytes"] is None, name + ": device memory on the cpu backend")
     check(row["backend"] == "cpu" and row["frames"] == 2 and row["warmup"] == 1, name + ": backend or frames")
@@ -109,7 +114,7 @@ def check_row_floor(row):
             check(number(f["ratio"]) and f["ratio"] > 0 and number(f["frac_copy"]) and f["frac_copy"] > 0,
                   "%s: floor of %s without a ratio: %s" % (name, stage, f))
     rc = floor["raycast"]
-    check(rc["tests"] == row["ray_triangle_tests"] and rc["bytes"] > 0 and number(rc["frac_tests"]),
+    check(rc["tests"] == row["ray_tests_performed"] and rc["bytes"] > 0 and number(rc["frac_tests"]),
           name + ": the ray cast's floor %s" % rc)
     check(floor["deform"]["tests"] is None and floor["normals"]["bytes"] == 0 and floor["normals"]["ratio"] is None,
           name + ": stages without tests or bytes")

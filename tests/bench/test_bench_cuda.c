@@ -47,7 +47,10 @@ static void check_row(const bench_row *r)
             SCT_CHECK_MSG(g->ms > 0.0 && isfinite(g->ratio) && g->ratio > 0.0, "config %u: stage %d floor %g, x %g", i, s,
                           g->ms, g->ratio);
     }
-    SCT_CHECK_EQ_U64(r->floor.stage[SC_STAGE_RAYCAST].tests, r->ray_triangle_tests);
+    SCT_CHECK_EQ_U64(r->floor.stage[SC_STAGE_RAYCAST].tests, r->ray_tests_performed);
+    SCT_CHECK_MSG(r->hit_pixels <= r->ray_tests_performed && r->ray_tests_performed <= r->ray_triangle_tests,
+                  "tests run %llu, hit pixels %llu, counter %llu", (unsigned long long)r->ray_tests_performed,
+                  (unsigned long long)r->hit_pixels, (unsigned long long)r->ray_triangle_tests);
     SCT_REQUIRE(r->peer_count == 1);
     const bench_peer_row *p = &r->peers[0];
     SCT_CHECK(strcmp(p->name, "cpu") == 0);

@@ -106,6 +106,7 @@ static inline int grid_stats_equal(const sc_frame_stats *a, const sc_frame_stats
     GRID_FIELD(visible_triangles);
     GRID_FIELD(references);
     GRID_FIELD(ray_triangle_tests);
+    GRID_FIELD(ray_tests_performed);
     GRID_FIELD(tiles);
     GRID_FIELD(tiles_exited_early);
     GRID_FIELD(hit_pixels);

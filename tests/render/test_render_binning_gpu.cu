@@ -168,6 +168,7 @@ static bool stats_equal(const sc_frame_stats &a, const sc_frame_stats &b, const 
     BIN_FIELD(visible_triangles);
     BIN_FIELD(references);
     BIN_FIELD(ray_triangle_tests);
+    BIN_FIELD(ray_tests_performed); /* the same cells' references, in any order: the same tests run */
     BIN_FIELD(tiles);
     BIN_FIELD(tiles_exited_early);
     BIN_FIELD(hit_pixels);

@@ -310,6 +310,10 @@ static void test_long_thin_triangles_across_slabs(void)
         }
     SCT_CHECK_MSG(trapped > 100, "pixels where a later slab beats a hit of an earlier slab: %zu", trapped);
     SCT_CHECK_MSG(s.tiles_exited_early > 0, "tiles exited early: %llu", (unsigned long long)s.tiles_exited_early);
+    /* The tests run: the pixel bounds cut them below the counter, and each hit pixel's winner is one. */
+    SCT_CHECK_MSG(s.hit_pixels <= s.ray_tests_performed && s.ray_tests_performed < s.ray_triangle_tests,
+                  "tests run %llu, hit pixels %llu, counter %llu", (unsigned long long)s.ray_tests_performed,
+                  (unsigned long long)s.hit_pixels, (unsigned long long)s.ray_triangle_tests);
     free(hits);
     sc_renderer_destroy(r);
     sc_mesh_free(&t.m);

@@ -214,6 +214,16 @@ static long compare_frame(const scene &s, const char *what, int render_twice, sc
     }
     SCT_CHECK_EQ_U64(gs.hit_pixels, cs.hit_pixels);
     SCT_CHECK_EQ_U64(gs.tiles, cs.tiles);
+    /* The tests run: at most the counter, at least one a hit pixel (its winner), on both backends; the
+     * overflow fallback runs every one it counts. */
+    for (int b = 0; b < 2; ++b) {
+        const sc_frame_stats *s = b ? &cs : &gs;
+        SCT_CHECK_MSG(s->hit_pixels <= s->ray_tests_performed && s->ray_tests_performed <= s->ray_triangle_tests,
+                      "%s (%s): tests run %llu, hit pixels %llu, counter %llu", what, b ? "cpu" : "cuda",
+                      (unsigned long long)s->ray_tests_performed, (unsigned long long)s->hit_pixels,
+                      (unsigned long long)s->ray_triangle_tests);
+    }
+    if (gs.overflow_passes) SCT_CHECK_EQ_U64(gs.ray_tests_performed, gs.ray_triangle_tests);
     SCT_CHECK_MSG(gs.depth_min == cs.depth_min && gs.depth_max == cs.depth_max, "%s: depth range %g..%g vs %g..%g", what,
                   (double)gs.depth_min, (double)gs.depth_max, (double)cs.depth_min, (double)cs.depth_max);
     {
