@@ -446,13 +446,23 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
     return SC_OK;
 }
 
+/* A wide call (split_wide_selected) that takes the two stable passes instead (split_desc.clustered):
+ * BITS, keys moved, no index outputs, no device record count, the first pass within
+ * SPLIT_MAX_BITS. Spread keys cost the one-pass placement an atomic and a scattered word per
+ * record; the passes move whole runs. */
+static int wide_takes_two_passes(const split_desc *d)
+{
+    return d->unstable && !d->clustered && d->num_records_device == NULL && two_pass_eligible(d) &&
+           d->buckets.bit_count <= (uint32_t)(SPLIT_MAX_BITS + SPLIT_TWO_PASS_HIGH_BITS);
+}
+
 static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_desc *d, split_entry_kind kind,
                                   const char *entry, cudaStream_t stream)
 {
     SC_TRY(split_validate_temp_arg(temp, temp_bytes, entry));
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, temp != NULL, temp, temp ? *temp_bytes : 0, entry, &c));
-    if (split_wide_selected(d, c.num_buckets)) {
+    if (split_wide_selected(d, c.num_buckets) && !wide_takes_two_passes(d)) {
         size_t wide_need;
         SC_TRY(split_wide_temp_bytes(d, c.num_buckets, &wide_need));
         if (temp == NULL) {

@@ -202,6 +202,7 @@ static void tile_split_desc(const sc_cuda_state *st, const sc_frame_params *p, s
     d->buckets.start_bit = 0;
     d->buckets.bit_count = p->tile_bits;
     d->unstable = 1;
+    d->clustered = 1; /* references come triangle by triangle: runs of a tile */
     d->bucket_counts = st->tile_counts;
     d->bucket_offsets = st->tile_offsets;
     d->num_records_device = &st->globals->split_count;

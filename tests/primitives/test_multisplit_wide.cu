@@ -8,8 +8,9 @@
  * Grid: n in {0, 1, 31, 32, 33, 1023, 1025} on B in {1, 2, 2049, 16384, 32400 (IDS), 2^15 BITS whose
  * top ids are unused} x every rule where it applies; 10^6+7 on B up to 2^24; 2^24 on a subset;
  * distributions uniform, one bucket, hockey-stick 75%, ascending; with and without bucket_counts;
- * with a device record count below and above n; u32 and u64 keys. Wrong bucket_counts write nothing
- * outside the outputs; bad arguments return SC_ERROR_INVALID_ARGUMENT and write nothing.
+ * with a device record count below and above n; u32 and u64 keys; BITS calls that move keys with and
+ * without split_desc.clustered (the one-pass placement or the two stable passes). Wrong bucket_counts
+ * write nothing outside the outputs; bad arguments return SC_ERROR_INVALID_ARGUMENT and write nothing.
  * "sanitize_mid" is a mid-size case set for compute-sanitizer. */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ typedef struct wide_case {
     int counted;      /* COUNT_* */
     int top_unused;   /* BITS: bucket ids >= 32400 never occur (2^15-bucket field) */
     int use_index;    /* split_index (index outputs only) */
+    int clustered;    /* split_desc.clustered: BITS calls with keys moved take the one-pass placement */
 } wide_case;
 
 /* Words of a downloaded output from word `from` to its end (guards included) that are not POISON. */
@@ -204,6 +206,7 @@ static void run_case(const wide_case *w, uint64_t seed)
     dd.unstable = 1;
     dd.bucket_counts = dcounts;
     dd.num_records_device = dcount;
+    dd.clustered = w->clustered;
     sc_status (*fn)(void *, size_t *, const split_desc *, cudaStream_t) = w->use_index ? split_index : split_multisplit;
     size_t temp_bytes = 0;
     void *temp = NULL;
@@ -272,6 +275,7 @@ static wide_case make_case(int kt, uint32_t n, const bucket_spec *s, int rule, u
     w.counted = (int)((k / 3) % 4);
     w.top_unused = s->top;
     w.use_index = (w.outs & (OUT_KEYS | OUT_VALUES)) == 0 && w.outs != OUT_OFFSETS && (k % 5 == 0);
+    w.clustered = (int)((k >> 1) & 1); /* BITS with keys moved: the two passes or the one-pass placement */
     return w;
 }
 
@@ -338,6 +342,22 @@ static void test_2p24_subset(void)
         w.outs = OUT_ALL;
         w.with_counts = cs[k].counts;
         w.counted = cs[k].counted;
+        run_case(&w, ++seed);
+    }
+    /* 2^24 pairs x 16384 BITS buckets, counts given, keys and values moved (split_bench's wide row):
+     * the two stable passes, and the one-pass placement when the caller says the keys are clustered. */
+    for (int clustered = 0; clustered < 2; ++clustered) {
+        wide_case w;
+        memset(&w, 0, sizeof w);
+        w.base.n = 1u << 24;
+        w.base.num_buckets = 16384;
+        w.base.rule = SPLIT_BUCKETS_BITS;
+        w.base.dist = MST_UNIFORM;
+        w.base.with_values = 1;
+        w.outs = OUT_KEYS | OUT_VALUES | OUT_OFFSETS;
+        w.with_counts = 1;
+        w.counted = COUNT_NONE;
+        w.clustered = clustered;
         run_case(&w, ++seed);
     }
 }
