@@ -23,6 +23,7 @@
 #include "classify.h"
 #include "intersect.h"
 #include "render_tuning.h"
+#include "sc_cuda_arch.h"
 #include "raycast_stage.cuh"
 #include "sc_report.h"
 
@@ -101,7 +102,7 @@ __device__ static __forceinline__ void rp_test_pairs(const float4 (*q)[3], const
 }
 
 template <int WARPS>
-__global__ void __launch_bounds__(WARPS * 32)
+__global__ void __launch_bounds__(WARPS * 32, SC_MIN_BLOCKS(WARPS * 32, SC_CUDA_RAYCAST_PAIRS_MIN_BLOCKS))
 sc_raycast_pairs_kernel(const sc_cuda_frame_consts *__restrict__ fc, const sc_cuda_globals *g_in, sc_cuda_globals *g,
                         const uint32_t *cell_offsets, const uint32_t *ref_values, const uint32_t *idx,
                         const float *pos, sc_hit *hits, uint32_t *tests_out)
