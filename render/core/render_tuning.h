@@ -60,7 +60,9 @@ enum {
                                          H100); 0: every ray of the tile (raycast_cuda.cu, 0.127 ms) */
     SC_CUDA_RAYCAST_PAIRS_WARPS = 4,  /* ... warps per tile of the pairs kernel (2: 0.092 ms, 8: 0.107) */
     SC_CUDA_RAYCAST_PAIRS_MIN_BLOCKS = 9, /* ... resident blocks asked of the compiler: 56 registers
-                                         (72 unbounded, 7 blocks an SM; its loads wait on latency) */
+                                         (its loads wait on latency; 13.9M at 3840x2160 on the H100:
+                                         0.371 ms, 7 blocks at 72 registers unbounded 0.429, 8: 0.389,
+                                         10: 48 registers and spills, slower) */
     SC_CUDA_RAYCAST_QUAD = 8,         /* edge of the 8x8 quadrant a warp's 64 rays cover (2 per lane) */
     SC_CUDA_RAYCAST_CLUSTER_SIDE = 2, /* tiles of 9..16 pixels per edge: 2 x 2 quadrants, ... */
     SC_CUDA_RAYCAST_CLUSTER = 4,      /* ... one block each, as a thread-block cluster of 4 (sm_90;
