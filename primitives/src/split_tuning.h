@@ -176,8 +176,7 @@ enum { SPLIT_SORT_RADIX_BITS = 8 };
 enum {
     SPLIT_SORT_HIST_THREADS = 256,
     SPLIT_SORT_HIST_ITEMS = 16,
-    SPLIT_SORT_HIST_BLOCKS_PER_SM = 8,
-    SPLIT_SORT_MAX_PASSES = 96 / SPLIT_SORT_RADIX_BITS
+    SPLIT_SORT_HIST_BLOCKS_PER_SM = 8
 };
 
 /* ---- segmented split (segmented_*.cu/.cuh) and gather / scatter (gather_scatter.cu) ----
