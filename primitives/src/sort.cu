@@ -126,7 +126,7 @@ static sc_status sort_layout_of(const split_sort_desc *d, const split_sort_check
 }
 
 /* Every pass's digit totals into totals (zeroed here) by one histogram kernel; 96-bit keys are split
- * into words's word arrays by the same read. */
+ * into the word arrays of `words` by the same read. */
 static sc_status sort_count_digits(const split_sort_desc *d, const split_sort_checked *c, uint32_t *totals,
                                    const sort_set *words, cudaStream_t stream)
 {

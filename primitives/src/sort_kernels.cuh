@@ -1,6 +1,7 @@
 /* sort_kernels.cuh - SplitSort's own kernels (internal, CUDA device code; host side in sort.cu): every
- * pass's digit totals counted before the passes (96-bit keys split into three word arrays on the way),
- * and the 96-bit keys' word arrays joined again after them (split without counting: the deinterleave). */
+ * pass's digit totals counted before the passes (96-bit keys split into three word arrays on the way;
+ * sorts that count no digits up front split them with the deinterleave kernel), and the 96-bit keys'
+ * word arrays joined again after the passes. */
 #ifndef SPLIT_SORT_KERNELS_CUH
 #define SPLIT_SORT_KERNELS_CUH
 
@@ -25,8 +26,8 @@ __device__ __forceinline__ uint32_t sort_digit(const uint32_t (&w)[W], uint32_t 
 /* Every pass's digit totals in one read of the keys (W words each): totals[pass * 2^RADIX + digit] (zeroed
  * before; pass `passes` - 1 takes the digits under last_mask). A block counts into shared memory (dynamic,
  * passes x 2^RADIX words), each thread adding a run of equal digits among its keys with one atomic, and
- * adds its nonzero counts to totals at the end. W = 3: also writes word k of key i to words_out[k][i]
- * (the passes' word arrays). */
+ * adds its nonzero counts to totals at the end. W = 3: also writes words 0, 1, 2 of key i to w0[i],
+ * w1[i], w2[i] (the passes' word arrays). */
 template <int W>
 __global__ void __launch_bounds__(SPLIT_SORT_HIST_THREADS)
     sort_histogram_kernel(const uint32_t *keys, uint32_t n, uint32_t passes, uint32_t last_mask, uint32_t *totals,
