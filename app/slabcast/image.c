@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "image_file.h"
 
 /* Device images only where the CUDA backend is built (SLABCAST_WITH_CUDA): without it every image is host memory. */
 #if SLABCAST_WITH_CUDA
@@ -82,17 +83,21 @@ int app_write_image(const char *path, app_image_format format, const void *rgba,
 {
     stbi_flip_vertically_on_write(1); /* row 0 is the bottom row */
     int w = (int)width, h = (int)height, ok = 0;
-    errno = 0;
+    /* Through a checked file (image_file.h): stb's own file writers ignore failed writes. */
+    app_image_file file;
+    if (app_image_file_open(&file, path) != 0) {
+        fprintf(stderr, "slabcast: %s: writing the image failed: %s\n", path, strerror(errno));
+        return -1;
+    }
     switch (format) {
-    case APP_IMAGE_PNG: ok = stbi_write_png(path, w, h, 4, rgba, w * 4); break;
-    case APP_IMAGE_JPG: ok = stbi_write_jpg(path, w, h, 4, rgba, 92); break;
-    case APP_IMAGE_BMP: ok = stbi_write_bmp(path, w, h, 4, rgba); break;
-    case APP_IMAGE_TGA: ok = stbi_write_tga(path, w, h, 4, rgba); break;
+    case APP_IMAGE_PNG: ok = stbi_write_png_to_func(app_image_file_write, &file, w, h, 4, rgba, w * 4); break;
+    case APP_IMAGE_JPG: ok = stbi_write_jpg_to_func(app_image_file_write, &file, w, h, 4, rgba, 92); break;
+    case APP_IMAGE_BMP: ok = stbi_write_bmp_to_func(app_image_file_write, &file, w, h, 4, rgba); break;
+    case APP_IMAGE_TGA: ok = stbi_write_tga_to_func(app_image_file_write, &file, w, h, 4, rgba); break;
     default: break;
     }
-    if (!ok) {
-        fprintf(stderr, "slabcast: %s: writing the image failed%s%s\n", path, errno ? ": " : "",
-                errno ? strerror(errno) : "");
+    if (app_image_file_close(&file, ok) != 0) {
+        fprintf(stderr, "slabcast: %s: writing the image failed: %s\n", path, strerror(errno));
         return -1;
     }
     return 0;

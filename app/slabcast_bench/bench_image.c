@@ -11,6 +11,7 @@
 #include <stb_image_write.h> /* a SYSTEM include path (slabcast_stb): no warnings from stb */
 
 #include "bench_peer.h"
+#include "image_file.h"
 
 int bench_image_path(char *buf, size_t size, const char *dir, const char *name, unsigned number)
 {
@@ -70,11 +71,16 @@ static int write_png(const char *path, uint32_t width, uint32_t height, const ui
             put_rgb(dst + 3 * (size_t)x, b ? diff_rgb(a[i], b[i]) : decision_rgb(a[i]));
         }
     }
-    errno = 0;
-    const int ok = stbi_write_png(path, (int)width, (int)height, 3, rgb, (int)row);
+    /* Through a checked file (image_file.h): stb's own file writer ignores failed writes. */
+    app_image_file file;
+    int rc = app_image_file_open(&file, path);
+    if (rc == 0) {
+        const int ok = stbi_write_png_to_func(app_image_file_write, &file, (int)width, (int)height, 3, rgb, (int)row);
+        rc = app_image_file_close(&file, ok);
+    }
     free(rgb);
-    if (ok) return 0;
-    snprintf(why, why_size, "%s: writing the PNG failed: %s", path, errno ? strerror(errno) : "the encoder failed");
+    if (rc == 0) return 0;
+    snprintf(why, why_size, "%s: writing the PNG failed: %s", path, strerror(errno));
     return -1;
 }
 

@@ -70,7 +70,7 @@ typedef struct plot_raster {
 /* A white image of the size: 0, or -1 out of memory. */
 int plot_raster_init(plot_raster *r, int width, int height);
 void plot_raster_free(plot_raster *r);
-/* The image as a PNG file: 0, or -1 (errno may say why). */
+/* The image as a PNG file: 0, or -1 with errno saying why (a failed write or close included). */
 int plot_raster_write_png(const plot_raster *r, const char *path);
 
 #endif

@@ -13,6 +13,8 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb_image_write.h> /* a SYSTEM include path (slabcast_stb): no warnings from stb */
 
+#include "image_file.h"
+
 #define TEXT_BYTES_PER_CHAR 1024       /* stb_easy_font's quads per character stay well below this */
 #define TEXT_QUAD_BYTES 64             /* a quad: 4 vertices of x, y, z floats and RGBA8 */
 #define GLYPH_BASELINE 7.0             /* stb_easy_font's capitals span y 0 .. 7, descenders reach 9 */
@@ -199,5 +201,9 @@ void plot_raster_free(plot_raster *r)
 
 int plot_raster_write_png(const plot_raster *r, const char *path)
 {
-    return stbi_write_png(path, r->width, r->height, 4, r->rgba, r->width * 4) ? 0 : -1;
+    /* Through a checked file (image_file.h): stb's own file writer ignores failed writes. */
+    app_image_file file;
+    if (app_image_file_open(&file, path) != 0) return -1;
+    const int ok = stbi_write_png_to_func(app_image_file_write, &file, r->width, r->height, 4, r->rgba, r->width * 4);
+    return app_image_file_close(&file, ok);
 }

@@ -11,6 +11,8 @@
 #include <stb_easy_font.h> /* the include path is a SYSTEM one (slabcast_stb): no warnings from stb */
 #include <stb_image_write.h>
 
+#include "image_file.h"
+
 enum { TEXT_MAX = 255, QUAD_BYTES = 64 }; /* a quad: 4 vertices of x, y, z floats and 4 colour bytes */
 
 int demo_image_alloc(demo_image *img, uint32_t width, uint32_t height, const uint8_t fill[4])
@@ -112,5 +114,10 @@ int demo_png_write(const char *path, const demo_image *img)
 {
     if (!img->rgba || img->width > INT32_MAX / 4 || img->height > INT32_MAX) return -1;
     stbi_flip_vertically_on_write(1); /* row 0 is the bottom row */
-    return stbi_write_png(path, (int)img->width, (int)img->height, 4, img->rgba, (int)img->width * 4) ? 0 : -1;
+    /* Through a checked file (image_file.h): stb's own file writer ignores failed writes. */
+    app_image_file file;
+    if (app_image_file_open(&file, path) != 0) return -1;
+    const int ok = stbi_write_png_to_func(app_image_file_write, &file, (int)img->width, (int)img->height, 4, img->rgba,
+                                          (int)img->width * 4);
+    return app_image_file_close(&file, ok);
 }

@@ -51,7 +51,8 @@ typedef struct demo_colour_bar {
 } demo_colour_bar;
 void demo_draw_colour_bar(demo_image *img, const demo_colour_bar *bar);
 
-/* Writes the canvas as a PNG file. Returns 0, or -1 (the caller reports it) when writing fails. */
+/* Writes the canvas as a PNG file. Returns 0, or -1 with errno saying why (the caller reports it) when
+ * writing fails, a failed write or close included. */
 int demo_png_write(const char *path, const demo_image *img);
 
 #ifdef __cplusplus

@@ -146,7 +146,7 @@ sc_status sc_mesh_parse_limited(const void *data, size_t size, const char *name,
 sc_status sc_mesh_default(uint32_t resolution, sc_mesh *out);
 
 /* Drops degenerate triangles in place (counts added to report) and removes nothing else (no
- * vertex, no warning). */
+ * vertex, no warning). A NULL mesh, or one whose positions or indices are NULL, is left as it is. */
 void sc_mesh_clean(sc_mesh *mesh, sc_mesh_report *report);
 
 /* Midpoint subdivision, `levels` times: each triangle becomes four with the same winding; the

@@ -14,6 +14,7 @@
 
 void sc_mesh_clean(sc_mesh *m, sc_mesh_report *report)
 {
+    if (!m || !m->positions || !m->indices) return; /* nothing to read (sc_mesh.h) */
     uint32_t w = 0;
     uint64_t bad = 0, nonfinite = 0, zero = 0;
     for (uint32_t t = 0; t < m->triangle_count; ++t) {

@@ -69,8 +69,10 @@ sc_status sc_rd_fill(sc_mesh_reader *r, size_t want)
         uint64_t total = r->base + r->len;
         if (total > r->max_bytes) return sc_mesh_fail_byte_limit(r->name, r->max_bytes);
         size_t room = r->cap - r->len;
-        /* One byte past the limit is enough to know it is exceeded. */
-        uint64_t allowed = r->max_bytes - total + 1;
+        /* One byte past the limit is enough to know it is exceeded (a limit of UINT64_MAX has no byte
+         * past it: the sum would wrap to a read of 0 bytes, the end of the data). */
+        uint64_t allowed = r->max_bytes - total;
+        if (allowed < UINT64_MAX) ++allowed;
         if (room > allowed) room = (size_t)allowed;
         size_t got = 0;
         SC_TRY(sc_mesh_source_read(r->src, (unsigned char *)r->buf + r->len, room, &got));

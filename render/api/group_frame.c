@@ -16,6 +16,7 @@
 
 #include "group_internal.h"
 #include "sc_report.h"
+#include "sizes.h"
 
 /* Copies bytes from src on device sdev to dst on device ddev, on stream s (the display's). */
 static sc_status copy_between(void *dst, int ddev, const void *src, int sdev, size_t bytes, cudaStream_t s)
@@ -165,6 +166,9 @@ sc_status sc_renderer_group_render(sc_renderer_group *g, const sc_frame_desc *fr
     const size_t pitch = frame->rgba_pitch ? frame->rgba_pitch : row;
     if (frame->rgba && pitch < row)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: rgba_pitch %zu is below width x 4 = %zu bytes", call, pitch, row);
+    if (frame->rgba && !sc_image_extent_ok(pitch, row, g->height))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: rgba_pitch %zu over %u rows reaches past the address space",
+                       call, pitch, g->height);
     SC_TRY(render_frame(g, frame, pitch));
     ++g->frames;
     return SC_OK;

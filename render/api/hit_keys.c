@@ -5,6 +5,7 @@
 #include "backend_registry.h"
 #include "renderer_internal.h"
 #include "sc_report.h"
+#include "sizes.h"
 
 /* The checks every per-renderer call makes: a renderer with a frame of the mesh, size and grid in
  * force, and a backend that has the call. */
@@ -49,6 +50,9 @@ sc_status sc_renderer_shade_keys(const sc_renderer *r, const uint64_t *winners, 
     if (pitch == 0) pitch = row;
     if (pitch < row)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: pitch %zu is below width x 4 = %zu bytes", call, pitch, row);
+    if (!sc_image_extent_ok(pitch, row, r->params.height))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: pitch %zu over %u rows reaches past the address space", call,
+                       pitch, r->params.height);
     const sc_view_mode mode = r->shading.mode;
     if (mode != SC_VIEW_SHADED && mode != SC_VIEW_TRIANGLE_ID && mode != SC_VIEW_NORMALS)
         return SC_FAIL(SC_ERROR_UNSUPPORTED,

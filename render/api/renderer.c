@@ -348,6 +348,10 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
     if (frame->rgba && frame->rgba_pitch && frame->rgba_pitch < 4 * (size_t)r->params.width)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_render: pitch %zu is less than 4 x width %u",
                        frame->rgba_pitch, r->params.width);
+    if (frame->rgba && !sc_image_extent_ok(frame->rgba_pitch, 4 * (size_t)r->params.width, r->params.height))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
+                       "sc_renderer_render: pitch %zu over %u rows reaches past the address space", frame->rgba_pitch,
+                       r->params.height);
     if (frame->surface && !(r->ops->caps & SC_BACKEND_CAP_SURFACE))
         return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_render: the %s backend cannot write a CUDA surface",
                        r->ops->name);

@@ -3,7 +3,8 @@
 # messages (no GPU, no display), clean output (no uninitialised "pipelined" numbers, no source
 # locations), exit codes and one-line messages for bad options, image formats by extension, JSON
 # statistics for a hostile mesh name, framing of a mesh with a 3e38 vertex, and headless shadows
-# (the default light, two --light lights, the shadow pass in the JSON).
+# (the default light, two --light lights, the shadow pass in the JSON), images to a device that fails
+# every write.
 # usage: run_cli_checks.sh SLABCAST_BINARY WORK_DIR
 set -u
 bin=$1 work=$2
@@ -76,6 +77,24 @@ check_stderr_clean "missing mesh"
 run "${small[@]}" --backend cpu --headless --out "$work/no/such/dir/x.png"
 [ $? = 1 ] && [ "$(lines "$work/err")" = 1 ] && grep -q "no/such/dir" "$work/err" ||
   fail "unwritable --out: $(cat "$work/err")"
+
+# 4b. A device that fails every write (/dev/full, through a link with an image's name): the image and
+#     each --record frame fail in one line naming the file and the reason, exit 1, never a success.
+if [ -c /dev/full ]; then
+  for ext in png jpg bmp tga; do
+    ln -sf /dev/full "$work/full.$ext"
+    run "${small[@]}" --backend cpu --headless --out "$work/full.$ext"
+    rc=$?
+    [ $rc = 1 ] && [ "$(lines "$work/err")" = 1 ] && grep -q "full.$ext: .*No space left on device" "$work/err" ||
+      fail "--out to /dev/full as .$ext: exit $rc: $(cat "$work/err")"
+  done
+  mkdir -p "$work/recfull" && ln -sf /dev/full "$work/recfull/frame-000001.png"
+  run "${small[@]}" --backend cpu --headless --record "$work/recfull" --out "$work/recfull.png"
+  rc=$?
+  [ $rc = 1 ] && grep -q "frame-000001.png: .*No space left on device" "$work/err" ||
+    fail "--record into /dev/full: exit $rc: $(cat "$work/err")"
+  check_stderr_clean "--record into /dev/full"
+fi
 
 # 5. The image format follows the extension.
 for ext in jpg JPEG bmp tga png; do

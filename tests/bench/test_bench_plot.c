@@ -2,7 +2,8 @@
  * axes in whole decades holding every point strictly inside, a single point mid-axis), the tick
  * labels, the bars' segments and heights from the rows, the SVG built from them (well formed,
  * one circle per point per panel, text escaped), and the PNG read back: its size, background, the
- * bars' segments and marks, the points and the title where the axes put them. */
+ * bars' segments and marks, the points and the title where the axes put them; a PNG onto a device
+ * that fails every write is an error. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,6 +362,32 @@ static void test_png(void)
     bench_plot_data_free(&d);
 }
 
+/* A PNG plot onto a device that fails every write (/dev/full, through a link with a .png name): -1 and
+ * one line naming the file and the reason, not a success with a truncated file. */
+static void test_png_write_fails(void)
+{
+    if (access("/dev/full", W_OK) != 0) {
+        sct_skip("no writable /dev/full here");
+        return;
+    }
+    bench_row rows[2];
+    make_png_rows(rows);
+    char dir[] = "/tmp/test_bench_plot_XXXXXX";
+    SCT_REQUIRE(mkdtemp(dir));
+    char path[64], msg[512] = "";
+    snprintf(path, sizeof path, "%s/full.png", dir);
+    SCT_REQUIRE(symlink("/dev/full", path) == 0);
+    FILE *err = tmpfile();
+    SCT_REQUIRE(err);
+    SCT_CHECK(bench_plot_write(rows, 2, "title", path, err) == -1);
+    rewind(err);
+    if (!fgets(msg, sizeof msg, err)) msg[0] = 0;
+    fclose(err);
+    SCT_CHECK_MSG(strstr(msg, path) && strstr(msg, "No space left on device"), "message: '%s'", msg);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* The format goes by the extension, in any case. */
 static void test_format(void)
 {
@@ -384,6 +411,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_svg_empty);
     SCT_RUN(test_stage_colors);
     SCT_RUN(test_png);
+    SCT_RUN(test_png_write_fails);
     SCT_RUN(test_format);
     return sct_end();
 }

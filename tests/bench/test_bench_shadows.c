@@ -128,6 +128,20 @@ static void test_pictures(void)
     snprintf(missing, sizeof missing, "%s/no/such.png", dir);
     SCT_CHECK(bench_decisions_png(missing, CW, CH, ours, why, sizeof why) == -1);
     SCT_CHECK_MSG(strstr(why, missing), "%s", why);
+    /* A device that fails every write (/dev/full, through a link): an error naming the file and the
+     * reason, not a success with a truncated picture. */
+    if (access("/dev/full", W_OK) == 0) {
+        char full[160];
+        snprintf(full, sizeof full, "%s/full.png", dir);
+        SCT_REQUIRE(symlink("/dev/full", full) == 0);
+        why[0] = 0;
+        SCT_CHECK(bench_decisions_png(full, CW, CH, ours, why, sizeof why) == -1);
+        SCT_CHECK_MSG(strstr(why, full) && strstr(why, "No space left on device"), "%s", why);
+        why[0] = 0;
+        SCT_CHECK(bench_decisions_diff_png(full, CW, CH, ours, theirs, why, sizeof why) == -1);
+        SCT_CHECK_MSG(strstr(why, full) && strstr(why, "No space left on device"), "%s", why);
+        unlink(full);
+    }
     rmdir(dir);
 }
 

@@ -6,7 +6,8 @@
  *   integer conversions range-checked; memory bounded (xz bombs, /dev/zero, limits, SIZE_MAX);
  *   paths that are not regular files; xz errors in xz's words; STL welding on a file crafted
  *   against a fixed hash; non-finite, huge and unused vertices; files that used to load silently
- *   wrong (binary garbage, no triangles, byte order marks, "SOLID"); one warning per kind. */
+ *   wrong (binary garbage, no triangles, byte order marks, "SOLID", limits of UINT64_MAX); one warning
+ *   per kind. */
 #include <errno.h>
 #include <fcntl.h>
 #include <lzma.h>
@@ -625,6 +626,24 @@ static void test_silent_wrong_results(void)
              k_ply_mesh_header);
     r = parse_text(text, "bom.ply", NULL);
     expect_ok("PLY with a BOM", &r, 1);
+
+    /* The largest limits a caller can give (UINT64_MAX: "no limit") read the whole file: the byte
+     * limit's "one byte past it" once wrapped to a read of 0 bytes, so every file read as empty. */
+    const sc_mesh_limits unlimited = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+    const char *tetra = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    r = parse_text(tetra, "unlimited.obj", &unlimited);
+    expect_ok("memory, every limit UINT64_MAX", &r, 4);
+    char path[256];
+    SCT_REQUIRE(write_file(temp_path(path, sizeof path, "unlimited.obj"), tetra, strlen(tetra)));
+    r = load_path(path, &unlimited);
+    expect_ok("file, every limit UINT64_MAX", &r, 4);
+    unlink(path);
+    bytes xz = xz_of(tetra, strlen(tetra));
+    SCT_REQUIRE(xz.n > 0);
+    hostile_case xz_case = {NULL, xz.p, xz.n, "unlimited.obj.xz", &unlimited};
+    r = run_case(&xz_case);
+    expect_ok(".xz, every limit UINT64_MAX", &r, 4);
+    free(xz.p);
 
     /* Plausible unknown statements are fine, with one warning. */
     r = parse_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nweird 1 2\nweird 3\nf 1 2 3\n", "unknown.obj", NULL);

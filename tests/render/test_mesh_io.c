@@ -80,6 +80,15 @@ static void test_degenerate_input_dropped(void)
     SCT_CHECK_EQ_U64(rep.dropped_bad_index, 2);
     SCT_CHECK_EQ_U64(rep.dropped_non_finite, 2);
     sc_mesh_free(&m);
+
+    /* sc_mesh_clean of NULL, or of a mesh without arrays, changes nothing and reads nothing. */
+    sc_mesh_clean(NULL, &rep);
+    sc_mesh_clean(NULL, NULL);
+    sc_mesh empty = {NULL, NULL, 5, 7};
+    memset(&rep, 0, sizeof rep);
+    sc_mesh_clean(&empty, &rep);
+    SCT_CHECK(empty.triangle_count == 7 && empty.vertex_count == 5);
+    SCT_CHECK_EQ_U64(rep.dropped_bad_index + rep.dropped_non_finite + rep.dropped_zero_area, 0);
 }
 
 /* Faces before their vertices (OBJ allows forward references; PLY may list faces first): checked

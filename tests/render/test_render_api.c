@@ -74,6 +74,14 @@ static void test_argument_errors(void)
     f.rgba = img;
     f.rgba_pitch = 39;
     SCT_CHECK(sc_renderer_render(r, &f) == SC_ERROR_INVALID_ARGUMENT);
+    /* A pitch whose rows reach past the address space (pitch x 9 rows + a row overflows, or passes
+     * PTRDIFF_MAX): refused before a pixel is written, not rows written at wrapped addresses. */
+    const size_t huge_pitches[] = {SIZE_MAX, SIZE_MAX / 9 + 1, (size_t)PTRDIFF_MAX / 9 + 1};
+    for (size_t i = 0; i < sizeof huge_pitches / sizeof huge_pitches[0]; ++i) {
+        f.rgba_pitch = huge_pitches[i];
+        SCT_CHECK_MSG(sc_renderer_render(r, &f) == SC_ERROR_INVALID_ARGUMENT, "pitch %zu", f.rgba_pitch);
+        SCT_CHECK_MSG(strstr(sc_last_error(), "pitch"), "%s", sc_last_error());
+    }
     f.rgba_pitch = 0;
     f.time = NAN;
     SCT_CHECK(sc_renderer_render(r, &f) == SC_ERROR_INVALID_ARGUMENT);
