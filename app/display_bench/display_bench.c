@@ -363,7 +363,10 @@ int main(int argc, char **argv)
         rc = run(&c, r, hud, json) == 0 ? 0 : 1;
         if (json) fputs("\n]\n", json);
     }
-    if (json) fclose(json);
+    if (json && (ferror(json) | fclose(json))) { /* both: the close flushes, and may fail itself */
+        fprintf(stderr, "slabcast-display-bench: writing %s failed\n", c.json);
+        rc = 1;
+    }
     sc_renderer_destroy(r);
     app_hud_destroy(hud);
     sc_mesh_free(&mesh);

@@ -82,7 +82,8 @@ static sc_status subdivide_once(const sc_mesh *in, sc_mesh *out)
 
 sc_status sc_mesh_subdivide_midpoint(const sc_mesh *in, uint32_t levels, sc_mesh *out)
 {
-    if (!in || !out || (in->triangle_count && (!in->indices || !in->positions)))
+    if (!out) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_mesh_subdivide_midpoint: NULL output mesh");
+    if (!in || (in->triangle_count && (!in->indices || !in->positions)))
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_mesh_subdivide_midpoint: NULL mesh");
     uint64_t final_tris = in->triangle_count;
     for (uint32_t l = 0; l < levels && final_tris; ++l) {

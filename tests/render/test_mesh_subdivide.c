@@ -114,6 +114,10 @@ static void test_bad_input(void)
     sc_mesh in = {p, i, 3, 1}, out;
     SCT_CHECK(sc_mesh_subdivide_midpoint(&in, 1, &out) == SC_ERROR_INVALID_ARGUMENT);
     SCT_CHECK(sc_mesh_subdivide_midpoint(NULL, 1, &out) == SC_ERROR_INVALID_ARGUMENT);
+    SCT_CHECK(strstr(sc_last_error(), "NULL mesh") != NULL);
+    i[2] = 2;
+    SCT_CHECK(sc_mesh_subdivide_midpoint(&in, 1, NULL) == SC_ERROR_INVALID_ARGUMENT); /* names the output */
+    SCT_CHECK(strstr(sc_last_error(), "NULL output mesh") != NULL);
     /* 32-bit index overflow is refused before any triangle is read (the array here holds one). */
     i[2] = 2;
     sc_mesh huge = {p, i, 3, 0x15555555u};
