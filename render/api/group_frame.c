@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "group_internal.h"
+#include "resolve.h"
 #include "sc_report.h"
-#include "sizes.h"
 
 /* Copies bytes from src on device sdev to dst on device ddev, on stream s (the display's). */
 static sc_status copy_between(void *dst, int ddev, const void *src, int sdev, size_t bytes, cudaStream_t s)
@@ -162,13 +162,8 @@ sc_status sc_renderer_group_render(sc_renderer_group *g, const sc_frame_desc *fr
     if (!g->has_mesh) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: no mesh set", call);
     if (frame->positions || frame->surface)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: a group takes neither frame positions nor a surface", call);
-    const size_t row = 4 * (size_t)g->width;
-    const size_t pitch = frame->rgba_pitch ? frame->rgba_pitch : row;
-    if (frame->rgba && pitch < row)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: rgba_pitch %zu is below width x 4 = %zu bytes", call, pitch, row);
-    if (frame->rgba && !sc_image_extent_ok(pitch, row, g->height))
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: rgba_pitch %zu over %u rows reaches past the address space",
-                       call, pitch, g->height);
+    size_t pitch = frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)g->width;
+    if (frame->rgba) SC_TRY(sc_resolve_pitch(frame->rgba_pitch, g->width, g->height, call, &pitch));
     SC_TRY(render_frame(g, frame, pitch));
     ++g->frames;
     return SC_OK;

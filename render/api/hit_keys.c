@@ -4,8 +4,8 @@
  * hits_from_keys) and its host reference. */
 #include "backend_registry.h"
 #include "renderer_internal.h"
+#include "resolve.h"
 #include "sc_report.h"
-#include "sizes.h"
 
 /* The checks every per-renderer call makes: a renderer with a frame of the mesh, size and grid in
  * force, and a backend that has the call. */
@@ -46,13 +46,7 @@ sc_status sc_renderer_shade_keys(const sc_renderer *r, const uint64_t *winners, 
     static const char *const call = "sc_renderer_shade_keys";
     SC_TRY(check_frame(r, r && r->ops->shade_keys, call));
     if (!winners || !rgba) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: NULL buffer", call);
-    const size_t row = 4 * (size_t)r->params.width;
-    if (pitch == 0) pitch = row;
-    if (pitch < row)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: pitch %zu is below width x 4 = %zu bytes", call, pitch, row);
-    if (!sc_image_extent_ok(pitch, row, r->params.height))
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: pitch %zu over %u rows reaches past the address space", call,
-                       pitch, r->params.height);
+    SC_TRY(sc_resolve_pitch(pitch, r->params.width, r->params.height, call, &pitch));
     const sc_view_mode mode = r->shading.mode;
     if (mode != SC_VIEW_SHADED && mode != SC_VIEW_TRIANGLE_ID && mode != SC_VIEW_NORMALS)
         return SC_FAIL(SC_ERROR_UNSUPPORTED,

@@ -345,13 +345,9 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
 {
     if (!r || !frame) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_render: NULL argument");
     if (!r->has_mesh) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_render: no mesh set");
-    if (frame->rgba && frame->rgba_pitch && frame->rgba_pitch < 4 * (size_t)r->params.width)
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "sc_renderer_render: pitch %zu is less than 4 x width %u",
-                       frame->rgba_pitch, r->params.width);
-    if (frame->rgba && !sc_image_extent_ok(frame->rgba_pitch, 4 * (size_t)r->params.width, r->params.height))
-        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT,
-                       "sc_renderer_render: pitch %zu over %u rows reaches past the address space", frame->rgba_pitch,
-                       r->params.height);
+    size_t pitch = 4 * (size_t)r->params.width;
+    if (frame->rgba)
+        SC_TRY(sc_resolve_pitch(frame->rgba_pitch, r->params.width, r->params.height, "sc_renderer_render", &pitch));
     if (frame->surface && !(r->ops->caps & SC_BACKEND_CAP_SURFACE))
         return SC_FAIL(SC_ERROR_UNSUPPORTED, "sc_renderer_render: the %s backend cannot write a CUDA surface",
                        r->ops->name);
@@ -366,7 +362,7 @@ sc_status sc_renderer_render(sc_renderer *r, const sc_frame_desc *frame)
                                  .positions = frame->positions,
                                  .shade = &shade,
                                  .rgba = frame->rgba,
-                                 .pitch = frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)r->params.width,
+                                 .pitch = pitch,
                                  .surface = frame->rgba ? 0ull : frame->surface,
                                  .stage_times = r->stage_times,
                                  .serial = r->last.frames + 1};

@@ -12,6 +12,7 @@
 
 #include "render_tuning.h"
 #include "sc_report.h"
+#include "sizes.h"
 
 static int all_zero3(const float v[3]) { return v[0] == 0.0f && v[1] == 0.0f && v[2] == 0.0f; }
 
@@ -20,6 +21,19 @@ sc_status sc_check_float(float v, const char *call, const char *field)
 {
     if (isnan(v)) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: %s is NaN", call, field);
     if (isinf(v)) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: %s is infinite", call, field);
+    return SC_OK;
+}
+
+sc_status sc_resolve_pitch(size_t pitch, uint32_t width, uint32_t height, const char *call, size_t *out)
+{
+    const size_t row = 4 * (size_t)width;
+    if (pitch == 0) pitch = row;
+    if (pitch < row)
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: pitch %zu is below width x 4 = %zu bytes", call, pitch, row);
+    if (!sc_image_extent_ok(pitch, row, height))
+        return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: pitch %zu over %u rows reaches past the address space", call,
+                       pitch, height);
+    *out = pitch;
     return SC_OK;
 }
 

@@ -11,6 +11,11 @@
 /* INVALID_ARGUMENT (reported) when v is NaN or infinite: "<call>: <field> is NaN". */
 sc_status sc_check_float(float v, const char *call, const char *field);
 
+/* The pitch of a caller's image of height rows of width RGBA8 pixels: pitch, or 4 x width when 0, into
+ * *out; INVALID_ARGUMENT (reported, naming call) when it is below a row or its rows reach past the
+ * address space (sc_image_extent_ok). */
+sc_status sc_resolve_pitch(size_t pitch, uint32_t width, uint32_t height, const char *call, size_t *out);
+
 /* Checks a camera and fills its defaults. */
 sc_status sc_resolve_camera(const sc_camera_desc *in, sc_camera_desc *out);
 /* A view of the whole bounding sphere (center, radius) from +z (or -z); 0 when the float range
