@@ -480,11 +480,13 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
 
 /* A wide call (split_wide_selected) that takes the stable LSD passes instead (split_desc.clustered):
  * BITS, keys moved, no index outputs, no device record count (two passes up to SPLIT_MAX_BITS +
- * SPLIT_TWO_PASS_HIGH_BITS bits, more above, lsd_pass_count). Spread keys cost the one-pass placement
- * an atomic and a scattered word per record; the passes move whole runs. */
+ * SPLIT_TWO_PASS_HIGH_BITS bits; more above, lsd_pass_count, from SPLIT_LSD_WIDE_MIN_RECORDS records
+ * on). Spread keys cost the one-pass placement an atomic and a scattered word per record; the passes
+ * move whole runs, but each pass has a fixed cost that a few records do not pay back. */
 static int wide_takes_lsd_passes(const split_desc *d)
 {
-    return d->unstable && !d->clustered && d->num_records_device == NULL && two_pass_eligible(d);
+    if (!(d->unstable && !d->clustered && d->num_records_device == NULL && two_pass_eligible(d))) return 0;
+    return lsd_pass_count(d->buckets.bit_count) == 2 || d->n >= (size_t)SPLIT_LSD_WIDE_MIN_RECORDS;
 }
 
 static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_desc *d, split_entry_kind kind,

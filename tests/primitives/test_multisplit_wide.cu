@@ -11,7 +11,7 @@
  * distributions uniform, one bucket, hockey-stick 75%, ascending; with and without bucket_counts;
  * with a device record count below and above n; u32 and u64 keys; BITS calls that move keys with and
  * without split_desc.clustered (the one-pass placement or the stable LSD passes: two up to 17 bits,
- * three or four above). Wrong bucket_counts
+ * three or four above from 2^22 records on, with cases on both sides of that threshold). Wrong bucket_counts
  * write nothing outside the outputs; bad arguments return SC_ERROR_INVALID_ARGUMENT and write nothing.
  * "sanitize_mid" is a mid-size case set for compute-sanitizer. */
 #include <stdlib.h>
@@ -367,6 +367,32 @@ static void test_2p24_subset(void)
     }
 }
 
+/* The LSD passes above 17 bits from 2^22 records on (SPLIT_LSD_WIDE_MIN_RECORDS), unclustered BITS
+ * calls that move keys and values: 2^22 records on 23 bits (2^23 buckets, top ids unused) and on 24
+ * bits (u64 keys), four passes each; 2^22 - 1 records on 20 bits, the one-pass placement. */
+static void test_lsd_pass_threshold(void)
+{
+    static const struct { uint32_t n, b; int kt, top, counts; } cs[] = {{1u << 22, 1u << 23, 0, 1, 1},
+                                                                      {1u << 22, 1u << 24, 1, 0, 0},
+                                                                      {(1u << 22) - 1, 1u << 20, 0, 0, 1}};
+    uint64_t seed = sct_base_seed() * 19;
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
+        wide_case w;
+        memset(&w, 0, sizeof w);
+        w.base.key_type = (split_key_type)cs[k].kt;
+        w.base.n = cs[k].n;
+        w.base.num_buckets = cs[k].b;
+        w.base.rule = SPLIT_BUCKETS_BITS;
+        w.base.dist = MST_UNIFORM;
+        w.base.with_values = 1;
+        w.outs = OUT_KEYS | OUT_VALUES | OUT_OFFSETS;
+        w.with_counts = cs[k].counts;
+        w.counted = COUNT_NONE;
+        w.top_unused = cs[k].top;
+        run_case(&w, ++seed);
+    }
+}
+
 /* u64 keys on every rule with the wide B, counts and record counts. */
 static void test_u64_keys(void)
 {
@@ -569,6 +595,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_u64_keys);
     SCT_RUN(test_million_every_bucket_count);
     SCT_RUN(test_2p24_subset);
+    SCT_RUN(test_lsd_pass_threshold);
     cudaStreamDestroy(g_stream);
     return sct_end();
 }
