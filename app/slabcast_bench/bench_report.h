@@ -98,13 +98,13 @@ void bench_csv_u64(bench_csv_record *c, const char *name, int known, uint64_t v)
 /* A number as %.6f; empty when not known or not finite. */
 void bench_csv_num(bench_csv_record *c, const char *name, int known, double v);
 
-/* Writes the document to path; 0, or -1 after a "slabcast-bench: PATH: reason" line on err. */
 /* A results file: bench_file_open opens path for writing (NULL, with a message naming the file on
  * err, when it cannot); bench_file_close closes it, -1 with a message when the writing failed
  * (failed nonzero, a stream error or the close), else 0. */
 FILE *bench_file_open(const char *path, const char *what, FILE *err);
 int bench_file_close(FILE *f, int failed, const char *path, const char *what, FILE *err);
 
+/* Writes the document to path; 0, or -1 after a "slabcast-bench: PATH: reason" line on err. */
 int bench_write_json(const bench_report *r, const char *path, FILE *err);
 int bench_write_csv(const bench_report *r, const char *path, FILE *err);
 

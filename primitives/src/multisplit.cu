@@ -92,7 +92,7 @@ static job_path job_path_of(const split_job *job);
  * for). */
 static int job_looks_back(const split_job *job)
 {
-    return job_path_of(job) == PATH_LOOKBACK && job->given_totals && job->n < (1u << 30) &&
+    return job_path_of(job) == PATH_LOOKBACK && job->given_totals && job->n < SPLIT_GIVEN_TOTALS_MAX_N &&
            (job->rule == SPLIT_BUCKETS_BITS ||
             !split_lookback_ahead(job->key64, split_lookback_out_of(job_payloads(job), job->scatter_index != NULL),
                                   job->rp.num_buckets));

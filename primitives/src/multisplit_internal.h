@@ -19,6 +19,9 @@ enum split_mode {
     SPLIT_MODE_BLOCK_UNSTABLE /* warp-aggregated shared-memory atomics, order inside a bucket unspecified */
 };
 
+/* Given bucket totals are used below this many records: a look-back status word holds a 30-bit count. */
+#define SPLIT_GIVEN_TOTALS_MAX_N (1u << 30)
+
 /* One split request, device pointers. */
 typedef struct split_job {
     uint32_t n;
@@ -36,7 +39,7 @@ typedef struct split_job {
     int unstable;
     /* BITS rule: also count the 2^extra_bits buckets of the field right above into extra_totals
      * (zeroed before; NULL: not). given_totals: this split's B bucket totals, already counted (the
-     * count kernel is skipped; look-back order only, else ignored). */
+     * count kernel is skipped; look-back order and n < SPLIT_GIVEN_TOTALS_MAX_N only, else ignored). */
     uint32_t *extra_totals;
     uint32_t extra_bits;
     const uint32_t *given_totals;

@@ -3,7 +3,10 @@
  * arrays, the word of the pass being the key and the other two moving as value streams. Values move
  * as a value stream; records are sorted as (key, index) - the first pass emits the gather index,
  * later passes carry it - then moved by one split_gather. Passes ping-pong between two buffer sets
- * in the temporary storage; the last pass writes the caller's outputs where it can. */
+ * in the temporary storage; the last pass writes the caller's outputs where it can. Below
+ * SPLIT_GIVEN_TOTALS_MAX_N records a histogram kernel first counts every pass's digits in one read of
+ * the keys (Onesweep's up-front histogram), and each pass is then the look-back kernel alone over its
+ * given totals (not for 32-bit keys alone: sort_counts_up_front). */
 #include "multisplit_internal.h"
 #include "sc_report.h"
 #include "split.h"
@@ -21,7 +24,7 @@ typedef struct sort_set {
 } sort_set;
 
 typedef struct sort_layout {
-    size_t job_bytes, set_bytes, total;
+    size_t job_bytes, set_bytes, totals, total; /* totals: offset of the digit totals (passes x 2^RADIX) */
     size_t keys, word, values, index; /* offsets inside a set */
 } sort_layout;
 
@@ -41,6 +44,15 @@ static sort_set set_at(char *base, const sort_layout *L, size_t n)
     return s;
 }
 
+/* Whether the passes take given digit totals (counted up front by sort_histogram_kernel): below
+ * SPLIT_GIVEN_TOTALS_MAX_N records, unless the sort moves 32-bit keys alone, whose passes are faster
+ * with their own count kernel and the tile rows it writes than looking back over given totals (H100,
+ * 2^26 keys: 1.718 against 1.796 ms). */
+static int sort_counts_up_front(const split_sort_desc *d, const split_sort_checked *c)
+{
+    return c->n < SPLIT_GIVEN_TOTALS_MAX_N && (c->key_bits != 32 || d->values_in || d->record_bytes);
+}
+
 static void add_stream(split_job *job, const uint32_t *in, uint32_t *out)
 {
     job->values_in[job->num_values] = in;
@@ -50,8 +62,8 @@ static void add_stream(split_job *job, const uint32_t *in, uint32_t *out)
 
 /* The split job of one pass: it reads set (pass + 1) & 1 (the caller's inputs in pass 0) and writes
  * set pass & 1 (the caller's outputs in the last pass, where they fit). */
-static void sort_pass_job(const split_sort_desc *d, const split_sort_checked *c, const sort_set set[2], uint32_t pass,
-                          split_job *job)
+static void sort_pass_job(const split_sort_desc *d, const split_sort_checked *c, const sort_set set[2],
+                          const uint32_t *totals, uint32_t pass, split_job *job)
 {
     const int last = pass + 1 == c->passes, k96 = c->key_bits == 96;
     const sort_set *src = &set[(pass + 1) & 1], *dst = &set[pass & 1];
@@ -60,6 +72,7 @@ static void sort_pass_job(const split_sort_desc *d, const split_sort_checked *c,
     job->n = c->n;
     job->rule = SPLIT_BUCKETS_BITS;
     split_rule_params_bits(k96 ? bit % 32 : bit, bits, 1u << bits, &job->rp);
+    if (totals) job->given_totals = totals + ((size_t)pass << SPLIT_SORT_RADIX_BITS);
     if (k96) {
         const uint32_t w = bit / 32;
         job->key64 = 0;
@@ -92,20 +105,53 @@ static sc_status sort_layout_of(const split_sort_desc *d, const split_sort_check
     L->index = o;
     if (d->record_bytes) o += sort_align(n * 4);
     L->set_bytes = o;
+    const size_t totals_bytes = sort_counts_up_front(d, c) ? sort_align((size_t)c->passes * 4u << SPLIT_SORT_RADIX_BITS) : 0;
     /* The job storage: the largest of the passes' own jobs (their outputs decide their kernels and
      * the storage those take), built as the run builds them on buffer sets at a stand-in base. */
     char *const base = (char *)(uintptr_t)SPLIT_TEMP_ALIGN;
     const sort_set set[2] = {set_at(base, L, n), set_at(base + o, L, n)};
+    const uint32_t *totals = totals_bytes ? (const uint32_t *)(base + 2 * o) : NULL;
     for (uint32_t pass = 0; pass < c->passes; ++pass) {
         split_job pj;
-        sort_pass_job(d, c, set, pass, &pj);
+        sort_pass_job(d, c, set, totals, pass, &pj);
         size_t b;
         SC_TRY(split_job_temp_bytes(&pj, &b));
         if (b > job) job = b;
     }
     L->job_bytes = sort_align(job);
-    L->total = L->job_bytes + 2 * o;
+    L->totals = L->job_bytes + 2 * o;
+    L->total = L->totals + totals_bytes;
     if (L->total == 0) L->total = SPLIT_TEMP_ALIGN;
+    return SC_OK;
+}
+
+/* Every pass's digit totals into totals (zeroed here) by one histogram kernel; 96-bit keys are split
+ * into the word arrays of `words` by the same read. */
+static sc_status sort_count_digits(const split_sort_desc *d, const split_sort_checked *c, uint32_t *totals,
+                                   const sort_set *words, cudaStream_t stream)
+{
+    const uint32_t n = c->n, passes = c->passes, bins = passes << SPLIT_SORT_RADIX_BITS;
+    const uint32_t last_bits = c->key_bits_used - (passes - 1u) * SPLIT_SORT_RADIX_BITS;
+    const uint32_t last_mask = (uint32_t)((1ull << last_bits) - 1u);
+    SC_CUDA_CHECK(cudaMemsetAsync(totals, 0, (size_t)bins * sizeof(uint32_t), stream));
+    uint32_t sms = 1;
+    SC_TRY(sc_cuda_device_sms(&sms));
+    const uint32_t tile = SPLIT_SORT_HIST_THREADS * SPLIT_SORT_HIST_ITEMS;
+    const uint64_t tiles = ((uint64_t)n + tile - 1) / tile, most = (uint64_t)sms * SPLIT_SORT_HIST_BLOCKS_PER_SM;
+    const uint32_t grid = (uint32_t)(tiles < most ? tiles : most);
+    const size_t smem = (size_t)bins * sizeof(uint32_t);
+    const uint32_t *keys = (const uint32_t *)d->keys_in;
+    cudaError_t e;
+    if (c->key_bits == 96)
+        e = split_launch_dependent(sort_histogram_kernel<3>, grid, SPLIT_SORT_HIST_THREADS, smem, stream, keys, n, passes,
+                                   last_mask, totals, words->word[0], words->word[1], words->word[2]);
+    else if (c->key_bits == 64)
+        e = split_launch_dependent(sort_histogram_kernel<2>, grid, SPLIT_SORT_HIST_THREADS, smem, stream, keys, n, passes,
+                                   last_mask, totals, (uint32_t *)NULL, (uint32_t *)NULL, (uint32_t *)NULL);
+    else
+        e = split_launch_dependent(sort_histogram_kernel<1>, grid, SPLIT_SORT_HIST_THREADS, smem, stream, keys, n, passes,
+                                   last_mask, totals, (uint32_t *)NULL, (uint32_t *)NULL, (uint32_t *)NULL);
+    SC_CUDA_CHECK(e);
     return SC_OK;
 }
 
@@ -130,14 +176,18 @@ sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, c
     const int k96 = c.key_bits == 96, records = d->record_bytes != 0;
     const uint32_t threads = SPLIT_ELEMENTWISE_THREADS;
     const uint32_t blocks = (uint32_t)(((uint64_t)n + threads - 1) / threads);
-    if (k96) { /* pass 0 reads set 1 and writes set 0 */
+    uint32_t *totals = NULL;
+    if (sort_counts_up_front(d, &c)) { /* 96-bit keys: into set 1's word arrays on the way (pass 0 reads set 1) */
+        totals = (uint32_t *)(t + L.totals);
+        SC_TRY(sort_count_digits(d, &c, totals, &set[1], stream));
+    } else if (k96) {
         sort_deinterleave_kernel<<<blocks, threads, 0, stream>>>((const uint32_t *)d->keys_in, n, set[1].word[0],
                                                                  set[1].word[1], set[1].word[2]);
         SC_CUDA_CHECK_LAUNCH("sort_deinterleave_kernel");
     }
     for (uint32_t pass = 0; pass < c.passes; ++pass) {
         split_job job;
-        sort_pass_job(d, &c, set, pass, &job);
+        sort_pass_job(d, &c, set, totals, pass, &job);
         SC_TRY(split_job_run(job_temp, L.job_bytes, &job, stream));
     }
     const sort_set *fin = &set[(c.passes - 1) & 1];

@@ -176,6 +176,17 @@ enum { SPLIT_BOUNDS_SLOTS = 1024, SPLIT_BOUNDS_DIRECT_MAX_BUCKETS = 8 };
  * kernel splits in one pass). */
 enum { SPLIT_SORT_RADIX_BITS = 8 };
 
+/* SplitSort's digit histograms (sort_kernels.cuh): one read of the keys before the passes counts every
+ * pass's digits, so each pass is the look-back kernel alone over given totals (no count kernel, no
+ * table scan launch). Blocks of SPLIT_SORT_HIST_THREADS threads take SPLIT_SORT_HIST_ITEMS keys each
+ * per tile (a thread adds a run of equal digits with one shared atomic), at most
+ * SPLIT_SORT_HIST_BLOCKS_PER_SM blocks an SM, grid-stride. */
+enum {
+    SPLIT_SORT_HIST_THREADS = 256,
+    SPLIT_SORT_HIST_ITEMS = 16,
+    SPLIT_SORT_HIST_BLOCKS_PER_SM = 8
+};
+
 /* ---- segmented split (segmented_*.cu/.cuh) and gather / scatter (gather_scatter.cu) ----
  * Segments are classified by size on the device. With B <= SEG_BALLOT_MAX_BUCKETS (bucket bits by
  * ballots, a lane per bucket) one cooperative kernel of at most SMs x SEG_BALLOT_BLOCKS_PER_SM blocks
