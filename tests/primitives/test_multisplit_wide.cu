@@ -7,12 +7,12 @@
  * non-default stream and again replayed from a CUDA graph captured on it.
  * Grid: n in {0, 1, 31, 32, 33, 1023, 1025} on B in {1, 2, 2049, 16384, 32400 (IDS), 2^15 and 2^23 BITS
  * whose top ids are unused, 2^19 BITS} x every rule where it applies; 10^6+7 on B up to 2^24; 2^24 on a
- * subset;
- * distributions uniform, one bucket, hockey-stick 75%, ascending; with and without bucket_counts;
- * with a device record count below and above n; u32 and u64 keys; BITS calls that move keys with and
- * without split_desc.clustered (the one-pass placement or the stable LSD passes: two up to 17 bits,
- * three or four above from 2^22 records on, with cases on both sides of that threshold). Wrong bucket_counts
- * write nothing outside the outputs; bad arguments return SC_ERROR_INVALID_ARGUMENT and write nothing.
+ * subset; distributions uniform, one bucket, hockey-stick 75%, ascending; with and without
+ * bucket_counts; with a device record count below and above n; u32 and u64 keys; BITS calls that move
+ * keys with and without split_desc.clustered (the one-pass placement or the stable LSD passes: two up to
+ * 17 bits, three or four above from 2^22 records on, with cases on both sides of that threshold). Wrong
+ * bucket_counts write nothing outside the outputs; bad arguments return SC_ERROR_INVALID_ARGUMENT and
+ * write nothing.
  * "sanitize_mid" is a mid-size case set for compute-sanitizer. */
 #include <stdlib.h>
 #include <string.h>
