@@ -1,8 +1,10 @@
 /* test_sort.cu - split_sort (SplitSort) on the GPU against split_sort_ref, exact equality (gpu).
  * Keys of 32, 64 and 96 bits, key_bits_used below the width, key-only / key-value / records (by
- * (key, index) then split_gather) / both. Keys mix random words with a few small values so equal
- * keys are common (stability is checked through values and records). Each case runs directly
- * and replayed from a captured CUDA graph, outputs poisoned before each run, guard words checked.
+ * (key, index) then split_gather) / both: 32-bit key-only sorts count each pass's digits in the pass,
+ * the others count every pass's digits up front (both routes in every size and distribution below).
+ * Keys mix random words with a few small values so equal keys are common (stability is checked
+ * through values and records). Each case runs directly and replayed from a captured CUDA graph,
+ * outputs poisoned before each run, guard words checked.
  * Sizes: 0, 1, 31, 32, 33, 255..257, 2047..2049 (tile +-1), 4097 on every key configuration;
  * 10^6+7 on every key configuration; 2^24 key-value for 32-, 64- and 96-bit keys (96 with 8-byte
  * records too); 2^28 only with an argument containing "large". "sanitize_mid" is a mid-size case
