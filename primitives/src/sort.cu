@@ -125,15 +125,16 @@ static sc_status sort_layout_of(const split_sort_desc *d, const split_sort_check
     return SC_OK;
 }
 
-/* Every pass's digit totals into totals (zeroed here) by one histogram kernel; 96-bit keys are split
- * into the word arrays of `words` by the same read. */
-static sc_status sort_count_digits(const split_sort_desc *d, const split_sort_checked *c, uint32_t *totals,
+/* One read of the keys before the passes (sort_histogram_kernel): with count, every pass's digit totals
+ * into totals (zeroed here); 96-bit keys are split into the word arrays of `words` by the same read
+ * (with or without counting). */
+static sc_status sort_count_digits(const split_sort_desc *d, const split_sort_checked *c, int count, uint32_t *totals,
                                    const sort_set *words, cudaStream_t stream)
 {
-    const uint32_t n = c->n, passes = c->passes, bins = passes << SPLIT_SORT_RADIX_BITS;
-    const uint32_t last_bits = c->key_bits_used - (passes - 1u) * SPLIT_SORT_RADIX_BITS;
+    const uint32_t n = c->n, passes = count ? c->passes : 0u, bins = passes << SPLIT_SORT_RADIX_BITS;
+    const uint32_t last_bits = c->key_bits_used - (c->passes - 1u) * SPLIT_SORT_RADIX_BITS;
     const uint32_t last_mask = (uint32_t)((1ull << last_bits) - 1u);
-    SC_CUDA_CHECK(cudaMemsetAsync(totals, 0, (size_t)bins * sizeof(uint32_t), stream));
+    if (count) SC_CUDA_CHECK(cudaMemsetAsync(totals, 0, (size_t)bins * sizeof(uint32_t), stream));
     uint32_t sms = 1;
     SC_TRY(sc_cuda_device_sms(&sms));
     const uint32_t tile = SPLIT_SORT_HIST_THREADS * SPLIT_SORT_HIST_ITEMS;
@@ -173,18 +174,12 @@ sc_status split_sort(void *temp, size_t *temp_bytes, const split_sort_desc *d, c
     char *t = (char *)temp;
     void *job_temp = t;
     sort_set set[2] = {set_at(t + L.job_bytes, &L, n), set_at(t + L.job_bytes + L.set_bytes, &L, n)};
-    const int k96 = c.key_bits == 96, records = d->record_bytes != 0;
+    const int k96 = c.key_bits == 96, records = d->record_bytes != 0, count = sort_counts_up_front(d, &c);
     const uint32_t threads = SPLIT_ELEMENTWISE_THREADS;
     const uint32_t blocks = (uint32_t)(((uint64_t)n + threads - 1) / threads);
-    uint32_t *totals = NULL;
-    if (sort_counts_up_front(d, &c)) { /* 96-bit keys: into set 1's word arrays on the way (pass 0 reads set 1) */
-        totals = (uint32_t *)(t + L.totals);
-        SC_TRY(sort_count_digits(d, &c, totals, &set[1], stream));
-    } else if (k96) {
-        sort_deinterleave_kernel<<<blocks, threads, 0, stream>>>((const uint32_t *)d->keys_in, n, set[1].word[0],
-                                                                 set[1].word[1], set[1].word[2]);
-        SC_CUDA_CHECK_LAUNCH("sort_deinterleave_kernel");
-    }
+    uint32_t *totals = count ? (uint32_t *)(t + L.totals) : NULL;
+    /* 96-bit keys: into set 1's word arrays (pass 0 reads set 1) */
+    if (count || k96) SC_TRY(sort_count_digits(d, &c, count, totals, &set[1], stream));
     for (uint32_t pass = 0; pass < c.passes; ++pass) {
         split_job job;
         sort_pass_job(d, &c, set, totals, pass, &job);

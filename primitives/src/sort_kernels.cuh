@@ -1,7 +1,6 @@
 /* sort_kernels.cuh - SplitSort's own kernels (internal, CUDA device code; host side in sort.cu): every
- * pass's digit totals counted before the passes (96-bit keys split into three word arrays on the way;
- * sorts that count no digits up front split them with the deinterleave kernel), and the 96-bit keys'
- * word arrays joined again after the passes. */
+ * pass's digit totals counted before the passes and 96-bit keys split into three word arrays by the
+ * same read, and the 96-bit keys' word arrays joined again after the passes. */
 #ifndef SPLIT_SORT_KERNELS_CUH
 #define SPLIT_SORT_KERNELS_CUH
 
@@ -24,7 +23,7 @@ __device__ __forceinline__ uint32_t sort_digit(const uint32_t (&w)[W], uint32_t 
 }
 
 /* Every pass's digit totals in one read of the keys (W words each): totals[pass * 2^RADIX + digit] (zeroed
- * before; pass `passes` - 1 takes the digits under last_mask). A block counts into shared memory (dynamic,
+ * before; pass `passes` - 1 takes the digits under last_mask; passes 0: nothing counted). A block counts into shared memory (dynamic,
  * passes x 2^RADIX words), each thread adding a run of equal digits among its keys with one atomic, and
  * adds its nonzero counts to totals at the end. W = 3: also writes words 0, 1, 2 of key i to w0[i],
  * w1[i], w2[i] (the passes' word arrays). */
@@ -92,15 +91,6 @@ __global__ void __launch_bounds__(SPLIT_SORT_HIST_THREADS)
     __syncthreads();
     for (uint32_t i = tid; i < bins; i += THREADS)
         if (s_hist[i]) atomicAdd(totals + i, s_hist[i]);
-}
-
-__global__ void sort_deinterleave_kernel(const uint32_t *keys, uint32_t n, uint32_t *w0, uint32_t *w1, uint32_t *w2)
-{
-    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    w0[i] = keys[3 * i];
-    w1[i] = keys[3 * i + 1];
-    w2[i] = keys[3 * i + 2];
 }
 
 __global__ void sort_interleave_kernel(const uint32_t *w0, const uint32_t *w1, const uint32_t *w2, uint32_t n, uint32_t *keys)
