@@ -150,8 +150,9 @@ typedef struct split_desc {
     /* Unstable multisplit only, optional: nonzero when the records of a bucket mostly come in runs
      * (as references emitted triangle by triangle, by screen tile). A wide call with the BITS rule
      * (B > SPLIT_MAX_BUCKETS or bucket_counts given), keys moved, no index outputs and no
-     * num_records_device, on a field of at most SPLIT_MAX_BITS + 6 bits, otherwise takes two stable
-     * LSD passes, which take no atomic per record (best on spread keys; bucket_counts then unused);
+     * num_records_device otherwise takes stable LSD passes (two on a field of at most
+     * SPLIT_MAX_BITS + 6 bits, three or four on wider ones), which take no atomic per record (best
+     * on spread keys; bucket_counts then unused);
      * with clustered, the wide one-pass placement, which places a tile's runs whole. 0: not known. */
     int clustered;
 } split_desc;

@@ -348,7 +348,7 @@ static sc_status job_from_desc(const split_desc *d, const split_checked *c, spli
     return SC_OK;
 }
 
-/* ---- two stable LSD passes for wide BITS fields (B = 512 .. 2048) ---- */
+/* ---- stable LSD passes for wide BITS fields (B = 512 .. 2048, and wide calls) ---- */
 
 /* True when the request takes the two-pass path: a BITS field of at least SPLIT_TWO_PASS_MIN_BITS
  * bits, keys moved, no index outputs. */
@@ -358,18 +358,45 @@ static int two_pass_eligible(const split_desc *d)
            d->keys_in && d->keys_out && !d->gather_index && !d->scatter_index;
 }
 
-/* Pass `pass` of the two-pass split: the field's low bits from the caller's inputs into the middle
- * buffers, then its top SPLIT_TWO_PASS_HIGH_BITS bits from there into the caller's outputs. 32-bit
- * keys: the first pass's count kernel also counts the second pass's field into high_totals (one read
- * of the keys less), which the second pass is given. */
-static sc_status two_pass_job(const split_desc *d, const split_checked *c, int pass, void *mid_keys, uint32_t *mid_vals,
-                              uint32_t *high_totals, split_job *job)
+/* The LSD passes of a field of `bits` bits: fields up to SPLIT_MAX_BITS + SPLIT_TWO_PASS_HIGH_BITS bits
+ * take two, the low bits then the top SPLIT_TWO_PASS_HIGH_BITS; wider ones (wide calls of up to
+ * SPLIT_WIDE_MAX_BITS bits) split the bits below the top ones into passes of at most
+ * SPLIT_LSD_PASS_MAX_BITS (each a one-pass small-B split), as even as they go. Pass i covers `width`
+ * bits from bit `shift` of the field. */
+static uint32_t lsd_pass_count(uint32_t bits)
 {
-    const uint32_t lo_bits = d->buckets.bit_count - SPLIT_TWO_PASS_HIGH_BITS;
-    const uint32_t pb = pass == 0 ? lo_bits : (uint32_t)SPLIT_TWO_PASS_HIGH_BITS;
-    const int fused = d->key_type == SPLIT_KEY_U32;
+    const uint32_t rest = bits - SPLIT_TWO_PASS_HIGH_BITS;
+    if (rest <= (uint32_t)SPLIT_MAX_BITS) return 2;
+    return (rest + SPLIT_LSD_PASS_MAX_BITS - 1) / SPLIT_LSD_PASS_MAX_BITS + 1;
+}
+
+static void lsd_pass_bits(uint32_t bits, uint32_t passes, uint32_t pass, uint32_t *shift, uint32_t *width)
+{
+    const uint32_t rest = bits - SPLIT_TWO_PASS_HIGH_BITS, low = passes - 1;
+    if (pass == low) {
+        *shift = rest;
+        *width = SPLIT_TWO_PASS_HIGH_BITS;
+        return;
+    }
+    /* rest bits over `low` passes: the first rest % low of them one bit wider */
+    const uint32_t q = rest / low, r = rest % low;
+    *shift = pass * q + (pass < r ? pass : r);
+    *width = q + (pass < r ? 1u : 0u);
+}
+
+/* Pass `pass` of `passes` LSD passes: its bits of the field from the previous pass's output (the
+ * caller's inputs for the first) into the middle buffers or the caller's outputs, alternating so
+ * that the last pass writes the caller's outputs (no output overlaps an input, split_validate). 32-bit
+ * keys in two passes: the first pass's count kernel also counts the second pass's field into
+ * high_totals (one read of the keys less), which the second pass is given. */
+static sc_status two_pass_job(const split_desc *d, const split_checked *c, uint32_t passes, uint32_t pass,
+                              void *mid_keys, uint32_t *mid_vals, uint32_t *high_totals, split_job *job)
+{
+    uint32_t shift, pb;
+    lsd_pass_bits(d->buckets.bit_count, passes, pass, &shift, &pb);
+    const int fused = d->key_type == SPLIT_KEY_U32 && passes == 2; /* the extra field is the one right above */
     SC_TRY(job_from_desc(d, c, job));
-    split_rule_params_bits(d->buckets.start_bit + (pass == 0 ? 0u : lo_bits), pb, 1u << pb, &job->rp);
+    split_rule_params_bits(d->buckets.start_bit + shift, pb, 1u << pb, &job->rp);
     job->bucket_offsets = NULL;
     job->unstable = 0;
     if (fused && pass == 0) {
@@ -377,11 +404,13 @@ static sc_status two_pass_job(const split_desc *d, const split_checked *c, int p
         job->extra_bits = SPLIT_TWO_PASS_HIGH_BITS;
     }
     if (fused && pass == 1) job->given_totals = high_totals;
-    job->keys_in = pass == 0 ? d->keys_in : mid_keys;
-    job->keys_out = pass == 0 ? mid_keys : d->keys_out;
+    const int to_mid = ((passes - 1 - pass) & 1u) != 0;
+    const int from_mid = pass > 0 && !to_mid; /* the previous pass wrote the other buffer */
+    job->keys_in = pass == 0 ? d->keys_in : from_mid ? mid_keys : d->keys_out;
+    job->keys_out = to_mid ? mid_keys : d->keys_out;
     if (d->values_in) {
-        job->values_in[0] = pass == 0 ? d->values_in : mid_vals;
-        job->values_out[0] = pass == 0 ? mid_vals : d->values_out;
+        job->values_in[0] = pass == 0 ? d->values_in : from_mid ? mid_vals : d->values_out;
+        job->values_out[0] = to_mid ? mid_vals : d->values_out;
     }
     return SC_OK;
 }
@@ -398,9 +427,10 @@ static sc_status two_pass_layout(const split_desc *d, const split_checked *c, si
     /* The passes' jobs as the run builds them, on middle buffers at a stand-in address. */
     char *const base = (char *)(uintptr_t)SPLIT_TEMP_ALIGN;
     size_t most = 0;
-    for (int pass = 0; pass < 2; ++pass) {
+    const uint32_t passes = lsd_pass_count(d->buckets.bit_count);
+    for (uint32_t pass = 0; pass < passes; ++pass) {
         split_job job;
-        SC_TRY(two_pass_job(d, c, pass, base, d->values_in ? (uint32_t *)(base + *keys_bytes) : NULL,
+        SC_TRY(two_pass_job(d, c, passes, pass, base, d->values_in ? (uint32_t *)(base + *keys_bytes) : NULL,
                             (uint32_t *)(base + *keys_bytes + *vals_bytes), &job));
         size_t b;
         SC_TRY(split_job_temp_bytes(&job, &b));
@@ -425,10 +455,12 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
     uint32_t *mid_vals = d->values_in ? (uint32_t *)(t + job_bytes + keys_bytes) : NULL;
     uint32_t *high_totals = (uint32_t *)(t + job_bytes + keys_bytes + vals_bytes);
     const uint32_t bits = d->buckets.bit_count;
-    if (d->key_type == SPLIT_KEY_U32) SC_CUDA_CHECK(cudaMemsetAsync(high_totals, 0, TWO_PASS_TOTALS_BYTES, stream));
-    for (int pass = 0; pass < 2; ++pass) {
+    const uint32_t passes = lsd_pass_count(bits);
+    if (d->key_type == SPLIT_KEY_U32 && passes == 2)
+        SC_CUDA_CHECK(cudaMemsetAsync(high_totals, 0, TWO_PASS_TOTALS_BYTES, stream));
+    for (uint32_t pass = 0; pass < passes; ++pass) {
         split_job job;
-        SC_TRY(two_pass_job(d, c, pass, mid_keys, mid_vals, high_totals, &job));
+        SC_TRY(two_pass_job(d, c, passes, pass, mid_keys, mid_vals, high_totals, &job));
         SC_TRY(split_job_run(temp, job_bytes, &job, stream));
     }
     if (d->bucket_offsets) {
@@ -446,14 +478,15 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
     return SC_OK;
 }
 
-/* A wide call (split_wide_selected) that takes the two stable passes instead (split_desc.clustered):
- * BITS, keys moved, no index outputs, no device record count, the first pass within
- * SPLIT_MAX_BITS. Spread keys cost the one-pass placement an atomic and a scattered word per
- * record; the passes move whole runs. */
-static int wide_takes_two_passes(const split_desc *d)
+/* A wide call (split_wide_selected) that takes the stable LSD passes instead (split_desc.clustered):
+ * BITS, keys moved, no index outputs, no device record count (two passes up to SPLIT_MAX_BITS +
+ * SPLIT_TWO_PASS_HIGH_BITS bits; more above, lsd_pass_count, from SPLIT_LSD_WIDE_MIN_RECORDS records
+ * on). Spread keys cost the one-pass placement an atomic and a scattered word per record; the passes
+ * move whole runs, but each pass has a fixed cost that a few records do not pay back. */
+static int wide_takes_lsd_passes(const split_desc *d)
 {
-    return d->unstable && !d->clustered && d->num_records_device == NULL && two_pass_eligible(d) &&
-           d->buckets.bit_count <= (uint32_t)(SPLIT_MAX_BITS + SPLIT_TWO_PASS_HIGH_BITS);
+    if (!(d->unstable && !d->clustered && d->num_records_device == NULL && two_pass_eligible(d))) return 0;
+    return lsd_pass_count(d->buckets.bit_count) == 2 || d->n >= (size_t)SPLIT_LSD_WIDE_MIN_RECORDS;
 }
 
 static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_desc *d, split_entry_kind kind,
@@ -462,7 +495,7 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
     SC_TRY(split_validate_temp_arg(temp, temp_bytes, entry));
     split_checked c;
     SC_TRY(split_validate_desc(d, kind, temp != NULL, temp, temp ? *temp_bytes : 0, entry, &c));
-    if (split_wide_selected(d, c.num_buckets) && !wide_takes_two_passes(d)) {
+    if (split_wide_selected(d, c.num_buckets) && !wide_takes_lsd_passes(d)) {
         size_t wide_need;
         SC_TRY(split_wide_temp_bytes(d, c.num_buckets, &wide_need));
         if (temp == NULL) {

@@ -139,6 +139,14 @@ enum {
  * the grouped keys. Both passes are ranked by ballots (B <= 64); the wider first pass takes the
  * ballot kernel with tile rows, the second looks back over the totals the first pass counted. */
 enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 6 };
+/* Wide calls on fields above SPLIT_MAX_BITS + SPLIT_TWO_PASS_HIGH_BITS bits (up to SPLIT_WIDE_MAX_BITS)
+ * take more LSD passes: the bits below the top SPLIT_TWO_PASS_HIGH_BITS in passes of at most this many
+ * (each a one-pass split of at most 256 buckets), then the top bits. */
+enum { SPLIT_LSD_PASS_MAX_BITS = 8 };
+/* ... from this many records on: below, the one-pass placement is faster (H100, 2^20 buckets: 2^20
+ * pairs 0.093 ms placed against 0.235 ms in three passes; 2^24 pairs 2.53 ms against 0.726 ms; each
+ * pass costs about 0.07 ms at any size, placement about 90-150 ps a record). */
+enum { SPLIT_LSD_WIDE_MIN_RECORDS = 1 << 22 };
 
 /* Wide unstable multisplit (multisplit_wide.cu): B up to SPLIT_MAX_WIDE_BUCKETS (BITS: up to
  * SPLIT_WIDE_MAX_BITS bits), or any B with caller's bucket counts / a device record count. A warp

@@ -5,12 +5,14 @@
  * (keys_in[gather[j]] == keys_out[j], scatter is gather's inverse, a permutation); outputs past the
  * record count c and the guard words after every output stay poisoned. Each case runs directly on a
  * non-default stream and again replayed from a CUDA graph captured on it.
- * Grid: n in {0, 1, 31, 32, 33, 1023, 1025} on B in {1, 2, 2049, 16384, 32400 (IDS), 2^15 BITS whose
- * top ids are unused} x every rule where it applies; 10^6+7 on B up to 2^24; 2^24 on a subset;
- * distributions uniform, one bucket, hockey-stick 75%, ascending; with and without bucket_counts;
- * with a device record count below and above n; u32 and u64 keys; BITS calls that move keys with and
- * without split_desc.clustered (the one-pass placement or the two stable passes). Wrong bucket_counts
- * write nothing outside the outputs; bad arguments return SC_ERROR_INVALID_ARGUMENT and write nothing.
+ * Grid: n in {0, 1, 31, 32, 33, 1023, 1025} on B in {1, 2, 2049, 16384, 32400 (IDS), 2^15 and 2^23 BITS
+ * whose top ids are unused, 2^19 BITS} x every rule where it applies; 10^6+7 on B up to 2^24; 2^24 on a
+ * subset; distributions uniform, one bucket, hockey-stick 75%, ascending; with and without
+ * bucket_counts; with a device record count below and above n; u32 and u64 keys; BITS calls that move
+ * keys with and without split_desc.clustered (the one-pass placement or the stable LSD passes: two up to
+ * 17 bits, three or four above from 2^22 records on, with cases on both sides of that threshold). Wrong
+ * bucket_counts write nothing outside the outputs; bad arguments return SC_ERROR_INVALID_ARGUMENT and
+ * write nothing.
  * "sanitize_mid" is a mid-size case set for compute-sanitizer. */
 #include <stdlib.h>
 #include <string.h>
@@ -257,7 +259,8 @@ enum { NUM_DISTS = sizeof k_dists / sizeof k_dists[0] };
 typedef struct bucket_spec { uint32_t b; int rule; int top; } bucket_spec;
 static const bucket_spec k_specs[] = {{1, -1, 0},     {2, -1, 0},
                                       {2049, -1, 0},  {16384, -1, 0},
-                                      {32400, SPLIT_BUCKETS_IDS, 0}, {1u << 15, SPLIT_BUCKETS_BITS, 1}};
+                                      {32400, SPLIT_BUCKETS_IDS, 0}, {1u << 15, SPLIT_BUCKETS_BITS, 1},
+                                      {1u << 19, SPLIT_BUCKETS_BITS, 0}, {1u << 23, SPLIT_BUCKETS_BITS, 1}};
 enum { NUM_SPECS = sizeof k_specs / sizeof k_specs[0] };
 
 static wide_case make_case(int kt, uint32_t n, const bucket_spec *s, int rule, unsigned k)
@@ -344,13 +347,15 @@ static void test_2p24_subset(void)
         w.counted = cs[k].counted;
         run_case(&w, ++seed);
     }
-    /* 2^24 pairs x 16384 BITS buckets, counts given, keys and values moved (split_bench's wide row):
-     * the two stable passes, and the one-pass placement when the caller says the keys are clustered. */
-    for (int clustered = 0; clustered < 2; ++clustered) {
+    /* 2^24 pairs x 16384 and 2^20 BITS buckets, counts given, keys and values moved (split_bench's wide
+     * rows): the stable LSD passes (two, then three), and the one-pass placement when the caller says
+     * the keys are clustered. */
+    for (int c = 0; c < 4; ++c) {
+        const int clustered = c & 1;
         wide_case w;
         memset(&w, 0, sizeof w);
         w.base.n = 1u << 24;
-        w.base.num_buckets = 16384;
+        w.base.num_buckets = c < 2 ? 16384u : 1u << 20;
         w.base.rule = SPLIT_BUCKETS_BITS;
         w.base.dist = MST_UNIFORM;
         w.base.with_values = 1;
@@ -358,6 +363,32 @@ static void test_2p24_subset(void)
         w.with_counts = 1;
         w.counted = COUNT_NONE;
         w.clustered = clustered;
+        run_case(&w, ++seed);
+    }
+}
+
+/* The LSD passes above 17 bits from 2^22 records on (SPLIT_LSD_WIDE_MIN_RECORDS), unclustered BITS
+ * calls that move keys and values: 2^22 records on 23 bits (2^23 buckets, top ids unused) and on 24
+ * bits (u64 keys), four passes each; 2^22 - 1 records on 20 bits, the one-pass placement. */
+static void test_lsd_pass_threshold(void)
+{
+    static const struct { uint32_t n, b; int kt, top, counts; } cs[] = {{1u << 22, 1u << 23, 0, 1, 1},
+                                                                      {1u << 22, 1u << 24, 1, 0, 0},
+                                                                      {(1u << 22) - 1, 1u << 20, 0, 0, 1}};
+    uint64_t seed = sct_base_seed() * 19;
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; ++k) {
+        wide_case w;
+        memset(&w, 0, sizeof w);
+        w.base.key_type = (split_key_type)cs[k].kt;
+        w.base.n = cs[k].n;
+        w.base.num_buckets = cs[k].b;
+        w.base.rule = SPLIT_BUCKETS_BITS;
+        w.base.dist = MST_UNIFORM;
+        w.base.with_values = 1;
+        w.outs = OUT_KEYS | OUT_VALUES | OUT_OFFSETS;
+        w.with_counts = cs[k].counts;
+        w.counted = COUNT_NONE;
+        w.top_unused = cs[k].top;
         run_case(&w, ++seed);
     }
 }
@@ -564,6 +595,7 @@ int main(int argc, char **argv)
     SCT_RUN(test_u64_keys);
     SCT_RUN(test_million_every_bucket_count);
     SCT_RUN(test_2p24_subset);
+    SCT_RUN(test_lsd_pass_threshold);
     cudaStreamDestroy(g_stream);
     return sct_end();
 }
