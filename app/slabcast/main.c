@@ -106,7 +106,8 @@ static int env_set(const char *name)
 }
 
 /* The viewer when a window is wanted and can open; headless otherwise. A fallback from the window
- * (no display, no GLFW, no OpenGL 4.5) is said once on stderr with its reason and the image path. */
+ * (no display, no GLFW, no OpenGL 4.5) is said once on stderr with its reason, the image path and the
+ * viewer's options that then do nothing. */
 static int run(const app_options *o, app_scene *s)
 {
     if (o->window == APP_WINDOW_OFF || o->gpus) return app_run_headless(o, s);
@@ -121,8 +122,9 @@ static int run(const app_options *o, app_scene *s)
         fprintf(stderr, "slabcast: --window: no window could be opened: %s\n", why);
         return 1;
     }
-    fprintf(stderr, "slabcast: no window (%s): rendering headless; the last frame goes to %s\n", why,
-            o->out_path ? o->out_path : "slabcast.png");
+    fprintf(stderr, "slabcast: no window (%s): rendering headless; the last frame goes to %s%s%s%s\n", why,
+            o->out_path ? o->out_path : "slabcast.png", o->viewer_option ? " (viewer options such as " : "",
+            o->viewer_option ? o->viewer_option : "", o->viewer_option ? " have no effect)" : "");
     return app_run_headless(o, s);
 }
 

@@ -468,6 +468,13 @@ static int apply_value(app_options *o, opt_id id, const char *opt, const char *v
     }
 }
 
+/* Options that only the viewer reads (a headless run has no window, HUD, interop or wall-clock
+ * animation, and logs no input). */
+static int viewer_only(opt_id id)
+{
+    return id == OPT_NO_HUD || id == OPT_STATE_LOG || id == OPT_INTEROP || id == OPT_DEFORM_SPEED;
+}
+
 /* Checks that need several options: every headless frame's time within +-APP_MAX_TIME (the
  * frame count a run without --frames would use at most, when none is given). */
 static int check_combinations(const app_options *o, int saw_window, int saw_headless, FILE *err)
@@ -476,11 +483,16 @@ static int check_combinations(const app_options *o, int saw_window, int saw_head
         fprintf(err, "slabcast: --window and --headless contradict each other; give one\n");
         return -1;
     }
+    if (saw_headless && o->viewer_option) {
+        fprintf(err, "slabcast: %s is a viewer option, and --headless never opens the viewer; give one\n",
+                o->viewer_option);
+        return -1;
+    }
     if (o->gpus && (saw_window || o->shadows || o->light_count || o->record_dir ||
-                    o->stats_json || o->state_log ||
+                    o->stats_json || o->viewer_option ||
                     (o->mode != SC_VIEW_SHADED && o->mode != SC_VIEW_TRIANGLE_ID && o->mode != SC_VIEW_NORMALS))) {
         fprintf(err, "slabcast: --gpus renders headless in the modes shaded, id and normals, without --window, "
-                     "--shadows, --light, --record, --stats-json or --state-log\n");
+                     "--shadows, --light, --record, --stats-json or the viewer's options\n");
         return -1;
     }
     int frames = o->frames ? o->frames : APP_HEADLESS_FRAMES_DEVICE;
@@ -513,6 +525,7 @@ int app_parse_options(int argc, char **argv, app_options *o, FILE *err)
         }
         const struct app_opt *opt = strcmp(arg, "-h") == 0 ? find_option("--help") : find_option(name);
         if (!opt || (!eq && strlen(arg) != name_len)) return unknown_option(arg, name, err);
+        if (viewer_only(opt->id) && !o->viewer_option) o->viewer_option = opt->name;
         if (!opt->arg) {
             if (eq) {
                 fprintf(err, "slabcast: option %s takes no value; see --help\n", opt->name);

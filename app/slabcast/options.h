@@ -62,6 +62,8 @@ typedef struct app_options {
     const char *record_dir;      /* --record DIR: the viewer writes every frame as DIR/frame-NNNNNN.png */
     app_interop_mode interop;    /* --interop auto|on|off */
     const char *state_log;       /* --state-log FILE: the viewer appends its state as JSON after each input */
+    const char *viewer_option;   /* the first viewer-only option given (--no-hud, --state-log, --interop,
+                                    --deform-speed), refused with --headless; NULL: none */
     int shadows;                 /* --shadows: sc_render_options.shadows on from the first frame */
     sc_light_desc lights[SC_MAX_LIGHTS]; /* --light (repeatable), in the order given */
     unsigned light_count;        /* 0: none given (the default light when --shadows is) */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The slabcast program as a user meets it, headless on the CPU backend at a tiny size: the fallback
-# messages (no GPU, no display), clean output (no uninitialised "pipelined" numbers, no source
+# messages (no GPU, no display; the viewer's options then unused), clean output (no uninitialised "pipelined" numbers, no source
 # locations), exit codes and one-line messages for bad options, image formats by extension, JSON
 # statistics for a hostile mesh name, framing of a mesh with a 3e38 vertex, and headless shadows
 # (the default light, two --light lights, the shadow pass in the JSON), images to a device that fails
@@ -43,6 +43,15 @@ else
   fail "fallback run exited $?: $(cat "$work/err")"
 fi
 
+# 1b. The viewer's own options on a run that falls back to headless: the fallback line names them.
+if run "${small[@]}" --backend cpu --no-hud --deform-speed 2 --out "$work/fallback_viewer.png"; then
+  [ "$(grep -c 'rendering headless; the last frame goes to .*fallback_viewer.png (viewer options such as --no-hud have no effect)' "$work/err")" = 1 ] ||
+    fail "fallback with viewer options: $(cat "$work/err")"
+  [ "$(lines "$work/err")" = 1 ] || fail "fallback with viewer options: expected 1 stderr line: $(cat "$work/err")"
+else
+  fail "fallback run with viewer options exited $?: $(cat "$work/err")"
+fi
+
 # 2. Explicit --backend cpu --headless: nothing to say on stderr.
 run "${small[@]}" --backend cpu --headless --out "$work/plain.png" || fail "plain run failed: $(cat "$work/err")"
 [ -s "$work/err" ] && fail "plain run wrote to stderr: $(cat "$work/err")"
@@ -52,7 +61,8 @@ bad_options=("--size 4294967297x1" "--size 0x5" "--dt 0" "--dt 1e38" "--dt nan" 
              "--frames 12abc" "--tile 33" "--slabs 0" "--threads -1" "--max-mesh-bytes 0" "--max-vertices 1e3"
              "--out x.gif" "--out noextension" "--mode fancy" "--camera 1,2,3" "--camera 0,0,5,0,0,0,200"
              "--camera 1,1,1,1,1,1,45" "--light 1,2" "--light dir:0,0,0" "--light 1e19,0,0" "--mode shadowz"
-             "--light 1,0,0 --light 2,0,0 --light 3,0,0 --light 4,0,0 --light 5,0,0")
+             "--light 1,0,0 --light 2,0,0 --light 3,0,0 --light 4,0,0 --light 5,0,0"
+             "--no-hud" "--state-log s.jsonl" "--interop off" "--deform-speed 2")
 for args in "${bad_options[@]}"; do
   read -ra a <<< "$args"
   run "${a[@]}" --headless --backend cpu --out "$work/bad.png"

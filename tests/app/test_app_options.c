@@ -221,8 +221,19 @@ static void test_bad_combinations_are_refused(void)
                          "--dt 3600", "--window --headless", "--headless --window",
                          /* --gpus: headless, shaded, id or normals, no shadows */
                          "--gpus 2 --window", "--gpus 2 --shadows", "--gpus 2 --mode tiles",
-                         "--gpus 2 --light 1,2,3", "--gpus 0", "--gpus 65"};
+                         "--gpus 2 --light 1,2,3", "--gpus 0", "--gpus 65", "--gpus 2 --no-hud",
+                         /* the viewer's own options with --headless, in either order */
+                         "--headless --no-hud", "--state-log s.jsonl --headless", "--headless --interop off",
+                         "--deform-speed 2 --headless"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) SCT_CHECK_MSG(parse(&o, bad[i]) != 0, "accepted: %s", bad[i]);
+    char msg[512];
+    const char *viewer_headless[] = {"--interop=off", "--no-hud", "--headless"};
+    SCT_REQUIRE(parse_argv(&o, 3, viewer_headless, msg, sizeof msg) != 0);
+    SCT_CHECK_MSG(strstr(msg, "--interop is a viewer option") && strstr(msg, "--headless") && one_line(msg), "%s", msg);
+    SCT_CHECK(parse(&o, "--no-hud --state-log s.jsonl --interop on --deform-speed 2") == 0 &&
+              strcmp(o.viewer_option, "--no-hud") == 0);
+    SCT_CHECK(parse(&o, "--no-hud --window") == 0 && parse(&o, "--headless --heat-max 9 --record d") == 0 &&
+              o.viewer_option == NULL);
     SCT_CHECK(parse(&o, "--time 99999 --dt 1 --frames 2") == 0);
     SCT_CHECK(parse(&o, "--gpus 3 --mode id --headless") == 0 && o.gpus == 3);
     SCT_CHECK(parse(&o, "--size 64x48") == 0 && o.gpus == 0);
