@@ -122,9 +122,10 @@ static int run(const app_options *o, app_scene *s)
         fprintf(stderr, "slabcast: --window: no window could be opened: %s\n", why);
         return 1;
     }
-    fprintf(stderr, "slabcast: no window (%s): rendering headless; the last frame goes to %s%s%s%s\n", why,
-            o->out_path ? o->out_path : "slabcast.png", o->viewer_option ? " (viewer options such as " : "",
-            o->viewer_option ? o->viewer_option : "", o->viewer_option ? " have no effect)" : "");
+    char unused[96] = "";
+    if (o->viewer_option) snprintf(unused, sizeof unused, " (viewer options such as %s have no effect)", o->viewer_option);
+    fprintf(stderr, "slabcast: no window (%s): rendering headless; the last frame goes to %s%s\n", why,
+            o->out_path ? o->out_path : "slabcast.png", unused);
     return app_run_headless(o, s);
 }
 

@@ -162,7 +162,7 @@ sc_status sc_renderer_group_render(sc_renderer_group *g, const sc_frame_desc *fr
     if (!g->has_mesh) return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: no mesh set", call);
     if (frame->positions || frame->surface)
         return SC_FAIL(SC_ERROR_INVALID_ARGUMENT, "%s: a group takes neither frame positions nor a surface", call);
-    size_t pitch = frame->rgba_pitch ? frame->rgba_pitch : 4 * (size_t)g->width;
+    size_t pitch = 4 * (size_t)g->width;
     if (frame->rgba) SC_TRY(sc_resolve_pitch(frame->rgba_pitch, g->width, g->height, call, &pitch));
     SC_TRY(render_frame(g, frame, pitch));
     ++g->frames;
