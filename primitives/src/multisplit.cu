@@ -350,9 +350,9 @@ static sc_status job_from_desc(const split_desc *d, const split_checked *c, spli
 
 /* ---- stable LSD passes for wide BITS fields (B = 512 .. 2048, and wide calls) ---- */
 
-/* True when the request takes the two-pass path: a BITS field of at least SPLIT_TWO_PASS_MIN_BITS
+/* True when the request takes the stable LSD passes: a BITS field of at least SPLIT_TWO_PASS_MIN_BITS
  * bits, keys moved, no index outputs. */
-static int two_pass_eligible(const split_desc *d)
+static int lsd_eligible(const split_desc *d)
 {
     return d->buckets.rule == SPLIT_BUCKETS_BITS && d->buckets.bit_count >= (uint32_t)SPLIT_TWO_PASS_MIN_BITS &&
            d->keys_in && d->keys_out && !d->gather_index && !d->scatter_index;
@@ -389,7 +389,7 @@ static void lsd_pass_bits(uint32_t bits, uint32_t passes, uint32_t pass, uint32_
  * that the last pass writes the caller's outputs (no output overlaps an input, split_validate). 32-bit
  * keys in two passes: the first pass's count kernel also counts the second pass's field into
  * high_totals (one read of the keys less), which the second pass is given. */
-static sc_status two_pass_job(const split_desc *d, const split_checked *c, uint32_t passes, uint32_t pass,
+static sc_status lsd_pass_job(const split_desc *d, const split_checked *c, uint32_t passes, uint32_t pass,
                               void *mid_keys, uint32_t *mid_vals, uint32_t *high_totals, split_job *job)
 {
     uint32_t shift, pb;
@@ -417,8 +417,8 @@ static sc_status two_pass_job(const split_desc *d, const split_checked *c, uint3
 
 /* Layout: job temp (the larger of the two passes' own jobs) | keys (n) | values (n, when moved) | the
  * second pass's bucket totals (2^SPLIT_TWO_PASS_HIGH_BITS, counted by the first pass's count kernel). */
-enum { TWO_PASS_TOTALS_BYTES = (1u << SPLIT_TWO_PASS_HIGH_BITS) * 4u };
-static sc_status two_pass_layout(const split_desc *d, const split_checked *c, size_t *job_bytes, size_t *keys_bytes,
+enum { LSD_HIGH_TOTALS_BYTES = (1u << SPLIT_TWO_PASS_HIGH_BITS) * 4u };
+static sc_status lsd_layout(const split_desc *d, const split_checked *c, size_t *job_bytes, size_t *keys_bytes,
                                  size_t *vals_bytes)
 {
     const size_t n = c->n;
@@ -430,7 +430,7 @@ static sc_status two_pass_layout(const split_desc *d, const split_checked *c, si
     const uint32_t passes = lsd_pass_count(d->buckets.bit_count);
     for (uint32_t pass = 0; pass < passes; ++pass) {
         split_job job;
-        SC_TRY(two_pass_job(d, c, passes, pass, base, d->values_in ? (uint32_t *)(base + *keys_bytes) : NULL,
+        SC_TRY(lsd_pass_job(d, c, passes, pass, base, d->values_in ? (uint32_t *)(base + *keys_bytes) : NULL,
                             (uint32_t *)(base + *keys_bytes + *vals_bytes), &job));
         size_t b;
         SC_TRY(split_job_temp_bytes(&job, &b));
@@ -440,7 +440,7 @@ static sc_status two_pass_layout(const split_desc *d, const split_checked *c, si
     return SC_OK;
 }
 
-static sc_status two_pass_run(void *temp, const split_desc *d, const split_checked *c, cudaStream_t stream)
+static sc_status lsd_run(void *temp, const split_desc *d, const split_checked *c, cudaStream_t stream)
 {
     const uint32_t n = c->n, nb = c->num_buckets;
     if (n == 0) {
@@ -449,7 +449,7 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
         return SC_OK;
     }
     size_t job_bytes, keys_bytes, vals_bytes;
-    SC_TRY(two_pass_layout(d, c, &job_bytes, &keys_bytes, &vals_bytes));
+    SC_TRY(lsd_layout(d, c, &job_bytes, &keys_bytes, &vals_bytes));
     char *t = (char *)temp;
     void *mid_keys = t + job_bytes;
     uint32_t *mid_vals = d->values_in ? (uint32_t *)(t + job_bytes + keys_bytes) : NULL;
@@ -457,10 +457,10 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
     const uint32_t bits = d->buckets.bit_count;
     const uint32_t passes = lsd_pass_count(bits);
     if (d->key_type == SPLIT_KEY_U32 && passes == 2)
-        SC_CUDA_CHECK(cudaMemsetAsync(high_totals, 0, TWO_PASS_TOTALS_BYTES, stream));
+        SC_CUDA_CHECK(cudaMemsetAsync(high_totals, 0, LSD_HIGH_TOTALS_BYTES, stream));
     for (uint32_t pass = 0; pass < passes; ++pass) {
         split_job job;
-        SC_TRY(two_pass_job(d, c, passes, pass, mid_keys, mid_vals, high_totals, &job));
+        SC_TRY(lsd_pass_job(d, c, passes, pass, mid_keys, mid_vals, high_totals, &job));
         SC_TRY(split_job_run(temp, job_bytes, &job, stream));
     }
     if (d->bucket_offsets) {
@@ -485,7 +485,7 @@ static sc_status two_pass_run(void *temp, const split_desc *d, const split_check
  * move whole runs, but each pass has a fixed cost that a few records do not pay back. */
 static int wide_takes_lsd_passes(const split_desc *d)
 {
-    if (!(d->unstable && !d->clustered && d->num_records_device == NULL && two_pass_eligible(d))) return 0;
+    if (!(d->unstable && !d->clustered && d->num_records_device == NULL && lsd_eligible(d))) return 0;
     return lsd_pass_count(d->buckets.bit_count) == 2 || d->n >= (size_t)SPLIT_LSD_WIDE_MIN_RECORDS;
 }
 
@@ -505,12 +505,12 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
         SC_TRY(split_validate_temp_size(*temp_bytes, wide_need, entry));
         return split_wide_run(temp, *temp_bytes, d, c.num_buckets, stream);
     }
-    const int two_pass = two_pass_eligible(d);
+    const int lsd = lsd_eligible(d);
     size_t need;
-    if (two_pass) {
+    if (lsd) {
         size_t job_bytes, keys_bytes, vals_bytes;
-        SC_TRY(two_pass_layout(d, &c, &job_bytes, &keys_bytes, &vals_bytes));
-        need = job_bytes + keys_bytes + vals_bytes + TWO_PASS_TOTALS_BYTES;
+        SC_TRY(lsd_layout(d, &c, &job_bytes, &keys_bytes, &vals_bytes));
+        need = job_bytes + keys_bytes + vals_bytes + LSD_HIGH_TOTALS_BYTES;
     } else {
         split_job job;
         SC_TRY(job_from_desc(d, &c, &job));
@@ -521,7 +521,7 @@ static sc_status multisplit_entry(void *temp, size_t *temp_bytes, const split_de
         return SC_OK;
     }
     SC_TRY(split_validate_temp_size(*temp_bytes, need, entry));
-    if (two_pass) return two_pass_run(temp, d, &c, stream);
+    if (lsd) return lsd_run(temp, d, &c, stream);
     split_job job;
     SC_TRY(job_from_desc(d, &c, &job));
     return split_job_run(temp, *temp_bytes, &job, stream);
