@@ -144,8 +144,8 @@ enum { SPLIT_TWO_PASS_MIN_BITS = 9, SPLIT_TWO_PASS_HIGH_BITS = 6 };
  * (each a one-pass split of at most 256 buckets), then the top bits. */
 enum { SPLIT_LSD_PASS_MAX_BITS = 8 };
 /* ... from this many records on: below, the one-pass placement is faster (H100, 2^20 buckets: 2^20
- * pairs 0.093 ms placed against 0.235 ms in three passes; 2^24 pairs 2.53 ms against 0.726 ms; each
- * pass costs about 0.07 ms at any size, placement about 90-150 ps a record). */
+ * pairs 0.093 ms placed against 0.235 ms in three passes and the offsets' search; 2^24 pairs 2.53 ms
+ * against 0.726 ms; placement about 90-150 ps a record). */
 enum { SPLIT_LSD_WIDE_MIN_RECORDS = 1 << 22 };
 
 /* Wide unstable multisplit (multisplit_wide.cu): B up to SPLIT_MAX_WIDE_BUCKETS (BITS: up to
